@@ -1,0 +1,153 @@
+/* Context, status strings, version, error and log plumbing. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/context.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/gpu.h"
+
+#define GCUT__STR2(x) #x
+#define GCUT__STR(x) GCUT__STR2(x)
+
+const char *gcut_version(void)
+{
+    return GCUT__STR(GCUT_VERSION_MAJOR) "." GCUT__STR(GCUT_VERSION_MINOR) "." GCUT__STR(
+        GCUT_VERSION_PATCH);
+}
+
+const char *gcut_status_str(gcut_status status)
+{
+    switch (status) {
+    case GCUT_OK: return "ok";
+    case GCUT_E_INVALID: return "invalid argument";
+    case GCUT_E_NOMEM: return "out of memory";
+    case GCUT_E_IO: return "input/output error";
+    case GCUT_E_FORMAT: return "malformed file";
+    case GCUT_E_RANGE: return "value out of range";
+    case GCUT_E_OVERFLOW: return "capacity overflow";
+    case GCUT_E_NOTGRID: return "not a grid graph";
+    case GCUT_E_TRUNCATED: return "truncated file";
+    case GCUT_E_NODEVICE: return "no usable GPU";
+    case GCUT_E_DEVICE: return "GPU error";
+    case GCUT_E_DEVICE_NOMEM: return "out of GPU memory";
+    case GCUT_E_UNSUPPORTED: return "not supported";
+    case GCUT_E_STATE: return "call out of order";
+    case GCUT_E_VERIFY: return "verification failed";
+    }
+    return "unknown status";
+}
+
+void gcut_options_init(gcut_options *options)
+{
+    if (!options)
+        return;
+    memset(options, 0, sizeof *options);
+    options->device = GCUT_DEVICE_AUTO;
+}
+
+gcut_status gcut_context_create(const gcut_options *options, gcut_context **out)
+{
+    if (!out)
+        return GCUT_E_INVALID;
+    *out = NULL;
+    gcut_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return GCUT_E_NOMEM;
+    if (options)
+        ctx->options = *options;
+    else
+        gcut_options_init(&ctx->options);
+    if (ctx->options.device > GCUT_DEVICE_GPU || ctx->options.gpu_index < 0) {
+        free(ctx);
+        return GCUT_E_INVALID;
+    }
+    ctx->device_count = -1;
+    *out = ctx;
+    return GCUT_OK;
+}
+
+void gcut_context_destroy(gcut_context *ctx)
+{
+    if (!ctx)
+        return;
+    gcut__gpu_release(ctx);
+    free(ctx);
+}
+
+const gcut_options *gcut_context_options(const gcut_context *ctx)
+{
+    return ctx ? &ctx->options : NULL;
+}
+
+const char *gcut_last_error(const gcut_context *ctx)
+{
+    return ctx ? ctx->error : "";
+}
+
+void gcut__clear_error(gcut_context *ctx)
+{
+    if (ctx)
+        ctx->error[0] = '\0';
+}
+
+gcut_status gcut__fail(gcut_context *ctx, gcut_status status, const char *fmt, ...)
+{
+    if (ctx) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+void gcut__log(const gcut_context *ctx, int level, const char *fmt, ...)
+{
+    if (!ctx || !ctx->options.log || level > ctx->options.verbosity)
+        return;
+    char msg[GCUT__ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ctx->options.log(ctx->options.log_user, level, msg);
+}
+
+int gcut__progress(const gcut_context *ctx, const char *stage, double fraction)
+{
+    if (!ctx || !ctx->options.progress)
+        return 0;
+    return ctx->options.progress(ctx->options.progress_user, stage, fraction);
+}
+
+double gcut__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+gcut_status gcut_device_count(gcut_context *ctx, int *count)
+{
+    if (!ctx || !count)
+        return GCUT_E_INVALID;
+    if (ctx->device_count < 0)
+        ctx->device_count = gcut__gpu_count();
+    *count = ctx->device_count;
+    return GCUT_OK;
+}
+
+gcut_status gcut_device_name(gcut_context *ctx, int index, char *buf, size_t buf_size)
+{
+    if (!ctx || !buf || buf_size == 0)
+        return GCUT_E_INVALID;
+    int count = 0;
+    gcut_device_count(ctx, &count);
+    if (index < 0 || index >= count)
+        return gcut__fail(ctx, GCUT_E_NODEVICE, "no GPU with index %d (%d found)", index, count);
+    return gcut__gpu_name(ctx, index, buf, buf_size);
+}

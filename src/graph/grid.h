@@ -1,0 +1,65 @@
+/* The grid graph, as the CPU and GPU solvers read it. Internal to libgcut.
+ *
+ * Layout (DESIGN.md): structure of arrays over a padded raster. The pixel
+ * (x, y) is node (y + 1) * pitch + (x + 1); a ring of border nodes, one pixel
+ * wide, surrounds the image. Border nodes have every capacity zero, so a
+ * solver can step to any neighbour of a pixel without bounds checks.
+ *   cap[d][i]     capacity of the arc from node i in direction d (as set)
+ *   source_cap[i], sink_cap[i]  terminal capacities (as set)
+ * After a solve:
+ *   res[d][i]     residual capacity of that arc; together with cap it gives
+ *                 the flow on every arc (a flow, or for push-relabel a
+ *                 preflow), which gcut_grid_verify() checks
+ *   label[i]      1 = source side of the minimum cut
+ */
+#ifndef GCUT_GRAPH_GRID_H
+#define GCUT_GRAPH_GRID_H
+
+#include <stdint.h>
+
+#include "core/context.h"
+#include "gcut.h"
+
+#define GCUT__MAX_DIRS 8
+
+struct gcut_grid {
+    gcut_context *ctx;
+    int width, height, conn;
+    int ndirs;           /* 4 or 8 */
+    int pitch;           /* width + 2 */
+    int32_t n_padded;    /* (height + 2) * pitch */
+    int32_t offset[GCUT__MAX_DIRS]; /* node index step of each direction */
+
+    int32_t *cap[GCUT__MAX_DIRS];
+    int32_t *source_cap;
+    int32_t *sink_cap;
+
+    /* solution, valid while `solved` */
+    int solved;
+    int64_t flow;
+    int32_t *res[GCUT__MAX_DIRS];
+    uint8_t *label;
+    gcut_solve_info info;
+};
+
+static inline int32_t gcut__grid_node(const gcut_grid *g, int x, int y)
+{
+    return (int32_t)(y + 1) * g->pitch + (x + 1);
+}
+
+/* "E", "W", ... for messages. */
+const char *gcut__dir_name(int dir);
+
+/* Allocate the solution arrays (res, label) if not yet there. */
+gcut_status gcut__grid_alloc_solution(gcut_grid *g);
+
+/* Check that no pixel's incident capacity could overflow int32 during a
+ * solve: for every pixel, source + sink + the sum over its arcs of
+ * (out + in) capacity fits in int32. Names the pixel otherwise. */
+gcut_status gcut__grid_check_overflow(gcut_grid *g);
+
+/* CPU Boykov–Kolmogorov on the grid layout (src/cpu/bk_grid.c): fills res,
+ * label and flow. */
+gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations);
+
+#endif
