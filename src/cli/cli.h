@@ -2,6 +2,8 @@
 #ifndef GCUT_CLI_CLI_H
 #define GCUT_CLI_CLI_H
 
+#include <stdio.h>
+
 #include "gcut.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_RUNTIME = 1, CLI_EXIT_USAGE = 2 };
@@ -14,6 +16,25 @@ typedef struct cli_command {
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int cli_grid_main(int argc, char **argv);
+
+/* A context whose log messages go to stderr as "gcut: CMD: message". */
+int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx);
+
+/* --device auto|cpu|gpu; a usage error (exit 2) otherwise. */
+int cli_parse_device(const char *cmd, const char *arg, gcut_device *out);
+
+/* "gcut: CMD: message" and "Try 'gcut CMD --help'." on stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* "gcut: CMD: <the context's last error>" on stderr; returns 1. */
+int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status);
+
+/* A JSON string literal, escaped. */
+void cli_json_string(FILE *out, const char *s);
 
 /* `gcut --version`: the version, whether CUDA is built in, the GPUs found. */
 int cli_print_version(void);

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gcut needs, only those missing.
+set -euo pipefail
+need=()
+for pkg in cmake make gcc libpng-dev libjpeg62-turbo-dev libstb-dev libcriterion-dev "$@"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "gcut: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi

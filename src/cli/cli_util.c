@@ -1,0 +1,74 @@
+/* Helpers shared by the subcommands: messages, exit codes, device options,
+ * a context that logs to stderr, JSON strings. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void log_to_stderr(void *user, int level, const char *message)
+{
+    (void)level;
+    fprintf(stderr, "gcut: %s: %s\n", (const char *)user, message);
+}
+
+int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx)
+{
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = device;
+    opt.verbosity = verbosity;
+    opt.log = log_to_stderr;
+    opt.log_user = (void *)cmd;
+    if (gcut_context_create(&opt, ctx) != GCUT_OK) {
+        fprintf(stderr, "gcut: %s: cannot create a context (out of memory?)\n", cmd);
+        return CLI_EXIT_RUNTIME;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_parse_device(const char *cmd, const char *arg, gcut_device *out)
+{
+    if (!strcmp(arg, "auto"))
+        *out = GCUT_DEVICE_AUTO;
+    else if (!strcmp(arg, "cpu"))
+        *out = GCUT_DEVICE_CPU;
+    else if (!strcmp(arg, "gpu"))
+        *out = GCUT_DEVICE_GPU;
+    else
+        return cli_usage_error(cmd, "--device must be auto, cpu or gpu, not '%s'", arg);
+    return CLI_EXIT_OK;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gcut: %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'gcut %s --help'.\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status)
+{
+    const char *msg = ctx ? gcut_last_error(ctx) : "";
+    fprintf(stderr, "gcut: %s: %s\n", cmd, *msg ? msg : gcut_status_str(status));
+    return CLI_EXIT_RUNTIME;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
