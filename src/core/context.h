@@ -5,6 +5,10 @@
 
 #include "gcut.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GCUT__ERROR_MAX 512
 
 struct gcut_context {
@@ -38,5 +42,9 @@ void gcut__clear_error(gcut_context *ctx);
 
 /* Monotonic time in milliseconds. */
 double gcut__now_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

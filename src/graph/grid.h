@@ -20,6 +20,10 @@
 #include "core/context.h"
 #include "gcut.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GCUT__MAX_DIRS 8
 
 struct gcut_grid {
@@ -61,5 +65,9 @@ gcut_status gcut__grid_check_overflow(gcut_grid *g);
 /* CPU Boykov–Kolmogorov on the grid layout (src/cpu/bk_grid.c): fills res,
  * label and flow. */
 gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
