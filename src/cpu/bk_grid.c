@@ -31,17 +31,23 @@
 /* parent: 0 = free node, 1..8 = (direction to the parent) + 1. */
 enum { PARENT_FREE = 0, PARENT_TERMINAL = 9, PARENT_ORPHAN = 10 };
 
+/* A node's tag byte: the parent code in the low four bits, and the tree
+ * (SINK_TREE set for T) when the node is not free. Tags live in their own
+ * byte array: growth and adoption test many neighbours' tags but touch few
+ * neighbours' other fields, so the dense array keeps the hot loop in cache. */
+#define PARENT_MASK 15
+#define SINK_TREE 16
+
 typedef struct bk_node {
-    int32_t next;    /* next in the active queue; 0 = not queued, itself = last */
-    int32_t ts;      /* time stamp at which dist was known to be right */
-    int32_t dist;    /* distance to the terminal along the tree */
-    int32_t tr;      /* terminal residual: > 0 from the source, < 0 to the sink */
-    uint8_t parent;  /* see the enum above */
-    uint8_t is_sink; /* tree membership when parent != PARENT_FREE */
+    int32_t next; /* next in the active queue; 0 = not queued, itself = last */
+    int32_t ts;   /* time stamp at which dist was known to be right */
+    int32_t dist; /* distance to the terminal along the tree */
+    int32_t tr;   /* terminal residual: > 0 from the source, < 0 to the sink */
 } bk_node;
 
 typedef struct bk_state {
     bk_node *node;
+    uint8_t *tag;
     int32_t *res[GCUT__MAX_DIRS];
     int32_t off[GCUT__MAX_DIRS];
     int32_t queue_first, queue_last; /* the active nodes, FIFO */
@@ -78,14 +84,14 @@ BK_INLINE int32_t next_active(bk_state *s)
         else
             s->queue_first = n->next;
         n->next = 0;
-        if (n->parent != PARENT_FREE)
+        if (s->tag[i] & PARENT_MASK)
             return i;
     }
 }
 
 BK_INLINE void make_orphan(bk_state *s, int32_t i)
 {
-    s->node[i].parent = PARENT_ORPHAN;
+    s->tag[i] = (uint8_t)((s->tag[i] & SINK_TREE) | PARENT_ORPHAN);
     int32_t slot = s->orphan_head + s->orphan_count;
     if (slot >= s->orphan_size)
         slot -= s->orphan_size;
@@ -108,12 +114,13 @@ BK_INLINE int32_t pop_orphan(bk_state *s)
 BK_INLINE void augment(bk_state *s, int32_t from, int32_t to, int d)
 {
     bk_node *node = s->node;
+    const uint8_t *tag = s->tag;
     int32_t *const *res = s->res;
     const int32_t *off = s->off;
 
     int32_t b = res[d][from];
     for (int32_t i = from;;) {
-        int p = node[i].parent;
+        int p = tag[i] & PARENT_MASK;
         if (p == PARENT_TERMINAL) {
             if (node[i].tr < b)
                 b = node[i].tr;
@@ -125,7 +132,7 @@ BK_INLINE void augment(bk_state *s, int32_t from, int32_t to, int d)
         i = j;
     }
     for (int32_t i = to;;) {
-        int p = node[i].parent;
+        int p = tag[i] & PARENT_MASK;
         if (p == PARENT_TERMINAL) {
             if (-node[i].tr < b)
                 b = -node[i].tr;
@@ -139,7 +146,7 @@ BK_INLINE void augment(bk_state *s, int32_t from, int32_t to, int d)
     res[d][from] -= b;
     res[d ^ 1][to] += b;
     for (int32_t i = from;;) {
-        int p = node[i].parent;
+        int p = tag[i] & PARENT_MASK;
         if (p == PARENT_TERMINAL) {
             node[i].tr -= b;
             if (node[i].tr == 0)
@@ -155,7 +162,7 @@ BK_INLINE void augment(bk_state *s, int32_t from, int32_t to, int d)
         i = j;
     }
     for (int32_t i = to;;) {
-        int p = node[i].parent;
+        int p = tag[i] & PARENT_MASK;
         if (p == PARENT_TERMINAL) {
             node[i].tr += b;
             if (node[i].tr == 0)
@@ -179,6 +186,7 @@ BK_INLINE void augment(bk_state *s, int32_t from, int32_t to, int d)
 BK_INLINE int32_t origin_distance(bk_state *s, int32_t j)
 {
     bk_node *node = s->node;
+    const uint8_t *tag = s->tag;
     const int32_t *off = s->off;
     int32_t dist = 0;
     for (int32_t k = j;;) {
@@ -187,7 +195,7 @@ BK_INLINE int32_t origin_distance(bk_state *s, int32_t j)
             dist += nk->dist;
             break;
         }
-        int p = nk->parent;
+        int p = tag[k] & PARENT_MASK;
         dist++;
         if (p == PARENT_TERMINAL) {
             nk->ts = s->time;
@@ -199,7 +207,7 @@ BK_INLINE int32_t origin_distance(bk_state *s, int32_t j)
         k += off[p - 1];
     }
     int32_t d = dist;
-    for (int32_t k = j; node[k].ts != s->time; k += off[node[k].parent - 1]) {
+    for (int32_t k = j; node[k].ts != s->time; k += off[(tag[k] & PARENT_MASK) - 1]) {
         node[k].ts = s->time;
         node[k].dist = d--;
     }
@@ -211,10 +219,11 @@ BK_INLINE int32_t origin_distance(bk_state *s, int32_t j)
 BK_INLINE void adopt(bk_state *s, int32_t i, const int ndirs)
 {
     bk_node *node = s->node;
+    uint8_t *tag = s->tag;
     int32_t *const *res = s->res;
     const int32_t *off = s->off;
-    bk_node *ni = &node[i];
-    const int sink = ni->is_sink;
+    const int tree = tag[i] & SINK_TREE;
+    const int sink = tree != 0;
 
     int best = -1;
     int32_t best_dist = INT_MAX;
@@ -222,8 +231,8 @@ BK_INLINE void adopt(bk_state *s, int32_t i, const int ndirs)
         int32_t j = i + off[d];
         /* S tree: the arc j -> i must have residual; T tree: i -> j. */
         int32_t r = sink ? res[d][i] : res[d ^ 1][j];
-        bk_node *nj = &node[j];
-        if (r > 0 && nj->parent != PARENT_FREE && nj->is_sink == sink) {
+        int tj = tag[j];
+        if (r > 0 && (tj & PARENT_MASK) != PARENT_FREE && (tj & SINK_TREE) == tree) {
             int32_t dist = origin_distance(s, j);
             if (dist < best_dist) {
                 best_dist = dist;
@@ -232,23 +241,23 @@ BK_INLINE void adopt(bk_state *s, int32_t i, const int ndirs)
         }
     }
     if (best >= 0) {
-        ni->parent = (uint8_t)(best + 1);
-        ni->ts = s->time;
-        ni->dist = best_dist + 1;
+        tag[i] = (uint8_t)(tree | (best + 1));
+        node[i].ts = s->time;
+        node[i].dist = best_dist + 1;
         return;
     }
     for (int d = 0; d < ndirs; d++) {
         int32_t j = i + off[d];
-        bk_node *nj = &node[j];
-        int p = nj->parent;
-        if (p == PARENT_FREE || nj->is_sink != sink)
+        int tj = tag[j];
+        int p = tj & PARENT_MASK;
+        if (p == PARENT_FREE || (tj & SINK_TREE) != tree)
             continue;
         if ((sink ? res[d][i] : res[d ^ 1][j]) > 0)
             set_active(s, j);
         if (p != PARENT_TERMINAL && p != PARENT_ORPHAN && j + off[p - 1] == i)
             make_orphan(s, j);
     }
-    ni->parent = PARENT_FREE;
+    tag[i] = PARENT_FREE;
 }
 
 /* Time stamps are int32: before they could wrap, start them again. */
@@ -266,6 +275,7 @@ static void advance_time(bk_state *s, int32_t n)
 BK_INLINE gcut_status run(bk_state *s, gcut_grid *g, const int ndirs)
 {
     bk_node *node = s->node;
+    uint8_t *tag = s->tag;
     int32_t *const *res = s->res;
     const int32_t *off = s->off;
     int32_t current = 0;
@@ -275,7 +285,7 @@ BK_INLINE gcut_status run(bk_state *s, gcut_grid *g, const int ndirs)
         int32_t i = current;
         if (i) {
             node[i].next = 0;
-            if (node[i].parent == PARENT_FREE)
+            if ((tag[i] & PARENT_MASK) == PARENT_FREE)
                 i = 0;
         }
         if (!i && !(i = next_active(s)))
@@ -287,25 +297,24 @@ BK_INLINE gcut_status run(bk_state *s, gcut_grid *g, const int ndirs)
         bk_node *ni = &node[i];
         int32_t from = 0, to = 0;
         int dir = -1;
-        if (!ni->is_sink) {
+        if (!(tag[i] & SINK_TREE)) {
             for (int d = 0; d < ndirs; d++) {
                 if (res[d][i] <= 0)
                     continue;
                 int32_t j = i + off[d];
-                bk_node *nj = &node[j];
-                if (nj->parent == PARENT_FREE) {
-                    nj->is_sink = 0;
-                    nj->parent = (uint8_t)((d ^ 1) + 1);
-                    nj->ts = ni->ts;
-                    nj->dist = ni->dist + 1;
+                int tj = tag[j];
+                if ((tj & PARENT_MASK) == PARENT_FREE) {
+                    tag[j] = (uint8_t)((d ^ 1) + 1);
+                    node[j].ts = ni->ts;
+                    node[j].dist = ni->dist + 1;
                     set_active(s, j);
-                } else if (nj->is_sink) {
+                } else if (tj & SINK_TREE) {
                     from = i, to = j, dir = d;
                     break;
-                } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
-                    nj->parent = (uint8_t)((d ^ 1) + 1);
-                    nj->ts = ni->ts;
-                    nj->dist = ni->dist + 1;
+                } else if (node[j].ts <= ni->ts && node[j].dist > ni->dist) {
+                    tag[j] = (uint8_t)((d ^ 1) + 1);
+                    node[j].ts = ni->ts;
+                    node[j].dist = ni->dist + 1;
                 }
             }
         } else {
@@ -313,20 +322,19 @@ BK_INLINE gcut_status run(bk_state *s, gcut_grid *g, const int ndirs)
                 int32_t j = i + off[d];
                 if (res[d ^ 1][j] <= 0)
                     continue;
-                bk_node *nj = &node[j];
-                if (nj->parent == PARENT_FREE) {
-                    nj->is_sink = 1;
-                    nj->parent = (uint8_t)((d ^ 1) + 1);
-                    nj->ts = ni->ts;
-                    nj->dist = ni->dist + 1;
+                int tj = tag[j];
+                if ((tj & PARENT_MASK) == PARENT_FREE) {
+                    tag[j] = (uint8_t)(SINK_TREE | ((d ^ 1) + 1));
+                    node[j].ts = ni->ts;
+                    node[j].dist = ni->dist + 1;
                     set_active(s, j);
-                } else if (!nj->is_sink) {
+                } else if (!(tj & SINK_TREE)) {
                     from = j, to = i, dir = d ^ 1;
                     break;
-                } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
-                    nj->parent = (uint8_t)((d ^ 1) + 1);
-                    nj->ts = ni->ts;
-                    nj->dist = ni->dist + 1;
+                } else if (node[j].ts <= ni->ts && node[j].dist > ni->dist) {
+                    tag[j] = (uint8_t)(SINK_TREE | ((d ^ 1) + 1));
+                    node[j].ts = ni->ts;
+                    node[j].dist = ni->dist + 1;
                 }
             }
         }
@@ -355,9 +363,11 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     bk_state s;
     memset(&s, 0, sizeof s);
     s.node = calloc((size_t)g->n_padded, sizeof *s.node);
+    s.tag = calloc((size_t)g->n_padded, 1);
     s.orphan = malloc((size_t)g->n_padded * sizeof *s.orphan);
-    if (!s.node || !s.orphan) {
+    if (!s.node || !s.tag || !s.orphan) {
         free(s.node);
+        free(s.tag);
         free(s.orphan);
         return gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %dx%d pixels", g->width,
                           g->height);
@@ -379,8 +389,7 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
             bk_node *n = &s.node[i];
             n->tr = src - snk;
             if (n->tr != 0) {
-                n->is_sink = n->tr < 0;
-                n->parent = PARENT_TERMINAL;
+                s.tag[i] = (uint8_t)((n->tr < 0 ? SINK_TREE : 0) | PARENT_TERMINAL);
                 n->dist = 1;
                 set_active(&s, i);
             }
@@ -390,11 +399,12 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     gcut_status st = g->ndirs == 4 ? run4(&s, g) : run8(&s, g);
     if (!st) {
         for (int32_t i = 0; i < g->n_padded; i++)
-            g->label[i] = s.node[i].parent != PARENT_FREE && !s.node[i].is_sink;
+            g->label[i] = (s.tag[i] & PARENT_MASK) != PARENT_FREE && !(s.tag[i] & SINK_TREE);
         g->flow = s.flow;
         *iterations = s.augmentations;
     }
     free(s.node);
+    free(s.tag);
     free(s.orphan);
     return st;
 }

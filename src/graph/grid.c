@@ -246,18 +246,31 @@ gcut_status gcut__grid_alloc_solution(gcut_grid *g)
 
 gcut_status gcut__grid_check_overflow(gcut_grid *g)
 {
-    for (int y = 0; y < g->height; y++) {
+    /* Row by row and direction by direction, so every array streams. */
+    int64_t *total = malloc((size_t)g->width * sizeof *total);
+    if (!total)
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "grid: out of memory");
+    gcut_status st = GCUT_OK;
+    for (int y = 0; y < g->height && !st; y++) {
+        int32_t row = gcut__grid_node(g, 0, y);
+        for (int x = 0; x < g->width; x++)
+            total[x] = (int64_t)g->source_cap[row + x] + g->sink_cap[row + x];
+        for (int d = 0; d < g->ndirs; d++) {
+            const int32_t *out = g->cap[d] + row;
+            const int32_t *in = g->cap[d ^ 1] + row + g->offset[d];
+            for (int x = 0; x < g->width; x++)
+                total[x] += (int64_t)out[x] + in[x];
+        }
         for (int x = 0; x < g->width; x++) {
-            int32_t i = gcut__grid_node(g, x, y);
-            int64_t total = (int64_t)g->source_cap[i] + g->sink_cap[i];
-            for (int d = 0; d < g->ndirs; d++)
-                total += (int64_t)g->cap[d][i] + g->cap[d ^ 1][i + g->offset[d]];
-            if (total > INT32_MAX)
-                return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
-                                  "grid: the capacities at pixel (%d, %d) add up to %lld, over "
-                                  "the int32 limit %d",
-                                  x, y, (long long)total, INT32_MAX);
+            if (total[x] > INT32_MAX) {
+                st = gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                                "grid: the capacities at pixel (%d, %d) add up to %lld, over "
+                                "the int32 limit %d",
+                                x, y, (long long)total[x], INT32_MAX);
+                break;
+            }
         }
     }
-    return GCUT_OK;
+    free(total);
+    return st;
 }
