@@ -219,6 +219,240 @@ gcut_status gcut_grid_read_dimacs(gcut_context *ctx, const char *path, gcut_grid
 /* Write a grid graph file (to a temporary, renamed into place). */
 gcut_status gcut_grid_write_dimacs(const gcut_grid *grid, const char *path);
 
+/* ------------------------------------------------------------------------
+ * General graphs: a directed graph with a source and a sink, int32
+ * capacities >= 0, nodes 0..n-1 (DIMACS files number them from 1).
+ * Parallel arcs are summed and self-loops dropped when the graph is built;
+ * both are counted in the stats. The graph's arcs are the distinct
+ * (tail, head) pairs that remain, numbered 0..arcs-1 in order of tail, then
+ * head.
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_graph gcut_graph;
+
+typedef struct gcut_graph_stats {
+    int32_t nodes;
+    int64_t arcs_in;         /* arcs given (file lines or array entries) */
+    int32_t arcs;            /* distinct arcs kept */
+    int64_t parallel_merged; /* arcs summed into an earlier arc with the same ends */
+    int64_t self_loops;      /* arcs u -> u dropped */
+    int32_t source, sink;
+} gcut_graph_stats;
+
+/* Build a graph of n >= 2 nodes from m arcs tail[i] -> head[i] of capacity
+ * cap[i] >= 0 (0-based ids; the arrays are copied). GCUT_E_RANGE naming the
+ * arc for a bad id or capacity; GCUT_E_OVERFLOW when parallel arcs sum past
+ * INT32_MAX or there are 2^30 distinct arcs or more. */
+gcut_status gcut_graph_create_from_arcs(gcut_context *ctx, int32_t n, int64_t m,
+                                        const int32_t *tail, const int32_t *head,
+                                        const int32_t *cap, int32_t source, int32_t sink,
+                                        gcut_graph **out);
+
+/* Read a DIMACS max-flow file: "c" comments, one "p max N M", "n ID s",
+ * "n ID t", then M lines "a U V CAP". Errors name PATH:LINE with distinct
+ * statuses: GCUT_E_IO (cannot read), GCUT_E_FORMAT (bad or unknown line,
+ * missing or repeated p/s/t, more arcs than announced), GCUT_E_RANGE (node
+ * id outside 1..N, negative capacity), GCUT_E_OVERFLOW (capacity or sum of
+ * parallel capacities past INT32_MAX, too many nodes or arcs),
+ * GCUT_E_TRUNCATED (fewer arcs than announced). */
+gcut_status gcut_graph_read_dimacs(gcut_context *ctx, const char *path, gcut_graph **out);
+
+/* Write the graph as DIMACS (to a temporary, renamed into place). */
+gcut_status gcut_graph_write_dimacs(const gcut_graph *graph, const char *path);
+
+/* Release a graph. NULL is a no-op. */
+void gcut_graph_destroy(gcut_graph *graph);
+
+int32_t gcut_graph_nodes(const gcut_graph *graph);
+int32_t gcut_graph_arcs(const gcut_graph *graph);
+int32_t gcut_graph_source(const gcut_graph *graph);
+int32_t gcut_graph_sink(const gcut_graph *graph);
+gcut_status gcut_graph_get_stats(const gcut_graph *graph, gcut_graph_stats *stats);
+
+/* Arc `arc` (0..arcs-1): its ends and (summed) capacity. */
+gcut_status gcut_graph_arc(const gcut_graph *graph, int32_t arc, int32_t *tail, int32_t *head,
+                           int32_t *cap);
+
+/* The general-graph solvers this build has, comma-separated ("prf,bk"). */
+const char *gcut_graph_algorithms(void);
+
+/* Ask a solve for a feasible flow on every arc, not only the cut and value
+ * (push-relabel then runs its second phase inside the timed solve). */
+#define GCUT_GRAPH_SOLVE_FLOW 1u
+
+/* Solve: maximum flow value and a minimum cut. `algo` NULL picks the
+ * default ("prf"); `flags` 0 or GCUT_GRAPH_SOLVE_FLOW; `info` may be NULL.
+ * No GPU solver exists yet for general graphs: a context asking for
+ * GCUT_DEVICE_GPU gets GCUT_E_UNSUPPORTED, GCUT_DEVICE_AUTO runs on the CPU.
+ * The graph keeps the result until the next solve. info->iterations counts
+ * relabels (prf) or augmentations (bk). */
+gcut_status gcut_graph_solve(gcut_graph *graph, const char *algo, unsigned flags,
+                             gcut_solve_info *info);
+
+/* After a solve: flow[a] for every arc (a feasible maximum flow; computed
+ * here if the solve did not ask for it). */
+gcut_status gcut_graph_arc_flows(gcut_graph *graph, int32_t *flow);
+
+/* After a solve: side[v] = 1 for nodes on the source side of the minimum
+ * cut (those that cannot reach the sink in the residual graph), else 0. */
+gcut_status gcut_graph_cut_side(const gcut_graph *graph, uint8_t *side);
+
+/* Capacity of the cut given by `side` (1 = source side). */
+gcut_status gcut_graph_cut_capacity(const gcut_graph *graph, const uint8_t *side,
+                                    int64_t *capacity);
+
+/* Check the last solve's proof: every arc's flow within [0, cap],
+ * conservation at every node but the source and the sink, the flow's value
+ * equal to the reported value, the source on the source side, the sink not,
+ * and the cut's capacity equal to the value. GCUT_E_VERIFY naming the first
+ * violation otherwise. Computes the feasible flow first if needed.
+ * `cut_capacity` may be NULL. */
+gcut_status gcut_graph_verify(gcut_graph *graph, int64_t *cut_capacity);
+
+/* Write the solution (after a solve, to temporaries renamed into place):
+ * the flow as DIMACS solution lines ("s VALUE", then "f U V X" per arc,
+ * 1-based) and the source side of the cut (one 1-based node id a line). */
+gcut_status gcut_graph_write_flow(gcut_graph *graph, const char *path);
+gcut_status gcut_graph_write_cut(const gcut_graph *graph, const char *path);
+
+/* ------------------------------------------------------------------------
+ * Images: PNG (libpng: 1-16 bits; grey, grey+alpha, RGB, RGBA, palette),
+ * JPEG (libjpeg-turbo) and binary PNM (P5/P6, maxval up to 65535) in;
+ * PNG, PNM, and with stb_image_write also JPEG and BMP, out. In memory an
+ * image has 8 bits per sample (16-bit files are rounded), rows packed.
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_image gcut_image;
+
+/* Images over this many pixels are refused before anything is allocated. */
+#define GCUT_IMAGE_MAX_PIXELS ((int64_t)1 << 28)
+
+/* Load an image, recognised by its content. Malformed, truncated or corrupt
+ * files give GCUT_E_FORMAT with a message naming the file. */
+gcut_status gcut_image_load(gcut_context *ctx, const char *path, gcut_image **out);
+
+/* Release an image. NULL is a no-op. */
+void gcut_image_destroy(gcut_image *image);
+
+int gcut_image_width(const gcut_image *image);
+int gcut_image_height(const gcut_image *image);
+/* 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA (palette files: RGB, or RGBA with tRNS). */
+int gcut_image_channels(const gcut_image *image);
+/* Bits per sample in the file (1, 2, 4, 8, 12 or 16). */
+int gcut_image_bit_depth(const gcut_image *image);
+/* width*height*channels samples, row-major, stride width*channels. */
+const uint8_t *gcut_image_pixels(const gcut_image *image);
+/* Palette images: the palette index of each pixel (width*height); else NULL. */
+const uint8_t *gcut_image_indices(const gcut_image *image);
+/* The path it was loaded from. */
+const char *gcut_image_path(const gcut_image *image);
+
+/* Save caller-owned pixels (1-4 channels of 8 bits) by the path's extension:
+ * .png, .pgm, .ppm, and .jpg/.jpeg (quality 95) and .bmp when
+ * gcut_image_stb_built(). PNG goes through stb_image_write when built in,
+ * else libpng. Written to a temporary and renamed: never a partial file. */
+gcut_status gcut_image_save(gcut_context *ctx, const char *path, const uint8_t *pixels,
+                            int width, int height, int channels, size_t stride_bytes);
+
+/* Save as PNG through libpng, whatever the extension. */
+gcut_status gcut_image_save_png(gcut_context *ctx, const char *path, const uint8_t *pixels,
+                                int width, int height, int channels, size_t stride_bytes);
+
+/* 1 when this library has stb_image_write (JPEG and BMP output), else 0. */
+int gcut_image_stb_built(void);
+
+/* ------------------------------------------------------------------------
+ * Segmentation: image + seeds -> foreground mask (Boykov-Jolly 2001 energy,
+ * GrabCut's iterated colour models, Rother et al. 2004).
+ *
+ * Seeds are one byte per pixel, row-major: GCUT_SEED_NONE, GCUT_SEED_FG or
+ * GCUT_SEED_BG. The energy of a labelling L (1 = foreground) is
+ *   E(L) = sum_p D_p(L_p) + sum_{p~q, L_p != L_q} w_pq
+ *   D_p(l) = -log P(I_p | colour model of l), w_pq = lambda *
+ *   exp(-beta |I_p - I_q|^2) / dist(p, q), beta = 1 / (2 mean |I_p - I_q|^2),
+ * seeded pixels fixed by terminal capacity K = 1 + the largest sum of a
+ * pixel's n-link capacities. Capacities are the terms times
+ * GCUT_SEGMENT_SCALE, rounded to int32; region terms are clamped to
+ * GCUT_SEGMENT_MAX_REGION nats and lambda to GCUT_SEGMENT_MAX_LAMBDA, so
+ * that no pixel's capacities can add up past INT32_MAX (and it is checked).
+ * ---------------------------------------------------------------------- */
+
+typedef enum gcut_seed {
+    GCUT_SEED_NONE = 0, /* unknown: the cut decides */
+    GCUT_SEED_FG = 1,   /* foreground (the source side), fixed */
+    GCUT_SEED_BG = 2    /* background (the sink side), fixed */
+} gcut_seed;
+
+/* Capacities are energies (nats) times this, rounded. */
+#define GCUT_SEGMENT_SCALE 1024.0
+/* The largest region term -log P kept (nats); larger ones are clamped. */
+#define GCUT_SEGMENT_MAX_REGION 80.0
+/* The largest lambda accepted. */
+#define GCUT_SEGMENT_MAX_LAMBDA 10000.0
+
+/* Add scribbles to `seeds` (width*height). A palette image: index 1 marks
+ * foreground, 2 background (the GrabCut benchmark's scribble files); any
+ * other image: pixels of colour `fg_rgb` foreground, `bg_rgb` background
+ * (NULL: pure red and pure blue; grey images compare their grey level with
+ * the colour's red). A size that differs from width x height is an error
+ * naming both sizes; so is a pixel marked both ways by two seed sources. */
+gcut_status gcut_seeds_add_scribbles(gcut_context *ctx, uint8_t *seeds, int width, int height,
+                                     const gcut_image *scribbles, const uint8_t *fg_rgb,
+                                     const uint8_t *bg_rgb);
+
+/* Add a trimap (first channel: 0 background, 255 foreground, else unknown). */
+gcut_status gcut_seeds_add_trimap(gcut_context *ctx, uint8_t *seeds, int width, int height,
+                                  const gcut_image *trimap);
+
+/* GrabCut's rectangle: every pixel outside x1..x2, y1..y2 (inclusive) is
+ * background, unless already marked foreground. The box must lie inside the
+ * image, with x1 <= x2 and y1 <= y2. */
+gcut_status gcut_seeds_add_box(gcut_context *ctx, uint8_t *seeds, int width, int height, int x1,
+                               int y1, int x2, int y2);
+
+typedef enum gcut_color_model {
+    GCUT_MODEL_GMM = 0, /* full-covariance Gaussian mixtures (GrabCut) */
+    GCUT_MODEL_HIST     /* smoothed colour histograms (Boykov-Jolly) */
+} gcut_color_model;
+
+typedef struct gcut_segment_options {
+    gcut_color_model model; /* default GCUT_MODEL_GMM */
+    int components;         /* GMM components per model, 1..32, default 5 */
+    int iterations;         /* at most this many cuts (GrabCut re-estimation), >= 1 */
+    double lambda;          /* weight of the boundary term, 0..GCUT_SEGMENT_MAX_LAMBDA */
+    int connectivity;       /* 4 or 8 (default) */
+    int verify;             /* check every cut's proof (gcut_grid_verify) */
+    const char *algo;       /* grid solver; NULL for the context's default */
+    const char *save_graph; /* when set, the last cut's graph is written there (DIMACS grid) */
+} gcut_segment_options;
+
+/* What a segmentation reports. Times in milliseconds. */
+typedef struct gcut_segment_info {
+    int64_t flow;          /* maximum flow of the last cut (scaled capacities) */
+    double energy;         /* E(L) of the result, nats, under the last models */
+    int64_t foreground;    /* foreground pixel count */
+    int iterations;        /* cuts made */
+    double beta;           /* the contrast constant used */
+    int32_t hard_cap;      /* K, the seeds' terminal capacity */
+    double time_model_ms;  /* fitting and evaluating colour models */
+    double time_graph_ms;  /* n-links, terminals, graph set-up */
+    double time_cut_ms;    /* the solver */
+    const char *device;    /* where the cuts ran: "cpu" or the GPU's name */
+    const char *algo;      /* the solver */
+} gcut_segment_info;
+
+/* Fill `options` with the defaults. */
+void gcut_segment_options_init(gcut_segment_options *options);
+
+/* Segment caller-owned pixels (channels 1-4 of 8 bits; alpha is ignored)
+ * given `seeds` (width*height, at least one background seed, and at least
+ * one foreground seed or one unseeded pixel). Writes mask[y*width + x] = 1
+ * for foreground, 0 for background; `options` and `info` may be NULL. */
+gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int width, int height,
+                               int channels, size_t stride_bytes, const uint8_t *seeds,
+                               const gcut_segment_options *options, uint8_t *mask,
+                               gcut_segment_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,9 @@ typedef struct cli_command {
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int cli_grid_main(int argc, char **argv);
+int cli_segment_main(int argc, char **argv);
+int cli_maxflow_main(int argc, char **argv);
+int cli_gen_main(int argc, char **argv);
 
 /* A context whose log messages go to stderr as "gcut: CMD: message". */
 int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx);

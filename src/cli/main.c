@@ -5,7 +5,10 @@
 #include "cli/cli.h"
 
 static const cli_command commands[] = {
+    {"segment", "cut an image into foreground and background from seeds", cli_segment_main},
     {"grid", "solve a grid graph file (DIMACS with a grid hint)", cli_grid_main},
+    {"maxflow", "maximum flow and minimum cut of a DIMACS graph", cli_maxflow_main},
+    {"gen", "generate a benchmark graph (genrmf, rlg, acyclic-dense, vision)", cli_gen_main},
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 

@@ -1,10 +1,14 @@
-/* Device discovery for a CUDA build. Any runtime error while probing (no
- * driver, driver too old, no device) means "no device", never a crash. */
+/* Device discovery and the context's GPU state for a CUDA build. Any runtime
+ * error while probing (no driver, driver too old, no device) means "no
+ * device", never a crash. */
 #include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/context.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_state.h"
 
 extern "C" int gcut_cuda_built(void) { return 1; }
 
@@ -32,4 +36,119 @@ extern "C" gcut_status gcut__gpu_name(gcut_context *ctx, int index, char *buf, s
     return GCUT_OK;
 }
 
-extern "C" void gcut__gpu_release(gcut_context *ctx) { (void)ctx; }
+gcut_status gcut__gpu_fail(gcut_context *ctx, cudaError_t err, const char *call,
+                           const char *file, int line)
+{
+    cudaGetLastError();
+    gcut_status st = GCUT_E_DEVICE;
+    if (err == cudaErrorMemoryAllocation)
+        st = GCUT_E_DEVICE_NOMEM;
+    else if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+        st = GCUT_E_NODEVICE;
+    return gcut__fail(ctx, st, "gpu: %s failed at %s:%d: %s", call, file, line,
+                      cudaGetErrorString(err));
+}
+
+/* Free the grid buffers (not the state itself). */
+static void free_grid_buffers(gcut__gpu *s)
+{
+    for (int d = 0; d < 8; d++)
+        cudaFree(s->dg.res[d]);
+    cudaFree(s->dg.excess);
+    cudaFree(s->dg.sink);
+    cudaFree(s->dg.height);
+    cudaFree(s->dg.flag[0]);
+    cudaFree(s->dg.flag[1]);
+    cudaFree(s->dg.counters);
+    cudaFreeHost(s->pinned);
+    memset(&s->dg, 0, sizeof s->dg);
+    s->pinned = NULL;
+    s->pinned_half = 0;
+    s->grid_nodes = 0;
+    s->grid_ndirs = 0;
+    s->grid_tiles = 0;
+    s->grid_owner = NULL;
+}
+
+gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
+{
+    gcut_status st = GCUT_OK;
+    gcut__gpu *s = (gcut__gpu *)ctx->gpu;
+    if (s) {
+        GPU_CHECK(ctx, cudaSetDevice(s->device));
+        *out = s;
+        return GCUT_OK;
+    }
+    s = (gcut__gpu *)calloc(1, sizeof *s);
+    if (!s)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory");
+    s->device = ctx->options.gpu_index;
+    s->sweeps = 16;
+    s->pushes_per_relabel = 8;
+    s->lockfree_cycles = 256;
+    s->bfs_batch = 2;
+    {
+        int count = gcut__gpu_count();
+        if (s->device >= count) {
+            free(s);
+            return gcut__fail(ctx, GCUT_E_NODEVICE, "gpu: no GPU with index %d (%d found)",
+                              ctx->options.gpu_index, count);
+        }
+    }
+    GPU_CHECK(ctx, cudaSetDevice(s->device));
+    {
+        cudaDeviceProp prop;
+        GPU_CHECK(ctx, cudaGetDeviceProperties(&prop, s->device));
+        snprintf(s->name, sizeof s->name, "%s", prop.name);
+    }
+    GPU_CHECK(ctx, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    GPU_CHECK(ctx, cudaEventCreate(&s->start));
+    GPU_CHECK(ctx, cudaEventCreate(&s->stop));
+    GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[0], cudaEventDisableTiming));
+    GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[1], cudaEventDisableTiming));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&s->h_counters,
+                                  GCUT_CNT_SLOTS * sizeof(unsigned long long)));
+    ctx->gpu = s;
+    *out = s;
+    return GCUT_OK;
+fail:
+    ctx->gpu = s; /* let release free what was made */
+    gcut__gpu_release(ctx);
+    return st;
+}
+
+extern "C" void gcut__gpu_release(gcut_context *ctx)
+{
+    gcut__gpu *s = ctx ? (gcut__gpu *)ctx->gpu : NULL;
+    if (!s)
+        return;
+    cudaSetDevice(s->device);
+    if (s->stream)
+        cudaStreamSynchronize(s->stream);
+    free_grid_buffers(s);
+    cudaFreeHost(s->h_counters);
+    if (s->staged[0])
+        cudaEventDestroy(s->staged[0]);
+    if (s->staged[1])
+        cudaEventDestroy(s->staged[1]);
+    if (s->start)
+        cudaEventDestroy(s->start);
+    if (s->stop)
+        cudaEventDestroy(s->stop);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    cudaGetLastError();
+    free(s);
+    ctx->gpu = NULL;
+}
+
+extern "C" void gcut__gpu_release_grid(gcut_context *ctx)
+{
+    gcut__gpu *s = ctx ? (gcut__gpu *)ctx->gpu : NULL;
+    if (!s)
+        return;
+    cudaSetDevice(s->device);
+    cudaStreamSynchronize(s->stream);
+    free_grid_buffers(s);
+    cudaGetLastError();
+}

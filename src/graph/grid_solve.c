@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "graph/grid.h"
+#include "gpu/gpu.h"
 
 typedef gcut_status (*grid_solver_fn)(gcut_grid *g, int64_t *iterations);
 
@@ -12,12 +13,24 @@ typedef struct grid_solver {
     grid_solver_fn solve;
 } grid_solver;
 
+/* The first GPU entry is the default GPU solver. */
 static const grid_solver solvers[] = {
     {"bk", 0, gcut__bk_grid_solve},
+#ifdef GCUT_HAVE_CUDA
+    {"tiled", 1, gcut__gpu_grid_tiled},
+    {"lockfree", 1, gcut__gpu_grid_lockfree},
+#endif
 };
 static const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
 
-const char *gcut_grid_algorithms(void) { return "bk"; }
+const char *gcut_grid_algorithms(void)
+{
+#ifdef GCUT_HAVE_CUDA
+    return "bk,tiled,lockfree";
+#else
+    return "bk";
+#endif
+}
 
 static const grid_solver *find_solver(const char *name)
 {
@@ -75,8 +88,12 @@ static gcut_status pick_solver(gcut_grid *g, const char *algo, const grid_solver
         *out = gpu;
         return GCUT_OK;
     }
-    if (want == GCUT_DEVICE_AUTO && gpu)
-        gcut__log(ctx, 1, "no usable GPU: solving on the CPU");
+    /* DESIGN.md: auto without a GPU runs on the CPU and says so. */
+    if (want == GCUT_DEVICE_AUTO)
+        gcut__log(ctx, 1, "%s: solving on the CPU",
+                  !gcut_cuda_built() ? "no GPU (gcut was built without CUDA)"
+                  : devices == 0     ? "no usable GPU"
+                                     : "no GPU grid solver in this build");
     *out = find_solver("bk");
     return GCUT_OK;
 }
@@ -99,6 +116,15 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
     st = s->solve(g, &iterations);
+    /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
+    if (s->on_gpu && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
+        (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
+        gcut__log(g->ctx, 1, "%s: solving on the CPU", gcut_last_error(g->ctx));
+        gcut__clear_error(g->ctx);
+        s = find_solver("bk");
+        iterations = 0;
+        st = s->solve(g, &iterations);
+    }
     double t1 = gcut__now_ms();
     if (st)
         return st;

@@ -1,0 +1,91 @@
+/* The GPU grid push-relabel kernels, as the host side (src/gpu) sees them:
+ * the device copy of a grid and one C-linkage launcher per kernel. Each
+ * launcher enqueues on `stream` and returns the launch's error (it does not
+ * synchronise); the caller checks it with its CUDA-check macro.
+ *
+ * Device layout: the host's padded structure of arrays (DESIGN.md), with the
+ * raster widened to whole tiles. Pixel (x, y) is node (y + 1) * pitch + x + 1,
+ * pitch = tiles_x * GCUT_TILE_W + 2, rows = tiles_y * GCUT_TILE_H + 2. Nodes
+ * outside the image (the one-node ring and the tail of the last tiles) have
+ * every capacity zero, so a kernel steps to any neighbour without a bounds
+ * check and such nodes never take part in the flow.
+ *
+ * Memory: ndirs residuals + excess + sink residual + height, all int32:
+ * 44 bytes per node for 8-connectivity (28 for 4), plus 8 bytes per tile. */
+#ifndef GCUT_GRID_KERNELS_H
+#define GCUT_GRID_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A tile is 32 pixels wide (one warp per row, coalesced) and 16 tall: 512
+ * threads, one per pixel. */
+#define GCUT_TILE_W 32
+#define GCUT_TILE_H 16
+#define GCUT_TILE_PIXELS (GCUT_TILE_W * GCUT_TILE_H)
+
+/* Height of a node that cannot reach the sink (the gap / cut-off rule). */
+#define GCUT_HEIGHT_INF 0x3fffffff
+
+/* Slots of the counters array. */
+enum {
+    GCUT_CNT_CANCELLED = 0, /* sum of min(source, sink), sent straight through */
+    GCUT_CNT_SINK_START,    /* sum of sink residuals after the cancel */
+    GCUT_CNT_SINK_END,      /* sum of sink residuals at the end */
+    GCUT_CNT_WORK,          /* tiles whose border heights moved (BFS) */
+    GCUT_CNT_ACTIVE,        /* active pixels (count) */
+    GCUT_CNT_SLOTS = 8
+};
+
+typedef struct gcut__dgrid {
+    int img_w, img_h, ndirs; /* the image, in pixels */
+    int pitch, rows;     /* device raster, in nodes */
+    int tiles_x, tiles_y;
+    int32_t *res[8];     /* res[d][p]: residual of the arc p -> p + offset(d) */
+    int32_t *excess;     /* set to the source capacity before init */
+    int32_t *sink;       /* sink residual; set to the sink capacity before init */
+    int32_t *height;
+    int32_t *flag[2];    /* per-tile work flags, double-buffered */
+    unsigned long long *counters; /* GCUT_CNT_SLOTS */
+} gcut__dgrid;
+
+/* Cancel min(source, sink) at every pixel into GCUT_CNT_CANCELLED and sum the
+ * sink residuals left into GCUT_CNT_SINK_START. */
+cudaError_t gcut__grid_init_launch(const gcut__dgrid *g, cudaStream_t stream);
+
+/* One round of the global relabel: heights = BFS distance to the sink over
+ * residual arcs, computed tile-locally to convergence. `first` starts from
+ * scratch (1 next to the sink, else infinite) on every tile; later rounds
+ * work on the tiles flagged in flag[in] and flag the tiles whose halo they
+ * changed in flag[1 - in]. Adds the tiles whose border moved to
+ * GCUT_CNT_WORK: a round that moves none means the heights are exact. */
+cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaStream_t stream);
+
+/* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
+ * flag[out][tile] = tile has active pixels (finite height and positive
+ * excess); their number is added to GCUT_CNT_ACTIVE. */
+cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, cudaStream_t stream);
+
+/* Sum the final sink residuals into GCUT_CNT_SINK_END. */
+cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream);
+
+/* The tiled push-relabel: one block per flagged tile (flag[in]) runs up to
+ * `sweeps` synchronous push/relabel sweeps with heights and excess in
+ * shared memory, and flags in flag[1 - in] the tiles that still have work. */
+cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
+                                    cudaStream_t stream);
+
+/* The lock-free baseline (Hong; Łupińska for grids): one thread per pixel,
+ * `cycles` asynchronous push-to-the-lowest-neighbour / relabel steps. */
+cudaError_t gcut__grid_lockfree_launch(const gcut__dgrid *g, int cycles, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,432 @@
+/* gcut segment: interactive segmentation of an image from seeds. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/context.h"
+
+static const char *const cmd = "segment";
+
+static void usage(FILE *out)
+{
+    gcut_segment_options d;
+    gcut_segment_options_init(&d);
+    fprintf(out,
+            "Usage: gcut segment [OPTIONS] IMAGE\n"
+            "\n"
+            "Cut IMAGE (PNG, JPEG, PNM) into foreground and background from seeds: the\n"
+            "Boykov-Jolly energy with GrabCut's colour models, solved exactly by a minimum cut.\n"
+            "\n"
+            "Seeds (any combination; at least one background seed, or a box):\n"
+            "  -s, --seeds PNG          scribbles: a palette PNG with index 1 = foreground and\n"
+            "                           2 = background, or an RGB(A) image where pure red is\n"
+            "                           foreground and pure blue background (see -F, -B)\n"
+            "  -F, --fg-color R,G,B     scribble colour of foreground (default 255,0,0)\n"
+            "  -B, --bg-color R,G,B     scribble colour of background (default 0,0,255)\n"
+            "  -t, --trimap PNG         0 = background, 255 = foreground, else unknown\n"
+            "  -b, --box X1,Y1,X2,Y2    GrabCut's rectangle (inclusive pixel coordinates):\n"
+            "                           everything outside it is background\n"
+            "\n"
+            "Outputs:\n"
+            "  -o, --output PNG         the mask, 8-bit grey: 255 foreground, 0 background\n"
+            "  -M, --mask-values FG,BG  other mask values, e.g. 1,0\n"
+            "  -O, --overlay FILE       the image with the foreground tinted green and the\n"
+            "                           seeds drawn (red foreground, blue background); %s\n"
+            "  -g, --save-graph FILE    the final cut's graph, DIMACS with a grid hint\n"
+            "                           (solve it again with 'gcut grid')\n"
+            "  -j, --json               print one JSON object on stdout\n"
+            "\n"
+            "Energy:\n"
+            "  -m, --model NAME         colour model: gmm (default; Gaussian mixtures) or hist\n"
+            "                           (smoothed colour histograms)\n"
+            "  -k, --components K       Gaussians per mixture (default %d)\n"
+            "  -i, --iterations N       at most N cuts, re-fitting the models to each result\n"
+            "                           until the energy stops decreasing (default %d)\n"
+            "  -l, --lambda L           weight of the boundary term (default %g)\n"
+            "  -N, --connectivity 4|8   neighbours per pixel (default %d)\n"
+            "\n"
+            "Solver:\n"
+            "  -d, --device DEV         auto (default: the GPU when usable), cpu, gpu\n"
+            "  -a, --algo NAME          grid solver; this build has: %s\n"
+            "  -c, --verify             check every cut's proof (flow = cut capacity)\n"
+            "  -q, --quiet              no notices on stderr\n"
+            "  -V, --version            print the version and exit\n"
+            "  -h, --help               print this help and exit\n"
+            "\n"
+            "Exit status: 0 success, 1 runtime error (bad file, no GPU with --device gpu),\n"
+            "2 usage error. On failure no output file is left behind.\n",
+            gcut_image_stb_built() ? ".png, .jpg or .bmp (stb_image_write)"
+                                   : ".png (this build has no stb_image_write,\n"
+                                     "                           so the overlay is PNG via libpng)",
+            d.components, d.iterations, d.lambda, d.connectivity, gcut_grid_algorithms());
+}
+
+typedef struct seg_args {
+    gcut_device device;
+    const char *input, *seeds, *trimap, *output, *overlay, *graph, *algo;
+    int box[4], have_box;
+    uint8_t fg_rgb[3], bg_rgb[3];
+    int mask_fg, mask_bg;
+    int json, quiet;
+    gcut_segment_options opt;
+} seg_args;
+
+/* Exactly `n` comma-separated integers in [lo, hi]; 0 on success. */
+static int parse_ints(const char *s, int n, int lo, int hi, int *out)
+{
+    const char *p = s;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno || v < lo || v > hi)
+            return -1;
+        out[i] = (int)v;
+        p = end;
+        if (i + 1 < n) {
+            if (*p != ',')
+                return -1;
+            p++;
+        }
+    }
+    return *p ? -1 : 0;
+}
+
+static int parse_color(const char *opt, const char *s, uint8_t rgb[3])
+{
+    int v[3];
+    if (parse_ints(s, 3, 0, 255, v))
+        return cli_usage_error(cmd, "%s needs R,G,B with each in 0..255, not '%s'", opt, s);
+    for (int i = 0; i < 3; i++)
+        rgb[i] = (uint8_t)v[i];
+    return 0;
+}
+
+static int parse_number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= lo && v <= hi))
+        return cli_usage_error(cmd, "%s must be a number in %g..%g, not '%s'", opt, lo, hi, s);
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *opt, const char *s, int lo, int hi, int *out)
+{
+    if (parse_ints(s, 1, lo, hi, out))
+        return cli_usage_error(cmd, "%s must be an integer in %d..%d, not '%s'", opt, lo, hi, s);
+    return 0;
+}
+
+/* The extension (lower-case compare) of an overlay path is one we write. */
+static int overlay_ok(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && slash > dot))
+        return 0;
+    const char *ext = dot + 1;
+    if (!strcasecmp(ext, "png") || !strcasecmp(ext, "ppm"))
+        return 1;
+    return gcut_image_stb_built() && (!strcasecmp(ext, "jpg") || !strcasecmp(ext, "jpeg") ||
+                                      !strcasecmp(ext, "bmp"));
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, seg_args *a)
+{
+    static const struct option longs[] = {
+        {"seeds", required_argument, NULL, 's'},      {"fg-color", required_argument, NULL, 'F'},
+        {"bg-color", required_argument, NULL, 'B'},   {"trimap", required_argument, NULL, 't'},
+        {"box", required_argument, NULL, 'b'},        {"output", required_argument, NULL, 'o'},
+        {"mask-values", required_argument, NULL, 'M'}, {"overlay", required_argument, NULL, 'O'},
+        {"save-graph", required_argument, NULL, 'g'}, {"json", no_argument, NULL, 'j'},
+        {"model", required_argument, NULL, 'm'},      {"components", required_argument, NULL, 'k'},
+        {"iterations", required_argument, NULL, 'i'}, {"lambda", required_argument, NULL, 'l'},
+        {"connectivity", required_argument, NULL, 'N'}, {"device", required_argument, NULL, 'd'},
+        {"algo", required_argument, NULL, 'a'},       {"verify", no_argument, NULL, 'c'},
+        {"quiet", no_argument, NULL, 'q'},            {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+    };
+    memset(a, 0, sizeof *a);
+    a->device = GCUT_DEVICE_AUTO;
+    a->fg_rgb[0] = 255;
+    a->bg_rgb[2] = 255;
+    a->mask_fg = 255;
+    a->mask_bg = 0;
+    gcut_segment_options_init(&a->opt);
+    opterr = 0;
+    int c, v[2], rc;
+    while ((c = getopt_long(argc, argv, ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cqVh", longs, NULL)) !=
+           -1) {
+        rc = 0;
+        switch (c) {
+        case 's': a->seeds = optarg; break;
+        case 't': a->trimap = optarg; break;
+        case 'o': a->output = optarg; break;
+        case 'O':
+            if (!overlay_ok(optarg))
+                return cli_usage_error(cmd, "--overlay '%s': the name must end in %s", optarg,
+                                       gcut_image_stb_built() ? ".png, .jpg, .jpeg, .bmp or .ppm"
+                                                              : ".png or .ppm (no stb in this build)");
+            a->overlay = optarg;
+            break;
+        case 'g': a->graph = optarg; break;
+        case 'j': a->json = 1; break;
+        case 'c': a->opt.verify = 1; break;
+        case 'q': a->quiet = 1; break;
+        case 'F': rc = parse_color("--fg-color", optarg, a->fg_rgb); break;
+        case 'B': rc = parse_color("--bg-color", optarg, a->bg_rgb); break;
+        case 'b':
+            if (parse_ints(optarg, 4, 0, INT32_MAX, a->box))
+                return cli_usage_error(cmd, "--box needs X1,Y1,X2,Y2 (non-negative integers), "
+                                            "not '%s'",
+                                       optarg);
+            if (a->box[0] > a->box[2] || a->box[1] > a->box[3])
+                return cli_usage_error(cmd, "--box %s: needs X1 <= X2 and Y1 <= Y2", optarg);
+            a->have_box = 1;
+            break;
+        case 'M':
+            if (parse_ints(optarg, 2, 0, 255, v) || v[0] == v[1])
+                return cli_usage_error(cmd, "--mask-values needs FG,BG: two different values "
+                                            "in 0..255, not '%s'",
+                                       optarg);
+            a->mask_fg = v[0], a->mask_bg = v[1];
+            break;
+        case 'm':
+            if (!strcmp(optarg, "gmm"))
+                a->opt.model = GCUT_MODEL_GMM;
+            else if (!strcmp(optarg, "hist"))
+                a->opt.model = GCUT_MODEL_HIST;
+            else
+                return cli_usage_error(cmd, "--model must be gmm or hist, not '%s'", optarg);
+            break;
+        case 'k': rc = parse_int("--components", optarg, 1, 32, &a->opt.components); break;
+        case 'i': rc = parse_int("--iterations", optarg, 1, 1000, &a->opt.iterations); break;
+        case 'l':
+            rc = parse_number("--lambda", optarg, 0, GCUT_SEGMENT_MAX_LAMBDA, &a->opt.lambda);
+            break;
+        case 'N':
+            if (strcmp(optarg, "4") && strcmp(optarg, "8"))
+                return cli_usage_error(cmd, "--connectivity must be 4 or 8, not '%s'", optarg);
+            a->opt.connectivity = atoi(optarg);
+            break;
+        case 'd': rc = cli_parse_device(cmd, optarg, &a->device); break;
+        case 'a': a->algo = optarg; break;
+        case 'V': return cli_print_version();
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+        if (rc)
+            return rc;
+    }
+    if (optind >= argc)
+        return cli_usage_error(cmd, "no image given");
+    if (optind + 1 < argc)
+        return cli_usage_error(cmd, "one image only, not also '%s'", argv[optind + 1]);
+    a->input = argv[optind];
+    if (!a->seeds && !a->trimap && !a->have_box)
+        return cli_usage_error(cmd, "no seeds given: use --seeds, --trimap or --box");
+    if (!memcmp(a->fg_rgb, a->bg_rgb, 3))
+        return cli_usage_error(cmd, "--fg-color and --bg-color are the same colour");
+    a->opt.algo = a->algo;
+    a->opt.save_graph = a->graph;
+    return -1;
+}
+
+/* The image tinted green where the mask is foreground, the scribble and
+ * trimap seeds drawn on top (red foreground, blue background), and the box
+ * outlined in yellow. */
+static uint8_t *make_overlay(const gcut_image *im, const uint8_t *mask, const uint8_t *marks,
+                             const seg_args *a)
+{
+    int w = gcut_image_width(im), h = gcut_image_height(im), c = gcut_image_channels(im);
+    const uint8_t *px = gcut_image_pixels(im);
+    size_t n = (size_t)w * (size_t)h;
+    uint8_t *out = malloc(n * 3);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = px + i * (size_t)c;
+        uint8_t rgb[3] = {p[0], c >= 3 ? p[1] : p[0], c >= 3 ? p[2] : p[0]};
+        uint8_t *o = out + 3 * i;
+        if (marks[i] == GCUT_SEED_FG) {
+            o[0] = 255, o[1] = 0, o[2] = 0;
+        } else if (marks[i] == GCUT_SEED_BG) {
+            o[0] = 0, o[1] = 0, o[2] = 255;
+        } else if (mask[i]) {
+            o[0] = (uint8_t)(rgb[0] / 2), o[1] = (uint8_t)(rgb[1] / 2 + 128);
+            o[2] = (uint8_t)(rgb[2] / 2);
+        } else {
+            memcpy(o, rgb, 3);
+        }
+    }
+    if (a->have_box) {
+        for (int y = a->box[1]; y <= a->box[3]; y++)
+            for (int x = a->box[0]; x <= a->box[2]; x++) {
+                if (x != a->box[0] && x != a->box[2] && y != a->box[1] && y != a->box[3])
+                    continue;
+                uint8_t *o = out + 3 * ((size_t)y * (size_t)w + (size_t)x);
+                o[0] = 255, o[1] = 255, o[2] = 0;
+            }
+    }
+    return out;
+}
+
+static void print_json(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
+                       const double t[5])
+{
+    printf("{\"image\": ");
+    cli_json_string(stdout, a->input);
+    printf(", \"width\": %d, \"height\": %d, \"flow\": %lld, \"energy\": %.6f, "
+           "\"foreground\": %lld, \"pixels\": %lld, \"iterations\": %d, \"model\": \"%s\", "
+           "\"components\": %d, \"lambda\": %g, \"beta\": %.9g, \"connectivity\": %d, "
+           "\"hard_cap\": %d, \"scale\": %g, \"device\": ",
+           gcut_image_width(im), gcut_image_height(im), (long long)info->flow, info->energy,
+           (long long)info->foreground,
+           (long long)gcut_image_width(im) * gcut_image_height(im), info->iterations,
+           a->opt.model == GCUT_MODEL_HIST ? "hist" : "gmm", a->opt.components, a->opt.lambda,
+           info->beta, a->opt.connectivity, info->hard_cap, GCUT_SEGMENT_SCALE);
+    cli_json_string(stdout, info->device);
+    printf(", \"algo\": ");
+    cli_json_string(stdout, info->algo);
+    if (a->opt.verify)
+        printf(", \"verified\": true");
+    printf(", \"outputs\": {");
+    const char *names[3] = {"mask", "overlay", "graph"};
+    const char *paths[3] = {a->output, a->overlay, a->graph};
+    int first = 1;
+    for (int i = 0; i < 3; i++) {
+        if (!paths[i])
+            continue;
+        printf("%s\"%s\": ", first ? "" : ", ", names[i]);
+        cli_json_string(stdout, paths[i]);
+        first = 0;
+    }
+    printf("}, \"time_ms\": {\"load\": %.3f, \"model\": %.3f, \"graph\": %.3f, \"cut\": %.3f, "
+           "\"write\": %.3f, \"total\": %.3f}}\n",
+           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3], t[4]);
+}
+
+static void print_text(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
+                       const double t[5])
+{
+    int64_t n = (int64_t)gcut_image_width(im) * gcut_image_height(im);
+    printf("image: %s, %dx%d\n", a->input, gcut_image_width(im), gcut_image_height(im));
+    printf("foreground: %lld of %lld pixels (%.1f%%)\n", (long long)info->foreground,
+           (long long)n, 100.0 * (double)info->foreground / (double)n);
+    printf("energy: %.3f (flow %lld), %d cut%s, %s on %s%s\n", info->energy,
+           (long long)info->flow, info->iterations, info->iterations == 1 ? "" : "s",
+           info->algo, info->device, a->opt.verify ? ", verified" : "");
+    printf("time: %.1f ms (load %.1f, model %.1f, graph %.1f, cut %.1f, write %.1f)\n", t[4],
+           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3]);
+    if (a->output)
+        printf("mask: %s (%d foreground, %d background)\n", a->output, a->mask_fg, a->mask_bg);
+    if (a->overlay)
+        printf("overlay: %s\n", a->overlay);
+    if (a->graph)
+        printf("graph: %s\n", a->graph);
+}
+
+/* Load a seed image and add it; a runtime error's status otherwise. */
+static gcut_status add_seed_file(gcut_context *ctx, const seg_args *a, const char *path,
+                                 int trimap, uint8_t *seeds, int w, int h)
+{
+    gcut_image *img = NULL;
+    gcut_status st = gcut_image_load(ctx, path, &img);
+    if (!st)
+        st = trimap ? gcut_seeds_add_trimap(ctx, seeds, w, h, img)
+                    : gcut_seeds_add_scribbles(ctx, seeds, w, h, img, a->fg_rgb, a->bg_rgb);
+    gcut_image_destroy(img);
+    return st;
+}
+
+int cli_segment_main(int argc, char **argv)
+{
+    seg_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    gcut_context *ctx = NULL;
+    if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, &ctx)))
+        return rc;
+
+    double t[5] = {0}; /* load, (model, graph, cut in info), write, total */
+    double t0 = gcut__now_ms();
+    gcut_image *im = NULL;
+    uint8_t *seeds = NULL, *mask = NULL, *overlay = NULL, *marks = NULL;
+    int wrote_graph = 0, wrote_mask = 0;
+    gcut_segment_info info;
+    gcut_status st = gcut_image_load(ctx, a.input, &im);
+    int w = gcut_image_width(im), h = gcut_image_height(im);
+    size_t n = (size_t)w * (size_t)h;
+    if (!st) {
+        seeds = calloc(n, 1);
+        mask = malloc(n);
+        if (!seeds || !mask)
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %dx%d pixels", w, h);
+    }
+    if (!st && a.seeds)
+        st = add_seed_file(ctx, &a, a.seeds, 0, seeds, w, h);
+    if (!st && a.trimap)
+        st = add_seed_file(ctx, &a, a.trimap, 1, seeds, w, h);
+    if (!st && a.overlay && (marks = malloc(n)))
+        memcpy(marks, seeds, n); /* what to draw: the box is outlined instead */
+    else if (!st && a.overlay)
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for the overlay");
+    if (!st && a.have_box)
+        st = gcut_seeds_add_box(ctx, seeds, w, h, a.box[0], a.box[1], a.box[2], a.box[3]);
+    t[0] = gcut__now_ms() - t0;
+    if (!st) {
+        st = gcut_segment_image(ctx, gcut_image_pixels(im), w, h, gcut_image_channels(im),
+                                (size_t)w * (size_t)gcut_image_channels(im), seeds, &a.opt, mask,
+                                &info);
+        wrote_graph = !st && a.graph;
+    }
+    double t1 = gcut__now_ms();
+    if (!st && a.output) {
+        for (size_t i = 0; i < n; i++)
+            mask[i] = (uint8_t)(mask[i] ? a.mask_fg : a.mask_bg);
+        st = gcut_image_save_png(ctx, a.output, mask, w, h, 1, (size_t)w);
+        for (size_t i = 0; i < n; i++)
+            mask[i] = mask[i] == a.mask_fg;
+        wrote_mask = !st;
+    }
+    if (!st && a.overlay) {
+        overlay = make_overlay(im, mask, marks, &a);
+        st = overlay ? gcut_image_save(ctx, a.overlay, overlay, w, h, 3, (size_t)w * 3)
+                     : gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for the overlay");
+    }
+    t[3] = gcut__now_ms() - t1;
+    t[4] = gcut__now_ms() - t0;
+    if (st) {
+        /* All or nothing: what this run wrote before the failure goes too. */
+        if (wrote_graph)
+            unlink(a.graph);
+        if (wrote_mask)
+            unlink(a.output);
+        rc = cli_runtime_error(cmd, ctx, st);
+    } else if (a.json) {
+        print_json(&a, im, &info, t);
+    } else {
+        print_text(&a, im, &info, t);
+    }
+    free(overlay);
+    free(marks);
+    free(mask);
+    free(seeds);
+    gcut_image_destroy(im);
+    gcut_context_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,436 @@
+/* Boykov–Kolmogorov max-flow on a general graph (the residual network of
+ * the CSR graph).
+ *
+ * Y. Boykov, V. Kolmogorov, "An Experimental Comparison of Min-Cut/Max-Flow
+ * Algorithms for Energy Minimization in Vision", PAMI 26(9), 2004: the same
+ * growth / augmentation / adoption loop as the grid version
+ * (src/cpu/bk_grid.c), with the same names; here a tree node stores the
+ * residual arc to its parent instead of a direction.
+ *
+ * Arcs leaving the source and entering the sink become terminal residuals
+ * (BK's add_tweights: source and sink capacities of a node cancel into the
+ * flow); the residual arcs touching the source or the sink are zeroed so
+ * the trees never enter them. Arcs into the source or out of the sink never
+ * carry flow.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/csr.h"
+
+#if defined(__GNUC__)
+#define BK_INLINE static inline __attribute__((always_inline))
+#else
+#define BK_INLINE static inline
+#endif
+
+/* parent: >= 0 the residual arc to the parent; else one of these. */
+enum { PARENT_FREE = -1, PARENT_TERMINAL = -2, PARENT_ORPHAN = -3 };
+
+typedef struct bk_node {
+    int32_t next;    /* next in the active queue; -1 = not queued, itself = last */
+    int32_t ts;      /* time stamp at which dist was known to be right */
+    int32_t dist;    /* distance to the terminal along the tree */
+    int32_t parent;  /* see the enum above */
+    int64_t tr;      /* terminal residual: > 0 from the source, < 0 to the sink */
+    uint8_t is_sink; /* tree membership when parent != PARENT_FREE */
+} bk_node;
+
+typedef struct bk_state {
+    bk_node *node;
+    const int32_t *first, *head, *rev;
+    int32_t *res;
+    int32_t queue_first, queue_last; /* the active nodes, FIFO; -1 = empty */
+    int32_t *orphan;                 /* ring buffer of orphans, FIFO */
+    int32_t orphan_head, orphan_count, orphan_size;
+    int32_t time;
+    int32_t n;
+    int64_t flow;
+    int64_t augmentations;
+} bk_state;
+
+BK_INLINE void set_active(bk_state *s, int32_t i)
+{
+    bk_node *n = &s->node[i];
+    if (n->next >= 0)
+        return;
+    if (s->queue_last >= 0)
+        s->node[s->queue_last].next = i;
+    else
+        s->queue_first = i;
+    s->queue_last = i;
+    n->next = i;
+}
+
+/* Pop active nodes until one still in a tree is found; -1 when none is left. */
+BK_INLINE int32_t next_active(bk_state *s)
+{
+    for (;;) {
+        int32_t i = s->queue_first;
+        if (i < 0)
+            return -1;
+        bk_node *n = &s->node[i];
+        if (n->next == i)
+            s->queue_first = s->queue_last = -1;
+        else
+            s->queue_first = n->next;
+        n->next = -1;
+        if (n->parent != PARENT_FREE)
+            return i;
+    }
+}
+
+BK_INLINE void make_orphan(bk_state *s, int32_t i)
+{
+    s->node[i].parent = PARENT_ORPHAN;
+    int32_t slot = s->orphan_head + s->orphan_count;
+    if (slot >= s->orphan_size)
+        slot -= s->orphan_size;
+    s->orphan[slot] = i;
+    s->orphan_count++;
+}
+
+BK_INLINE int32_t pop_orphan(bk_state *s)
+{
+    int32_t i = s->orphan[s->orphan_head];
+    if (++s->orphan_head == s->orphan_size)
+        s->orphan_head = 0;
+    s->orphan_count--;
+    return i;
+}
+
+/* Push the bottleneck along source -> ... -> from -(arc)-> to -> ... -> sink.
+ * Nodes whose arc to their parent saturates become orphans. */
+static void augment(bk_state *s, int32_t from, int32_t to, int32_t arc)
+{
+    bk_node *node = s->node;
+    int32_t *res = s->res;
+    const int32_t *head = s->head, *rev = s->rev;
+
+    int64_t b = res[arc];
+    for (int32_t i = from;;) {
+        int32_t p = node[i].parent;
+        if (p == PARENT_TERMINAL) {
+            if (node[i].tr < b)
+                b = node[i].tr;
+            break;
+        }
+        if (res[rev[p]] < b)
+            b = res[rev[p]];
+        i = head[p];
+    }
+    for (int32_t i = to;;) {
+        int32_t p = node[i].parent;
+        if (p == PARENT_TERMINAL) {
+            if (-node[i].tr < b)
+                b = -node[i].tr;
+            break;
+        }
+        if (res[p] < b)
+            b = res[p];
+        i = head[p];
+    }
+
+    int32_t b32 = (int32_t)b; /* b <= res[arc], an int32 */
+    res[arc] -= b32;
+    res[rev[arc]] += b32;
+    for (int32_t i = from;;) {
+        int32_t p = node[i].parent;
+        if (p == PARENT_TERMINAL) {
+            node[i].tr -= b;
+            if (node[i].tr == 0)
+                make_orphan(s, i);
+            break;
+        }
+        res[p] += b32;
+        res[rev[p]] -= b32;
+        if (res[rev[p]] == 0)
+            make_orphan(s, i);
+        i = head[p];
+    }
+    for (int32_t i = to;;) {
+        int32_t p = node[i].parent;
+        if (p == PARENT_TERMINAL) {
+            node[i].tr += b;
+            if (node[i].tr == 0)
+                make_orphan(s, i);
+            break;
+        }
+        res[rev[p]] += b32;
+        res[p] -= b32;
+        if (res[p] == 0)
+            make_orphan(s, i);
+        i = head[p];
+    }
+    s->flow += b;
+    s->augmentations++;
+}
+
+/* Distance from j to its tree's terminal, or INT_MAX if the path meets an
+ * orphan; marks the nodes on the way with the current time stamp. */
+BK_INLINE int32_t origin_distance(bk_state *s, int32_t j)
+{
+    bk_node *node = s->node;
+    const int32_t *head = s->head;
+    int32_t dist = 0;
+    for (int32_t k = j;;) {
+        bk_node *nk = &node[k];
+        if (nk->ts == s->time) {
+            dist += nk->dist;
+            break;
+        }
+        int32_t p = nk->parent;
+        dist++;
+        if (p == PARENT_TERMINAL) {
+            nk->ts = s->time;
+            nk->dist = 1;
+            break;
+        }
+        if (p == PARENT_ORPHAN)
+            return INT_MAX;
+        k = head[p];
+    }
+    int32_t d = dist;
+    for (int32_t k = j; node[k].ts != s->time; k = head[node[k].parent]) {
+        node[k].ts = s->time;
+        node[k].dist = d--;
+    }
+    return dist;
+}
+
+/* Adoption of orphan i (section 3.2.3): the closest valid parent in its own
+ * tree, or else i becomes free and its children orphans. */
+static void adopt(bk_state *s, int32_t i)
+{
+    bk_node *node = s->node;
+    const int32_t *res = s->res, *head = s->head, *rev = s->rev;
+    bk_node *ni = &node[i];
+    const int sink = ni->is_sink;
+    const int32_t begin = s->first[i], end = s->first[i + 1];
+
+    int32_t best = -1;
+    int32_t best_dist = INT_MAX;
+    for (int32_t a = begin; a < end; a++) {
+        /* S tree: the arc j -> i must have residual; T tree: i -> j. */
+        int32_t r = sink ? res[a] : res[rev[a]];
+        if (r <= 0)
+            continue;
+        bk_node *nj = &node[head[a]];
+        if (nj->parent != PARENT_FREE && nj->is_sink == sink) {
+            int32_t dist = origin_distance(s, head[a]);
+            if (dist < best_dist) {
+                best_dist = dist;
+                best = a;
+            }
+        }
+    }
+    if (best >= 0) {
+        ni->parent = best;
+        ni->ts = s->time;
+        ni->dist = best_dist + 1;
+        return;
+    }
+    for (int32_t a = begin; a < end; a++) {
+        int32_t j = head[a];
+        bk_node *nj = &node[j];
+        int32_t p = nj->parent;
+        if (p == PARENT_FREE || nj->is_sink != sink)
+            continue;
+        if ((sink ? res[a] : res[rev[a]]) > 0)
+            set_active(s, j);
+        if (p >= 0 && head[p] == i)
+            make_orphan(s, j);
+    }
+    ni->parent = PARENT_FREE;
+}
+
+/* Time stamps are int32: before they could wrap, start them again. */
+static void advance_time(bk_state *s)
+{
+    if (s->time < INT32_MAX - 1) {
+        s->time++;
+        return;
+    }
+    for (int32_t i = 0; i < s->n; i++)
+        s->node[i].ts = 0;
+    s->time = 1;
+}
+
+static gcut_status run(bk_state *s, gcut_graph *g)
+{
+    bk_node *node = s->node;
+    const int32_t *res = s->res, *head = s->head, *rev = s->rev;
+    int32_t current = -1;
+    int64_t steps = 0;
+
+    for (;;) {
+        int32_t i = current;
+        if (i >= 0) {
+            node[i].next = -1;
+            if (node[i].parent == PARENT_FREE)
+                i = -1;
+        }
+        if (i < 0 && (i = next_active(s)) < 0)
+            break;
+        if ((++steps & 0xfffff) == 0 && gcut__progress(g->ctx, "maxflow", -1.0))
+            return gcut__fail(g->ctx, GCUT_E_STATE, "bk: the solve was stopped by the caller");
+
+        /* Growth: claim free neighbours; stop at an arc into the other tree. */
+        bk_node *ni = &node[i];
+        int32_t from = -1, to = -1, arc = -1;
+        const int32_t end = s->first[i + 1];
+        if (!ni->is_sink) {
+            for (int32_t a = s->first[i]; a < end; a++) {
+                if (res[a] <= 0)
+                    continue;
+                int32_t j = head[a];
+                bk_node *nj = &node[j];
+                if (nj->parent == PARENT_FREE) {
+                    nj->is_sink = 0;
+                    nj->parent = rev[a];
+                    nj->ts = ni->ts;
+                    nj->dist = ni->dist + 1;
+                    set_active(s, j);
+                } else if (nj->is_sink) {
+                    from = i, to = j, arc = a;
+                    break;
+                } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
+                    nj->parent = rev[a];
+                    nj->ts = ni->ts;
+                    nj->dist = ni->dist + 1;
+                }
+            }
+        } else {
+            for (int32_t a = s->first[i]; a < end; a++) {
+                if (res[rev[a]] <= 0)
+                    continue;
+                int32_t j = head[a];
+                bk_node *nj = &node[j];
+                if (nj->parent == PARENT_FREE) {
+                    nj->is_sink = 1;
+                    nj->parent = rev[a];
+                    nj->ts = ni->ts;
+                    nj->dist = ni->dist + 1;
+                    set_active(s, j);
+                } else if (!nj->is_sink) {
+                    from = j, to = i, arc = rev[a];
+                    break;
+                } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
+                    nj->parent = rev[a];
+                    nj->ts = ni->ts;
+                    nj->dist = ni->dist + 1;
+                }
+            }
+        }
+        advance_time(s);
+
+        if (arc < 0) {
+            current = -1;
+            continue;
+        }
+        /* Keep i as the current node (marked queued) and grow from it again
+         * next time: its other arcs may still reach the other tree. */
+        ni->next = i;
+        current = i;
+        augment(s, from, to, arc);
+        while (s->orphan_count)
+            adopt(s, pop_orphan(s));
+    }
+    return GCUT_OK;
+}
+
+gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
+{
+    gcut__resnet rn;
+    gcut_status st = gcut__resnet_build(g, NULL, &rn);
+    if (st)
+        return st;
+    bk_state s;
+    memset(&s, 0, sizeof s);
+    s.n = g->n;
+    s.node = malloc((size_t)g->n * sizeof *s.node);
+    s.orphan = malloc((size_t)g->n * sizeof *s.orphan);
+    int64_t *src_cap = calloc((size_t)g->n, sizeof *src_cap);
+    int64_t *snk_cap = calloc((size_t)g->n, sizeof *snk_cap);
+    if (!s.node || !s.orphan || !src_cap || !snk_cap) {
+        st = gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", g->n);
+        goto done;
+    }
+    s.first = rn.first;
+    s.head = rn.head;
+    s.rev = rn.rev;
+    s.res = rn.res;
+    s.orphan_size = g->n;
+    s.queue_first = s.queue_last = -1;
+    for (int32_t i = 0; i < g->n; i++) {
+        s.node[i] = (bk_node){.next = -1, .parent = PARENT_FREE};
+    }
+
+    /* Terminal arcs leave the residual network; their capacities seed the
+     * trees. Zeroing both directions of every arc at s or t keeps the trees
+     * away from the terminals themselves. */
+    const int32_t src = g->source, snk = g->sink;
+    int64_t direct = 0; /* s -> t arcs: saturated outright */
+    for (int32_t a = 0; a < g->m; a++) {
+        int32_t u = g->arc_tail[a], v = g->out_head[a];
+        if (u == src && v == snk)
+            direct += g->out_cap[a];
+        else if (u == src)
+            src_cap[v] += g->out_cap[a];
+        else if (v == snk)
+            snk_cap[u] += g->out_cap[a];
+    }
+    for (int32_t t = 0; t < 2; t++) {
+        int32_t x = t ? snk : src;
+        for (int32_t a = rn.first[x]; a < rn.first[x + 1]; a++)
+            rn.res[a] = rn.res[rn.rev[a]] = 0;
+    }
+    s.flow = direct;
+    for (int32_t i = 0; i < g->n; i++) {
+        if (i == src || i == snk)
+            continue;
+        s.flow += src_cap[i] < snk_cap[i] ? src_cap[i] : snk_cap[i];
+        bk_node *n = &s.node[i];
+        n->tr = src_cap[i] - snk_cap[i];
+        if (n->tr != 0) {
+            n->is_sink = n->tr < 0;
+            n->parent = PARENT_TERMINAL;
+            n->dist = 1;
+            set_active(&s, i);
+        }
+    }
+
+    st = run(&s, g);
+    if (st)
+        goto done;
+
+    /* Flows: inner arcs from the residuals (a terminal arc's residual was
+     * zeroed, so fix those next); a node's terminal residual tr then gives
+     * how much of its source and sink capacity was used. */
+    gcut__resnet_store_flow(g, &rn, g->flow);
+    for (int32_t a = 0; a < g->m; a++) {
+        int32_t u = g->arc_tail[a], v = g->out_head[a];
+        if (u == src && v == snk)
+            g->flow[a] = g->out_cap[a];
+        else if (u == src)
+            g->flow[a] = (int32_t)(s.node[v].tr >= 0 ? src_cap[v] - s.node[v].tr : src_cap[v]);
+        else if (v == snk)
+            g->flow[a] = (int32_t)(s.node[u].tr < 0 ? snk_cap[u] + s.node[u].tr : snk_cap[u]);
+        else if (u == snk || v == src)
+            g->flow[a] = 0;
+    }
+    g->flow_value = s.flow;
+    g->is_flow = 1;
+    g->flow_stored = 1;
+    st = gcut__graph_mark_side(g);
+    *iterations = s.augmentations;
+
+done:
+    free(s.node);
+    free(s.orphan);
+    free(src_cap);
+    free(snk_cap);
+    gcut__resnet_free(&rn);
+    return st;
+}

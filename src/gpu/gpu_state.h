@@ -1,0 +1,57 @@
+/* What the GPU path keeps in a context (ctx->gpu) between calls, and the
+ * one CUDA-check macro. Internal to src/gpu. */
+#ifndef GCUT_GPU_GPU_STATE_H
+#define GCUT_GPU_GPU_STATE_H
+
+#include <cuda_runtime.h>
+
+#include "core/context.h"
+#include "grid_kernels.h"
+
+typedef struct gcut__gpu {
+    int device;
+    char name[256];
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    cudaEvent_t staged[2];   /* the copy out of each pinned half is done */
+
+    /* The grid's device buffers, grown on demand and reused across solves. */
+    gcut__dgrid dg;
+    size_t grid_nodes;       /* nodes each array holds */
+    int grid_ndirs;          /* residual arrays allocated */
+    size_t grid_tiles;       /* entries of each flag array */
+    const void *grid_owner;  /* the gcut_grid whose graph is on the device */
+
+    /* Pinned staging for transfers: two halves, used in turn. */
+    unsigned char *pinned;
+    size_t pinned_half;
+    unsigned long long *h_counters; /* pinned, GCUT_CNT_SLOTS */
+
+    /* Knobs (defaults in device.cu) and the last run's statistics. */
+    int sweeps, pushes_per_relabel, lockfree_cycles, bfs_batch;
+    long long push_launches, bfs_launches, relabels;
+    float run_ms;
+} gcut__gpu;
+
+/* Record a failed CUDA call (call text, file:line, CUDA's message) as the
+ * context's error, clear CUDA's sticky error, and return the status:
+ * GCUT_E_DEVICE_NOMEM for an allocation failure, GCUT_E_NODEVICE when there
+ * is no usable device, else GCUT_E_DEVICE. */
+gcut_status gcut__gpu_fail(gcut_context *ctx, cudaError_t err, const char *call,
+                           const char *file, int line);
+
+/* Inside a function with `gcut_status st` and a `fail:` label. */
+#define GPU_CHECK(ctx, call)                                                  \
+    do {                                                                      \
+        cudaError_t gpu_err_ = (call);                                        \
+        if (gpu_err_ != cudaSuccess) {                                        \
+            st = gcut__gpu_fail((ctx), gpu_err_, #call, __FILE__, __LINE__);  \
+            goto fail;                                                        \
+        }                                                                     \
+    } while (0)
+
+/* The context's GPU state, created on first use (device chosen by the
+ * context's gpu_index, stream, events, pinned counters). */
+gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out);
+
+#endif

@@ -1,0 +1,332 @@
+/* Host side of the GPU grid solvers: moving a grid to the device and back,
+ * and the push-relabel main loop (global relabel, termination test, pushes).
+ *
+ * Termination is decided on exact heights only: after a global relabel (BFS
+ * from the sink to convergence), a pixel of finite height can reach the
+ * sink, so "no pixel of finite height has excess" means no augmenting path
+ * is left. Then the pixels of infinite height (cut off from the sink) are
+ * the source side of a minimum cut, every arc leaving them is saturated, and
+ * the flow into the sink (plus what the initial cancel sent straight
+ * through) equals that cut's capacity. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/grid.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_state.h"
+
+/* A bound on main-loop rounds, so that a bug shows as an error, not a hang. */
+#define MAX_ROUNDS 1000000
+
+static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
+{
+    return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + 2 * tiles * sizeof(int32_t) +
+           GCUT_CNT_SLOTS * sizeof(unsigned long long);
+}
+
+/* Make the device buffers fit `g` (grow only), and the pinned staging. */
+static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const int tiles_x = (g->width + GCUT_TILE_W - 1) / GCUT_TILE_W;
+    const int tiles_y = (g->height + GCUT_TILE_H - 1) / GCUT_TILE_H;
+    const int pitch = tiles_x * GCUT_TILE_W + 2, rows = tiles_y * GCUT_TILE_H + 2;
+    const size_t nodes = (size_t)pitch * rows, tiles = (size_t)tiles_x * tiles_y;
+    const size_t half = (size_t)g->n_padded * sizeof(int32_t);
+
+    if (nodes > s->grid_nodes || g->ndirs > s->grid_ndirs || tiles > s->grid_tiles ||
+        half > s->pinned_half) {
+        gcut__gpu_release_grid(ctx);
+        size_t free_bytes = 0, total_bytes = 0;
+        GPU_CHECK(ctx, cudaMemGetInfo(&free_bytes, &total_bytes));
+        size_t need = grid_bytes(nodes, g->ndirs, tiles);
+        if (need > free_bytes)
+            return gcut__fail(ctx, GCUT_E_DEVICE_NOMEM,
+                              "gpu: a %dx%d grid needs %zu MiB on %s, and %zu MiB are free",
+                              g->width, g->height, need >> 20, s->name, free_bytes >> 20);
+        for (int d = 0; d < g->ndirs; d++)
+            GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.res[d], nodes * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.excess, nodes * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.sink, nodes * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.height, nodes * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.flag[0], tiles * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.flag[1], tiles * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
+                                  GCUT_CNT_SLOTS * sizeof(unsigned long long)));
+        GPU_CHECK(ctx, cudaMallocHost((void **)&s->pinned, 2 * half));
+        s->grid_nodes = nodes;
+        s->grid_ndirs = g->ndirs;
+        s->grid_tiles = tiles;
+        s->pinned_half = half;
+    }
+    s->dg.img_w = g->width;
+    s->dg.img_h = g->height;
+    s->dg.ndirs = g->ndirs;
+    s->dg.pitch = pitch;
+    s->dg.rows = rows;
+    s->dg.tiles_x = tiles_x;
+    s->dg.tiles_y = tiles_y;
+    return GCUT_OK;
+fail:
+    gcut__gpu_release_grid(ctx);
+    return st;
+}
+
+/* Host padded array (pitch width+2) -> device raster, through pinned half k. */
+static gcut_status upload_array(gcut_grid *g, gcut__gpu *s, int k, int32_t *d_dst,
+                                const int32_t *src)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const size_t host_row = (size_t)g->pitch * sizeof(int32_t);
+    unsigned char *stage = s->pinned + (size_t)k * s->pinned_half;
+    GPU_CHECK(ctx, cudaEventSynchronize(s->staged[k]));
+    memcpy(stage, src, (size_t)g->n_padded * sizeof(int32_t));
+    GPU_CHECK(ctx, cudaMemcpy2DAsync(d_dst, (size_t)s->dg.pitch * sizeof(int32_t), stage,
+                                     host_row, host_row, (size_t)g->height + 2,
+                                     cudaMemcpyHostToDevice, s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
+fail:
+    return st;
+}
+
+/* Device raster -> host padded array, through pinned half 0. */
+static gcut_status download_array(gcut_grid *g, gcut__gpu *s, void *dst, const int32_t *d_src)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const size_t host_row = (size_t)g->pitch * sizeof(int32_t);
+    GPU_CHECK(ctx, cudaMemcpy2DAsync(s->pinned, host_row, d_src,
+                                     (size_t)s->dg.pitch * sizeof(int32_t), host_row,
+                                     (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    memcpy(dst, s->pinned, (size_t)g->n_padded * sizeof(int32_t));
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_upload(gcut_grid *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    if ((st = reserve(g, s)))
+        return st;
+    const size_t bytes = s->grid_nodes * sizeof(int32_t);
+    for (int d = 0; d < g->ndirs; d++)
+        GPU_CHECK(ctx, cudaMemsetAsync(s->dg.res[d], 0, bytes, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.excess, 0, bytes, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.sink, 0, bytes, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, bytes, s->stream));
+    for (int d = 0; d < g->ndirs && !st; d++)
+        st = upload_array(g, s, d & 1, s->dg.res[d], g->cap[d]);
+    if (!st)
+        st = upload_array(g, s, 0, s->dg.excess, g->source_cap);
+    if (!st)
+        st = upload_array(g, s, 1, s->dg.sink, g->sink_cap);
+    if (st)
+        goto fail;
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    s->grid_owner = g;
+    return GCUT_OK;
+fail:
+    s->grid_owner = NULL;
+    return st;
+}
+
+/* Read the counters back (waits for the stream). */
+static gcut_status read_counters(gcut_context *ctx, gcut__gpu *s)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaMemcpyAsync(s->h_counters, s->dg.counters,
+                                   GCUT_CNT_SLOTS * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+fail:
+    return st;
+}
+
+/* Global relabel: BFS rounds until no tile border moves, then the count of
+ * active pixels, whose tile flags end in flag[*flags] for the pushes. The
+ * rounds go in batches of bfs_batch launches between reads of the counter,
+ * which only the last of a batch adds to: a launch that moves no border
+ * leaves no tile flagged, so the launches after it in the batch return at
+ * once. The count of active pixels rides along with every read (into the
+ * flag array the next BFS launch clears first) and is used once the BFS
+ * converged. */
+static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long long *active,
+                                  int *flags)
+{
+    gcut_status st = GCUT_OK;
+    const gcut__dgrid *dg = &s->dg;
+    const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
+    unsigned long long *work = &s->dg.counters[GCUT_CNT_WORK];
+    unsigned long long *count = &s->dg.counters[GCUT_CNT_ACTIVE];
+    int in = 0, first = 1;
+    for (;;) {
+        for (int k = 0; k < s->bfs_batch; k++) {
+            GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
+            if (k == s->bfs_batch - 1)
+                GPU_CHECK(ctx, cudaMemsetAsync(work, 0, sizeof *work, s->stream));
+            GPU_CHECK(ctx, gcut__grid_bfs_launch(dg, first, in, s->stream));
+            s->bfs_launches++;
+            first = 0;
+            in = 1 - in;
+        }
+        GPU_CHECK(ctx, cudaMemsetAsync(count, 0, sizeof *count, s->stream));
+        GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, 1 - in, s->stream));
+        if ((st = read_counters(ctx, s)))
+            return st;
+        if (s->h_counters[GCUT_CNT_WORK] == 0)
+            break;
+    }
+    *active = s->h_counters[GCUT_CNT_ACTIVE];
+    *flags = 1 - in;
+    s->relabels++;
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *iterations)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    if (s->grid_owner != g)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: this grid is not on the device (upload first)");
+    s->grid_owner = NULL; /* the run consumes the uploaded capacities */
+    s->push_launches = s->bfs_launches = s->relabels = 0;
+    const gcut__dgrid *dg = &s->dg;
+    const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
+
+    GPU_CHECK(ctx, cudaMemsetAsync(dg->counters, 0, GCUT_CNT_SLOTS * sizeof(unsigned long long),
+                                   s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
+    GPU_CHECK(ctx, gcut__grid_init_launch(dg, s->stream));
+    for (int round = 0;; round++) {
+        unsigned long long active = 0;
+        int in = 0;
+        if (round == MAX_ROUNDS) {
+            st = gcut__fail(ctx, GCUT_E_DEVICE,
+                            "gpu: push-relabel did not finish in %d rounds on a %dx%d grid",
+                            MAX_ROUNDS, g->width, g->height);
+            goto fail;
+        }
+        if ((st = global_relabel(ctx, s, &active, &in)))
+            goto fail;
+        if (active == 0)
+            break;
+        if (variant == 0) {
+            for (int k = 0; k < s->pushes_per_relabel; k++) {
+                GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
+                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, in, s->sweeps, s->stream));
+                s->push_launches++;
+                in = 1 - in;
+            }
+        } else {
+            GPU_CHECK(ctx, gcut__grid_lockfree_launch(dg, s->lockfree_cycles, s->stream));
+            s->push_launches++;
+        }
+    }
+    GPU_CHECK(ctx, gcut__grid_sink_sum_launch(dg, s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
+    if ((st = read_counters(ctx, s)))
+        goto fail;
+    GPU_CHECK(ctx, cudaEventElapsedTime(&s->run_ms, s->start, s->stop));
+    {
+        const unsigned long long *c = s->h_counters;
+        g->flow = (int64_t)(c[GCUT_CNT_CANCELLED] + c[GCUT_CNT_SINK_START] - c[GCUT_CNT_SINK_END]);
+    }
+    if (iterations)
+        *iterations = s->push_launches;
+    g->info.device = s->name;
+    return GCUT_OK;
+fail:
+    cudaStreamSynchronize(s->stream);
+    cudaGetLastError();
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    for (int d = 0; d < g->ndirs && !st; d++)
+        st = download_array(g, s, g->res[d], s->dg.res[d]);
+    if (st)
+        return st;
+    /* Labels from the exact heights of the last global relabel. */
+    if ((st = download_array(g, s, s->pinned + s->pinned_half, s->dg.height)))
+        return st;
+    const int32_t *h = (const int32_t *)(s->pinned + s->pinned_half);
+    memset(g->label, 0, (size_t)g->n_padded);
+    for (int y = 0; y < g->height; y++) {
+        const int32_t row = gcut__grid_node(g, 0, y);
+        for (int x = 0; x < g->width; x++)
+            g->label[row + x] = h[row + x] >= GCUT_HEIGHT_INF;
+    }
+    return GCUT_OK;
+}
+
+static gcut_status solve(gcut_grid *g, int variant, int64_t *iterations)
+{
+    gcut_status st = gcut__gpu_grid_upload(g);
+    if (!st)
+        st = gcut__gpu_grid_run(g, variant, iterations);
+    if (!st)
+        st = gcut__gpu_grid_download(g);
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_tiled(gcut_grid *g, int64_t *iterations)
+{
+    return solve(g, 0, iterations);
+}
+
+extern "C" gcut_status gcut__gpu_grid_lockfree(gcut_grid *g, int64_t *iterations)
+{
+    return solve(g, 1, iterations);
+}
+
+extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *stats)
+{
+    const gcut__gpu *s = (const gcut__gpu *)ctx->gpu;
+    if (!s)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: no GPU run yet");
+    stats->run_ms = s->run_ms;
+    stats->push_launches = s->push_launches;
+    stats->bfs_launches = s->bfs_launches;
+    stats->relabels = s->relabels;
+    stats->device_bytes = grid_bytes(s->grid_nodes, s->grid_ndirs, s->grid_tiles);
+    stats->sweeps = s->sweeps;
+    stats->pushes_per_relabel = s->pushes_per_relabel;
+    stats->bfs_batch = s->bfs_batch;
+    stats->lockfree_cycles = s->lockfree_cycles;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_relabel,
+                                           int lockfree_cycles, int bfs_batch)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    if (sweeps > 0)
+        s->sweeps = sweeps;
+    if (pushes_per_relabel > 0)
+        s->pushes_per_relabel = pushes_per_relabel;
+    if (lockfree_cycles > 0)
+        s->lockfree_cycles = lockfree_cycles;
+    if (bfs_batch > 0)
+        s->bfs_batch = bfs_batch;
+    return GCUT_OK;
+}

@@ -1,0 +1,120 @@
+/* The general graph, as the CPU and GPU solvers read it. Internal to libgcut.
+ *
+ * Layout (DESIGN.md, the RCSR of ECL-MaxFlow): contiguous int32 arrays.
+ *   out_start[n+1], out_head[m], out_cap[m]   forward CSR: the arcs leaving
+ *       u are out_start[u] .. out_start[u+1]-1, sorted by head, one arc per
+ *       (tail, head) pair (parallel arcs summed, self-loops dropped);
+ *   arc_tail[m]                               the tail of each forward arc;
+ *   in_start[n+1], in_tail[m], in_arc[m]      reverse CSR: the arcs entering
+ *       v, sorted by tail, each with the index of its forward arc.
+ * Flow is stored once per forward arc (flow[a]); residuals are derived:
+ * cap - flow forwards, flow backwards. Arcs u->v and v->u are two forward
+ * arcs, each with its own flow.
+ * After a solve:
+ *   flow[m]     the flow on each forward arc: a feasible flow when
+ *               `is_flow`, else a preflow (push-relabel's phase 1)
+ *   side[n]     1 = source side of the minimum cut: the nodes that cannot
+ *               reach the sink in the residual graph (the same set for every
+ *               maximum flow, so all solvers report the same cut)
+ */
+#ifndef GCUT_GRAPH_CSR_H
+#define GCUT_GRAPH_CSR_H
+
+#include <stdint.h>
+
+#include "core/context.h"
+#include "gcut.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Forward arcs at most: the residual network holds 2m arcs with int32
+ * indices. */
+#define GCUT__GRAPH_MAX_ARCS ((int64_t)(INT32_MAX / 2))
+
+struct gcut_graph {
+    gcut_context *ctx;
+    int32_t n, m;
+    int32_t source, sink;
+    int32_t *out_start, *out_head, *out_cap, *arc_tail;
+    int32_t *in_start, *in_tail, *in_arc;
+    /* The residual network's topology (gcut__resnet), built with the graph
+     * so that solves only fill in residuals. */
+    int32_t *res_first, *res_head, *res_rev;
+    /* The residuals themselves, allocated (and the pages touched) with the
+     * graph too; `res_fresh` while they still equal the capacities. */
+    int32_t *res;
+    int res_fresh;
+    gcut_graph_stats stats;
+
+    /* solution, valid while `solved` */
+    int solved;
+    int is_flow;
+    int flow_stored; /* flow[] is filled in; else the flow lives in res */
+    int64_t flow_value;
+    int32_t *flow;
+    uint8_t *side;
+    gcut_solve_info info;
+};
+
+/* The residual network the CPU solvers work on: for node u, the arcs
+ * first[u] .. first[u+1]-1 are its forward arcs (in forward CSR order)
+ * followed by the reverses of its entering arcs (in reverse CSR order).
+ * rev[a] is the opposite arc, res[a] the residual capacity. */
+typedef struct gcut__resnet {
+    int32_t n;
+    const int32_t *first; /* n + 1, the graph's */
+    const int32_t *head;  /* 2m, the graph's */
+    const int32_t *rev;   /* 2m, the graph's */
+    int32_t *res;         /* 2m, the graph's */
+} gcut__resnet;
+
+/* The residual network of `g` for `flow` (all zero when NULL), in the
+ * graph's own res array. */
+gcut_status gcut__resnet_build(gcut_graph *g, const int32_t *flow, gcut__resnet *rn);
+
+/* The graph's residual network as it stands (after a solve). */
+void gcut__resnet_view(gcut_graph *g, gcut__resnet *rn);
+
+/* flow[a] = cap[a] - residual of a's forward position, for every arc. */
+void gcut__resnet_store_flow(const gcut_graph *g, const gcut__resnet *rn, int32_t *flow);
+
+void gcut__resnet_free(gcut__resnet *rn);
+
+/* Build the graph from arc arrays with 0-based ids already checked to lie in
+ * [0, n) and capacities >= 0; `what` names the origin for messages (a path
+ * or "arcs"). Sums parallel arcs (GCUT_E_OVERFLOW if a sum leaves int32),
+ * drops self-loops. */
+gcut_status gcut__graph_build(gcut_context *ctx, int32_t n, int64_t m, const int32_t *tail,
+                              const int32_t *head, const int32_t *cap, int32_t source, int32_t sink,
+                              const char *what, gcut_graph **out);
+
+/* Allocate flow and side if not yet there. */
+gcut_status gcut__graph_alloc_solution(gcut_graph *g);
+
+/* side[] from g->flow: nodes that cannot reach the sink in the residual
+ * graph get 1. Works for flows and preflows. */
+gcut_status gcut__graph_mark_side(gcut_graph *g);
+
+/* Write a graph as DIMACS with an optional comment block (lines without
+ * the leading "c "; NULL for none). */
+gcut_status gcut__graph_write_dimacs(const gcut_graph *g, const char *path, const char *comment);
+
+/* CPU solvers. Each fills g->flow (a preflow for prf, a flow for bk),
+ * g->flow_value, g->is_flow and g->side. */
+gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations);
+gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations);
+
+/* After a solve: make g->flow a feasible flow if it is still a preflow. */
+gcut_status gcut__graph_need_flow(gcut_graph *g);
+
+/* Push-relabel's phase 2: turn the preflow in g->flow into a feasible flow
+ * of the same value by returning every excess to the source. */
+gcut_status gcut__prf_return_excess(gcut_graph *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,314 @@
+/* Colour models: GrabCut's full-covariance Gaussian mixtures (Rother,
+ * Kolmogorov, Blake, SIGGRAPH 2004, section 3) with Orchard-Bouman
+ * initialisation, and smoothed 3-D colour histograms (Boykov, Jolly, ICCV
+ * 2001). */
+#include "vision/color_model.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fitting uses at most this many samples: the mixture's 50 parameters are
+ * well determined by far fewer, and a 4-megapixel image stays fast. */
+#define FIT_MAX_SAMPLES 65536
+/* Added to every variance (8-bit levels squared): JPEG and sensor noise are
+ * about a level, and without a floor a flat region gives a spike. */
+#define GMM_VARIANCE_FLOOR 2.0
+/* Hard-assignment rounds per fit (assign each sample its best component,
+ * re-estimate), GrabCut's steps 1 and 2. */
+#define GMM_ROUNDS 2
+/* Histogram prior: pseudo-count per bin, so unseen colours stay finite. */
+#define HIST_PRIOR 0.1
+
+typedef struct stats {
+    double count, sum[3], sq[6];
+} stats;
+
+static void stats_add(stats *s, const float *x)
+{
+    s->count += 1;
+    for (int c = 0; c < 3; c++)
+        s->sum[c] += x[c];
+    s->sq[0] += x[0] * x[0];
+    s->sq[1] += x[0] * x[1];
+    s->sq[2] += x[0] * x[2];
+    s->sq[3] += x[1] * x[1];
+    s->sq[4] += x[1] * x[2];
+    s->sq[5] += x[2] * x[2];
+}
+
+/* Mean and covariance (xx xy xz yy yz zz) of a cluster. */
+static void stats_moments(const stats *s, double mean[3], double cov[6])
+{
+    for (int c = 0; c < 3; c++)
+        mean[c] = s->sum[c] / s->count;
+    static const int a[6] = {0, 0, 0, 1, 1, 2}, b[6] = {0, 1, 2, 1, 2, 2};
+    for (int e = 0; e < 6; e++)
+        cov[e] = s->sq[e] / s->count - mean[a[e]] * mean[b[e]];
+}
+
+static void sym_mul(const double m[6], const double v[3], double out[3])
+{
+    out[0] = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
+    out[1] = m[1] * v[0] + m[3] * v[1] + m[4] * v[2];
+    out[2] = m[2] * v[0] + m[4] * v[1] + m[5] * v[2];
+}
+
+/* The largest eigenvalue and its eigenvector, by power iteration (the
+ * matrix is symmetric positive semi-definite). */
+static double principal_axis(const double cov[6], double axis[3])
+{
+    double v[3] = {0.57735, 0.57735, 0.57735}, w[3];
+    double lambda = 0;
+    for (int it = 0; it < 50; it++) {
+        sym_mul(cov, v, w);
+        double norm = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        if (norm < 1e-12) {
+            /* v lies in the null space: try an axis. */
+            v[0] = (it % 3) == 0, v[1] = (it % 3) == 1, v[2] = (it % 3) == 2;
+            continue;
+        }
+        for (int c = 0; c < 3; c++)
+            v[c] = w[c] / norm;
+        lambda = norm;
+    }
+    memcpy(axis, v, sizeof v);
+    return lambda;
+}
+
+/* Weights, means, inverse covariances and normalisers from cluster stats. */
+static void gmm_from_stats(gcut__color_model *m, const stats *st, double total)
+{
+    for (int k = 0; k < m->k; k++) {
+        if (st[k].count < 1) {
+            m->weight[k] = 0;
+            continue;
+        }
+        double cov[6];
+        stats_moments(&st[k], m->mean[k], cov);
+        cov[0] += GMM_VARIANCE_FLOOR;
+        cov[3] += GMM_VARIANCE_FLOOR;
+        cov[5] += GMM_VARIANCE_FLOOR;
+        /* Inverse by cofactors; the floor keeps the determinant positive. */
+        double c00 = cov[3] * cov[5] - cov[4] * cov[4];
+        double c01 = cov[2] * cov[4] - cov[1] * cov[5];
+        double c02 = cov[1] * cov[4] - cov[2] * cov[3];
+        double det = cov[0] * c00 + cov[1] * c01 + cov[2] * c02;
+        if (!(det > 1e-12))
+            det = 1e-12;
+        double *inv = m->inv_cov[k];
+        inv[0] = c00 / det;
+        inv[1] = c01 / det;
+        inv[2] = c02 / det;
+        inv[3] = (cov[0] * cov[5] - cov[2] * cov[2]) / det;
+        inv[4] = (cov[1] * cov[2] - cov[0] * cov[4]) / det;
+        inv[5] = (cov[0] * cov[3] - cov[1] * cov[1]) / det;
+        m->weight[k] = st[k].count / total;
+        m->log_norm[k] = -log(m->weight[k]) + 0.5 * log(det) + 2.7568155996140178 /* 1.5 log(2 pi) */;
+    }
+}
+
+/* The cost of colour x under component k: -log (weight N(x)). */
+static inline float component_cost(const gcut__color_model *m, int k, const float *x)
+{
+    float d0 = x[0] - (float)m->mean[k][0], d1 = x[1] - (float)m->mean[k][1],
+          d2 = x[2] - (float)m->mean[k][2];
+    const double *iv = m->inv_cov[k];
+    float q = (float)iv[0] * d0 * d0 + (float)iv[3] * d1 * d1 + (float)iv[5] * d2 * d2 +
+              2 * ((float)iv[1] * d0 * d1 + (float)iv[2] * d0 * d2 + (float)iv[4] * d1 * d2);
+    return (float)m->log_norm[k] + 0.5f * q;
+}
+
+static int best_component(const gcut__color_model *m, const float *x)
+{
+    int best = -1;
+    float best_cost = FLT_MAX;
+    for (int k = 0; k < m->k; k++) {
+        if (m->weight[k] <= 0)
+            continue;
+        float c = component_cost(m, k, x);
+        if (c < best_cost)
+            best_cost = c, best = k;
+    }
+    return best < 0 ? 0 : best;
+}
+
+/* Orchard-Bouman: split the cluster of largest principal variance along its
+ * principal axis until there are k clusters (or nothing left to split). */
+static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uint8_t *assign,
+                           stats *st)
+{
+    memset(st, 0, sizeof(stats) * (size_t)m->k);
+    for (int64_t i = 0; i < ns; i++) {
+        assign[i] = 0;
+        stats_add(&st[0], x + 3 * i);
+    }
+    for (int made = 1; made < m->k; made++) {
+        int split = -1;
+        double widest = 1e-9, axis[3] = {0}, mean[3] = {0};
+        for (int k = 0; k < made; k++) {
+            if (st[k].count < 2)
+                continue;
+            double mu[3], cov[6], ax[3];
+            stats_moments(&st[k], mu, cov);
+            double l = principal_axis(cov, ax);
+            if (l > widest) {
+                widest = l, split = k;
+                memcpy(axis, ax, sizeof ax);
+                memcpy(mean, mu, sizeof mu);
+            }
+        }
+        if (split < 0)
+            break;
+        double cut = axis[0] * mean[0] + axis[1] * mean[1] + axis[2] * mean[2];
+        memset(&st[split], 0, sizeof(stats));
+        memset(&st[made], 0, sizeof(stats));
+        for (int64_t i = 0; i < ns; i++) {
+            if (assign[i] != split)
+                continue;
+            const float *p = x + 3 * i;
+            if (axis[0] * p[0] + axis[1] * p[1] + axis[2] * p[2] > cut)
+                assign[i] = (uint8_t)made;
+            stats_add(&st[assign[i]], p);
+        }
+    }
+}
+
+static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float *x, int64_t ns)
+{
+    uint8_t *assign = malloc((size_t)ns);
+    stats *st = calloc((size_t)m->k, sizeof *st);
+    if (!assign || !st) {
+        free(assign);
+        free(st);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    }
+    if (!m->fitted) {
+        orchard_bouman(m, x, ns, assign, st);
+        gmm_from_stats(m, st, (double)ns);
+        m->fitted = 1;
+    }
+    for (int round = 0; round < GMM_ROUNDS; round++) {
+        memset(st, 0, sizeof(stats) * (size_t)m->k);
+        for (int64_t i = 0; i < ns; i++)
+            stats_add(&st[best_component(m, x + 3 * i)], x + 3 * i);
+        gmm_from_stats(m, st, (double)ns);
+    }
+    free(assign);
+    free(st);
+    return GCUT_OK;
+}
+
+static inline int hist_bin(const uint8_t *p)
+{
+    const int s = 8 - GCUT__HIST_BITS;
+    return ((p[0] >> s) << (2 * GCUT__HIST_BITS)) | ((p[1] >> s) << GCUT__HIST_BITS) | (p[2] >> s);
+}
+
+/* Smooth along one axis with the binomial kernel 1 4 6 4 1 (a Gaussian of
+ * one bin): colours a little off the seeds' still count as seen. */
+static void smooth_axis(double *h, double *tmp, int stride)
+{
+    static const double kern[5] = {1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
+    const int nb = 1 << GCUT__HIST_BITS;
+    for (int i = 0; i < GCUT__HIST_BINS; i++) {
+        int pos = (i / stride) % nb;
+        double v = 0;
+        for (int t = -2; t <= 2; t++)
+            if (pos + t >= 0 && pos + t < nb)
+                v += kern[t + 2] * h[i + t * stride];
+        tmp[i] = v;
+    }
+    memcpy(h, tmp, sizeof(double) * GCUT__HIST_BINS);
+}
+
+static gcut_status fit_hist(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
+                            const uint8_t *label, uint8_t want, int64_t n)
+{
+    double *h = calloc(GCUT__HIST_BINS, sizeof *h);
+    double *tmp = malloc(GCUT__HIST_BINS * sizeof *tmp);
+    if (!m->neg_log)
+        m->neg_log = malloc(GCUT__HIST_BINS * sizeof *m->neg_log);
+    if (!h || !tmp || !m->neg_log) {
+        free(h);
+        free(tmp);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a histogram");
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (label[i] == want)
+            h[hist_bin(rgb + 3 * i)] += 1;
+    for (int axis = 0; axis < 3; axis++)
+        smooth_axis(h, tmp, 1 << (axis * GCUT__HIST_BITS));
+    double total = 0;
+    for (int i = 0; i < GCUT__HIST_BINS; i++)
+        total += h[i] + HIST_PRIOR;
+    for (int i = 0; i < GCUT__HIST_BINS; i++)
+        m->neg_log[i] = (float)-log((h[i] + HIST_PRIOR) / total);
+    m->fitted = 1;
+    free(h);
+    free(tmp);
+    return GCUT_OK;
+}
+
+gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
+                                  const uint8_t *label, uint8_t want, int64_t n)
+{
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++)
+        count += label[i] == want;
+    if (count == 0)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
+                          want ? "foreground" : "background");
+    if (m->kind == GCUT_MODEL_HIST)
+        return fit_hist(ctx, m, rgb, label, want, n);
+
+    /* An even subsample, deterministic: every step-th selected pixel. */
+    int64_t step = (count + FIT_MAX_SAMPLES - 1) / FIT_MAX_SAMPLES;
+    int64_t ns = (count + step - 1) / step;
+    float *x = malloc((size_t)ns * 3 * sizeof *x);
+    if (!x)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    int64_t seen = 0, j = 0;
+    for (int64_t i = 0; i < n && j < ns; i++) {
+        if (label[i] != want)
+            continue;
+        if (seen++ % step == 0) {
+            for (int c = 0; c < 3; c++)
+                x[3 * j + c] = rgb[3 * i + c];
+            j++;
+        }
+    }
+    gcut_status st = fit_gmm(ctx, m, x, j);
+    free(x);
+    return st;
+}
+
+void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,
+                            float *cost)
+{
+    if (m->kind == GCUT_MODEL_HIST) {
+        for (int64_t i = 0; i < n; i++)
+            cost[i] = m->neg_log[hist_bin(rgb + 3 * i)];
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        float x[3] = {rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]};
+        float best = FLT_MAX;
+        for (int k = 0; k < m->k; k++) {
+            if (m->weight[k] <= 0)
+                continue;
+            float c = component_cost(m, k, x);
+            best = c < best ? c : best;
+        }
+        cost[i] = best;
+    }
+}
+
+void gcut__color_model_free(gcut__color_model *m)
+{
+    if (!m)
+        return;
+    free(m->neg_log);
+    m->neg_log = NULL;
+}

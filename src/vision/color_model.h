@@ -1,0 +1,41 @@
+/* Colour models of the segmentation energy: GrabCut's Gaussian mixtures and
+ * Boykov-Jolly's smoothed histograms, over packed 8-bit RGB. Internal. */
+#ifndef GCUT_VISION_COLOR_MODEL_H
+#define GCUT_VISION_COLOR_MODEL_H
+
+#include <stdint.h>
+
+#include "core/context.h"
+#include "gcut.h"
+
+#define GCUT__GMM_MAX_K 32
+#define GCUT__HIST_BITS 5 /* 32 bins per channel */
+#define GCUT__HIST_BINS (1 << (3 * GCUT__HIST_BITS))
+
+typedef struct gcut__color_model {
+    gcut_color_model kind;
+    /* GMM: k components; a component with weight 0 is unused. */
+    int k;
+    double weight[GCUT__GMM_MAX_K];
+    double mean[GCUT__GMM_MAX_K][3];
+    double inv_cov[GCUT__GMM_MAX_K][6]; /* symmetric: xx xy xz yy yz zz */
+    double log_norm[GCUT__GMM_MAX_K];   /* -log weight + log det / 2 + 3 log(2 pi) / 2 */
+    int fitted;
+    /* Histogram: -log P(bin), filled by the fit. */
+    float *neg_log;
+} gcut__color_model;
+
+/* Fit `m` to the pixels i with label[i] == want (rgb: 3 bytes per pixel, n
+ * pixels). A GMM that was fitted before is refined from where it is
+ * (GrabCut's re-estimation); a new one starts by Orchard-Bouman splitting. */
+gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
+                                  const uint8_t *label, uint8_t want, int64_t n);
+
+/* cost[i] = -log P(rgb_i | m), for i in [0, n). For a GMM, the cost of the
+ * best component (GrabCut's energy minimises over the component too). */
+void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,
+                            float *cost);
+
+void gcut__color_model_free(gcut__color_model *m);
+
+#endif

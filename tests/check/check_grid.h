@@ -1,0 +1,68 @@
+/* Grid solver checks in plain C (no Criterion): a deterministic generator of
+ * random grid graphs in several capacity regimes, an independent reference
+ * (Dinic on an explicit arc list, ref_maxflow.h), and checks that compare a
+ * solver with it and check the solver's proof.
+ *
+ * A grid is named by (seed, index, regime): the same triple always builds
+ * the same grid, whatever the context's device, so a GPU-vs-CPU check can
+ * call check_grid_random_in() twice and hand both solvers identical input. */
+#ifndef GCUT_TESTS_CHECK_GRID_H
+#define GCUT_TESTS_CHECK_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check_common.h"
+#include "gcut.h"
+
+typedef enum check_grid_regime {
+    CHECK_GRID_ZERO = 0,   /* every capacity 0 */
+    CHECK_GRID_TINY,       /* capacities 0..3: many ties and saturations */
+    CHECK_GRID_MEDIUM,     /* n-links up to 1000, terminals up to 10000 */
+    CHECK_GRID_NEAR_LIMIT, /* pixels whose total capacity is at or near INT32_MAX */
+    CHECK_GRID_ASYMMETRIC, /* p->q and q->p independent, often one of them 0 */
+    CHECK_GRID_SPARSE,     /* a few source and sink seeds, long paths between */
+    CHECK_GRID_NO_PATH,    /* no s-t path: expected flow 0 */
+    CHECK_GRID_MAZE,       /* a serpentine corridor: paths thousands of pixels long */
+    CHECK_GRID_THIN,       /* 1x1 pixels and 1-pixel-wide strips */
+    CHECK_GRID_REGIMES     /* the number of regimes */
+} check_grid_regime;
+
+/* "zero", "tiny", ... ("?" if out of range). */
+const char *check_grid_regime_name(int regime);
+
+/* Build grid number `index` of the stream `seed` in `regime` (sizes 1x1 up
+ * to 64x64, 4- and 8-connected, capacities within the overflow rule). */
+gcut_status check_grid_random_in(gcut_context *ctx, uint64_t seed, int index, int regime,
+                                 gcut_grid **out);
+
+/* The same with the regime chosen by index (index % CHECK_GRID_REGIMES), so
+ * that consecutive indices cycle through every regime. */
+gcut_status check_grid_random(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out);
+
+/* The reference maximum flow of `grid` (read through the public getters
+ * only), and optionally the residual-reachable source side of the
+ * reference's cut (ref_side[y*width+x] = 1), which lies inside the source
+ * side of every minimum cut. GCUT_E_NOMEM when the reference fails. */
+gcut_status check_grid_reference(const gcut_grid *grid, int64_t *flow, uint8_t *ref_side);
+
+/* Check the CPU solver "bk" against the reference on `count` grids of the
+ * stream `seed`, cycling through every regime. Per grid: the flow equals the
+ * reference's; gcut_grid_verify() passes; the labels' cut capacity (library
+ * and an independent sum) equals the flow; the labels contain the
+ * reference's residual source side; a second solve gives the same flow. */
+void check_grid_bk_vs_reference(check_report *r, int count, uint64_t seed);
+
+/* The same on `count` grids of one regime. */
+void check_grid_bk_vs_reference_in(check_report *r, int regime, int count, uint64_t seed);
+
+/* Check one solved grid against a known flow: flow, verify, cut capacity
+ * (library and independent), reference side inside the labels. `what`
+ * names the grid in messages; `ctx` is the grid's context (for its last
+ * error). Returns 1 if all held, else records the
+ * failure in r and returns 0 (r's counters are left to the caller). For
+ * reuse by checks of other solvers. */
+int check_grid_solution(check_report *r, gcut_context *ctx, gcut_grid *grid, int64_t solved_flow,
+                        int64_t want_flow, const uint8_t *ref_side, const char *what);
+
+#endif

@@ -1,0 +1,20 @@
+/* GPU grid solvers against the CPU, in plain C (gcut-check runs these on the
+ * device machine; without a usable GPU every instance counts as skipped). */
+#ifndef GCUT_TESTS_CHECK_GRID_GPU_H
+#define GCUT_TESTS_CHECK_GRID_GPU_H
+
+#include <stdint.h>
+
+#include "check_common.h"
+
+/* On `count` grids of the stream `seed` (check_grid_random(): every regime,
+ * 1x1 to 64x64, 4- and 8-connected) plus, every tenth instance, a larger
+ * grid of up to 700x400 pixels whose width is rarely a multiple of the
+ * tile: the GPU solver's flow equals the independent reference's (small
+ * grids) and BK's, gcut_grid_verify() passes on the GPU's residuals and
+ * labels, the labels' cut equals the flow and contains the reference's
+ * residual source side, and the solve reports the GPU's name as device. */
+void check_grid_gpu_tiled_vs_cpu(check_report *r, int count, uint64_t seed);
+void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed);
+
+#endif

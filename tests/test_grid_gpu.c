@@ -1,0 +1,128 @@
+/* The GPU grid solvers: against the CPU on random grids (skipped without a
+ * usable GPU), and the device choice (auto falls back to the CPU and says
+ * so; gpu fails clearly), which runs everywhere. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "check_grid.h"
+#include "check_grid_gpu.h"
+#include "gcut.h"
+
+static int have_gpu(void)
+{
+    gcut_context *ctx = NULL;
+    int count = 0;
+    cr_assert_eq(gcut_context_create(NULL, &ctx), GCUT_OK);
+    gcut_device_count(ctx, &count);
+    gcut_context_destroy(ctx);
+    return count > 0;
+}
+
+static void run_check(void (*check)(check_report *, int, uint64_t), int count)
+{
+    if (!have_gpu())
+        cr_skip_test("no usable GPU");
+    check_report r;
+    memset(&r, 0, sizeof r);
+    check(&r, count, 11);
+    cr_assert_eq(r.failed, 0, "%d failed; first: %s", r.failed, r.first_failure);
+    cr_assert_eq(r.passed, count);
+}
+
+Test(grid_gpu, tiled_equals_cpu_and_verifies_on_random_grids)
+{
+    run_check(check_grid_gpu_tiled_vs_cpu, 120);
+}
+
+Test(grid_gpu, lockfree_equals_cpu_and_verifies_on_random_grids)
+{
+    run_check(check_grid_gpu_lockfree_vs_cpu, 60);
+}
+
+Test(grid_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)
+{
+    const char *algos = gcut_grid_algorithms();
+    cr_assert(strstr(algos, "bk") != NULL);
+    cr_assert_eq(strstr(algos, "tiled") != NULL, gcut_cuda_built() != 0, "%s", algos);
+    cr_assert_eq(strstr(algos, "lockfree") != NULL, gcut_cuda_built() != 0, "%s", algos);
+}
+
+typedef struct log_capture {
+    char text[1024];
+} log_capture;
+
+static void capture(void *user, int level, const char *message)
+{
+    log_capture *c = user;
+    (void)level;
+    strncat(c->text, message, sizeof c->text - strlen(c->text) - 2);
+    strcat(c->text, "\n");
+}
+
+/* A 2x1 grid whose maximum flow is 3: s -5-> a -3-> b -4-> t. */
+static gcut_grid *small_grid(gcut_context *ctx)
+{
+    gcut_grid *g = NULL;
+    cr_assert_eq(gcut_grid_create(ctx, 2, 1, 4, &g), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 1, 0, 0, 4), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 3), GCUT_OK);
+    return g;
+}
+
+Test(grid_gpu, auto_solves_on_the_gpu_or_says_it_runs_on_the_cpu)
+{
+    log_capture log = {""};
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_AUTO;
+    opt.verbosity = 1;
+    opt.log = capture;
+    opt.log_user = &log;
+    gcut_context *ctx = NULL;
+    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    gcut_grid *g = small_grid(ctx);
+    gcut_solve_info info;
+    cr_assert_eq(gcut_grid_solve(g, NULL, &info), GCUT_OK, "%s", gcut_last_error(ctx));
+    cr_assert_eq(info.flow, 3);
+    cr_assert_eq(gcut_grid_verify(g, NULL), GCUT_OK, "%s", gcut_last_error(ctx));
+    if (have_gpu()) {
+        cr_assert_str_neq(info.device, "cpu");
+        cr_assert_str_eq(info.algo, "tiled");
+    } else {
+        cr_assert_str_eq(info.device, "cpu");
+        cr_assert(strstr(log.text, "solving on the CPU") != NULL, "log: '%s'", log.text);
+    }
+    gcut_grid_destroy(g);
+    gcut_context_destroy(ctx);
+}
+
+Test(grid_gpu, gpu_without_a_device_fails_clearly)
+{
+    if (have_gpu())
+        cr_skip_test("a GPU is present");
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_GPU;
+    gcut_context *ctx = NULL;
+    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    gcut_grid *g = small_grid(ctx);
+    cr_assert_eq(gcut_grid_solve(g, NULL, NULL), GCUT_E_NODEVICE);
+    cr_assert(strstr(gcut_last_error(ctx), "GPU") != NULL, "%s", gcut_last_error(ctx));
+    gcut_grid_destroy(g);
+    gcut_context_destroy(ctx);
+}
+
+Test(grid_gpu, a_gpu_algorithm_on_the_cpu_device_is_refused)
+{
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_CPU;
+    gcut_context *ctx = NULL;
+    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    gcut_grid *g = small_grid(ctx);
+    cr_assert_eq(gcut_grid_solve(g, "tiled", NULL), GCUT_E_INVALID);
+    cr_assert(strstr(gcut_last_error(ctx), "tiled") != NULL, "%s", gcut_last_error(ctx));
+    gcut_grid_destroy(g);
+    gcut_context_destroy(ctx);
+}
