@@ -6,10 +6,21 @@
 
 #include "cli/cli.h"
 
+/* The library names its module first ("grid: ..."); where that is the
+ * subcommand's own name, say it once. */
+static const char *without_prefix(const char *cmd, const char *msg)
+{
+    size_t n = strlen(cmd);
+    if (strncmp(msg, cmd, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+        return msg + n + 2;
+    return msg;
+}
+
 static void log_to_stderr(void *user, int level, const char *message)
 {
     (void)level;
-    fprintf(stderr, "gcut: %s: %s\n", (const char *)user, message);
+    const char *cmd = user;
+    fprintf(stderr, "gcut: %s: %s\n", cmd, without_prefix(cmd, message));
 }
 
 int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx)
@@ -54,7 +65,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status)
 {
     const char *msg = ctx ? gcut_last_error(ctx) : "";
-    fprintf(stderr, "gcut: %s: %s\n", cmd, *msg ? msg : gcut_status_str(status));
+    fprintf(stderr, "gcut: %s: %s\n", cmd, *msg ? without_prefix(cmd, msg) : gcut_status_str(status));
     return CLI_EXIT_RUNTIME;
 }
 

@@ -3,11 +3,32 @@
 #include "io/atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/context.h"
+
+/* Create a fresh temporary file beside `path`. Not mkstemp(): that makes the
+ * file 0600, and the output must get the usual 0666 less the umask, which
+ * open() applies by itself. O_EXCL makes the name ours; a clash retries. */
+static int open_temporary(const char *path, char *tmp_path, size_t size)
+{
+    static atomic_uint counter;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned k = atomic_fetch_add(&counter, 1u);
+        snprintf(tmp_path, size, "%s.tmp-%ld-%u", path, (long)getpid(), k);
+        int fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
 
 gcut_status gcut__atomic_open(gcut_context *ctx, const char *path, gcut__atomic_file *af)
 {
@@ -16,15 +37,13 @@ gcut_status gcut__atomic_open(gcut_context *ctx, const char *path, gcut__atomic_
         return gcut__fail(ctx, GCUT_E_INVALID, "no output path given");
     size_t n = strlen(path);
     af->path = malloc(n + 1);
-    af->tmp_path = malloc(n + 16);
+    af->tmp_path = malloc(n + 48);
     if (!af->path || !af->tmp_path) {
         gcut__atomic_abort(af);
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory opening %s", path);
     }
     memcpy(af->path, path, n + 1);
-    memcpy(af->tmp_path, path, n);
-    memcpy(af->tmp_path + n, ".tmp-XXXXXX", 12);
-    int fd = mkstemp(af->tmp_path);
+    int fd = open_temporary(path, af->tmp_path, n + 48);
     if (fd < 0) {
         int err = errno;
         gcut__atomic_abort(af);

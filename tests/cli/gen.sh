@@ -2,36 +2,10 @@
 # gcut gen: every family, sizes by the papers' formulas, determinism, exit
 # codes, and no output file after a failure.
 # Usage: gen.sh /path/to/gcut /path/to/source-dir
-set -u
 GCUT=$1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-run() {
-    "$GCUT" gen "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $what (exit $rc)"
-        sed 's/^/  stdout: /' "$TMP/out" | head -5
-        sed 's/^/  stderr: /' "$TMP/err" | head -5
-    fi
-}
-
-out_has() { grep -qF -- "$1" "$TMP/out"; }
-err_has() { grep -qF -- "$1" "$TMP/err"; }
-out_empty() { [ ! -s "$TMP/out" ]; }
-is() { [ "$rc" -eq "$1" ]; }
-nothing_at() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" 2>/dev/null | grep -q '\.tmp-'; }
+SRC=$2
+SUBCOMMAND=gen
+. "$SRC/tests/cli_harness.sh"
 # p_line FILE: "N M" of its p line.
 p_line() { awk '$1 == "p" { print $3, $4 }' "$1"; }
 
@@ -42,6 +16,7 @@ expect "--help exits 0 with the families" eval 'is 0 && out_has "genrmf" && out_
 # m = 2r + 3r(c-1); acyclic-dense m = n(n-1)/2; vision 2*pairs + 2*terminals.
 run genrmf a=4 b=6 -o "$TMP/rmf.max"
 expect "genrmf: exit 0" is 0
+expect "genrmf: the file gets mode 644 under umask 022" mode_is "$TMP/rmf.max" 644
 expect "genrmf: n = a*a*b, m by the formula" eval '[ "$(p_line "$TMP/rmf.max")" = "96 $((4 * 4 * 3 * 6 + 16 * 5))" ]'
 run rlg rows=5 cols=7 range=100 -o "$TMP/rlg.max"
 expect "rlg: n = rows*cols + 2, m by the formula" eval 'is 0 && [ "$(p_line "$TMP/rlg.max")" = "37 $((2 * 5 + 3 * 5 * 6))" ]'
@@ -94,5 +69,4 @@ expect "failures write nothing" nothing_at "$TMP/x.max"
 run genrmf a=3 b=2 -o "$TMP/no/dir/x.max"
 expect "an unwritable output: exit 1" eval 'is 1 && err_has "no/dir"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

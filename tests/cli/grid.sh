@@ -2,42 +2,11 @@
 # gcut grid: exit codes, messages, --json shape, --labels PNG, --verify, and
 # no output file left after a failure.
 # Usage: grid.sh /path/to/gcut /path/to/source-dir
-set -u
 GCUT=$1
 SRC=$2
 SAMPLE="$SRC/samples/tiny.max"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-# run ARGS...: run gcut grid, keep stdout, stderr and the exit status.
-run() {
-    "$GCUT" grid "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-
-# expect DESCRIPTION CONDITION...: count a pass or print a failure with context.
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $what (exit $rc)"
-        sed 's/^/  stdout: /' "$TMP/out" | head -5
-        sed 's/^/  stderr: /' "$TMP/err" | head -5
-    fi
-}
-
-out_has() { grep -qF -- "$1" "$TMP/out"; }
-err_has() { grep -qF -- "$1" "$TMP/err"; }
-out_empty() { [ ! -s "$TMP/out" ]; }
-err_empty() { [ ! -s "$TMP/err" ]; }
-is() { [ "$rc" -eq "$1" ]; }
-# No file named $1 and no temporary beside it.
-nothing_at() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" 2>/dev/null | grep -q '\.tmp-'; }
+SUBCOMMAND=grid
+. "$SRC/tests/cli_harness.sh"
 
 # --- help and version -------------------------------------------------------
 run --help
@@ -148,6 +117,7 @@ assert rows[0][2] == 0 and rows[1][1] == 0 and rows[1][2] == 0, rows
 }
 expect "--labels writes a 3x2 8-bit grey PNG of the cut" png_ok "$TMP/labels.png"
 expect "--labels leaves no temporary" nothing_at "$TMP/none"
+expect "--labels gets mode 644 under umask 022 (not a temporary's 600)" mode_is "$TMP/labels.png" 644
 
 # --- runtime errors: exit 1, a message, no output ----------------------------------
 printf 'c grid 2 2 4\np max 6 2\nn 5 s\nn 6 t\na 5 1 3\na 1 4 2\n' >"$TMP/diag.max"
@@ -186,5 +156,4 @@ else
     expect "--device gpu solves and verifies the sample" eval 'is 0 && out_has "\"flow\": 8"'
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

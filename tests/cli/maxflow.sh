@@ -2,37 +2,10 @@
 # gcut maxflow: exit codes, messages naming file and line, --json shape,
 # --flow / --cut files, --verify, devices, and no output file after a failure.
 # Usage: maxflow.sh /path/to/gcut /path/to/source-dir
-set -u
 GCUT=$1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-run() {
-    "$GCUT" maxflow "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $what (exit $rc)"
-        sed 's/^/  stdout: /' "$TMP/out" | head -5
-        sed 's/^/  stderr: /' "$TMP/err" | head -5
-    fi
-}
-
-out_has() { grep -qF -- "$1" "$TMP/out"; }
-err_has() { grep -qF -- "$1" "$TMP/err"; }
-out_empty() { [ ! -s "$TMP/out" ]; }
-err_empty() { [ ! -s "$TMP/err" ]; }
-is() { [ "$rc" -eq "$1" ]; }
-nothing_at() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" 2>/dev/null | grep -q '\.tmp-'; }
+SRC=$2
+SUBCOMMAND=maxflow
+. "$SRC/tests/cli_harness.sh"
 
 # A diamond with a parallel arc (1->2 twice) and a self-loop: flow 5.
 G="$TMP/g.max"
@@ -120,5 +93,4 @@ expect "a missing file: exit 1 naming it" eval 'is 1 && err_has "missing.max"'
 run --flow "$TMP/no/such/dir/f.sol" "$G"
 expect "an unwritable output: exit 1" eval 'is 1 && err_has "no/such/dir"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
