@@ -12,19 +12,30 @@
  *
  * Per graph: BK's solve time (CPU), the GPU's run time with the graph
  * already on the device (CUDA events, median of --reps runs, upload not
- * counted), the whole GPU solve with transfers, launches, and the fraction
- * of the memory-bandwidth floor: (bytes one grid-wide pass must move) x
- * (passes) / time, against the device-to-device copy bandwidth measured
- * here. Every GPU flow is checked against BK's and gcut_grid_verify() runs
- * on the GPU's solution; a mismatch makes the exit status 1.
+ * counted) and its part in global relabels, the whole GPU solve with
+ * transfers, launches and tile runs, and the fraction of the
+ * memory-bandwidth floor: (bytes the tile runs and relabels must move) /
+ * time, against the device-to-device copy bandwidth measured here (the
+ * table's header says what is counted). Every GPU flow is checked against
+ * BK's and gcut_grid_verify() runs on the GPU's solution; a mismatch makes
+ * the exit status 1.
  *
- * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X] */
+ * With --pymaxflow SCRIPT (gpu_grid_pymaxflow.py), each graph is also written
+ * to the scratch folder and PyMaxflow times it; with --segment GCUT, the
+ * image and its seeds go to the scratch folder and `GCUT segment --device
+ * gpu` is timed on them.
+ *
+ * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
+ *        [--only NAME] [--tune 1] [--sweeps N] [--pushes N] [--relabel-worklist 0|1]
+ *        [--shared-res 0|1] [--push-worklist 0|1] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--scratch DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gcut.h"
 #include "gpu/gpu.h"
@@ -114,7 +125,9 @@ static double dist2(const float *a, const float *b)
     return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
-static gcut_grid *build_graph(gcut_context *ctx, const rgb_image *im, int conn)
+/* The graph of `im`; with `dump`, also its capacities in the raw format
+ * that gpu_grid_pymaxflow.py reads (header, source, sink, each direction). */
+static gcut_grid *build_graph(gcut_context *ctx, const rgb_image *im, int conn, FILE *dump)
 {
     const int w = im->w, h = im->h;
     const size_t n = (size_t)w * h;
@@ -151,6 +164,12 @@ static gcut_grid *build_graph(gcut_context *ctx, const rgb_image *im, int conn)
         snk[i] = im->seed[i] == 2 ? hard : im->seed[i] == 1 ? 0 : (int32_t)lround(efg * SCALE);
     }
     gcut_status st = gcut_grid_set_terminals(g, src, snk);
+    if (dump) {
+        const int32_t head[3] = {w, h, conn};
+        fwrite(head, sizeof head, 1, dump);
+        fwrite(src, sizeof *src, n, dump);
+        fwrite(snk, sizeof *snk, n, dump);
+    }
     for (int d = 0; d < conn && !st; d++) {
         int dx, dy;
         gcut_dir_offset((gcut_dir)d, &dx, &dy);
@@ -167,6 +186,8 @@ static gcut_grid *build_graph(gcut_context *ctx, const rgb_image *im, int conn)
                 arc[i] = (int32_t)lround(LAMBDA * SCALE * inv_len * exp(-e / (2 * beta)));
             }
         st = gcut_grid_set_edges(g, (gcut_dir)d, arc);
+        if (dump)
+            fwrite(arc, sizeof *arc, n, dump);
     }
     free(hist[0]);
     free(hist[1]);
@@ -181,6 +202,13 @@ static gcut_grid *build_graph(gcut_context *ctx, const rgb_image *im, int conn)
     return g;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -188,8 +216,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 typedef struct gpu_result {
-    double run_ms, solve_ms;
-    long long push, bfs, relabels;
+    double run_ms, solve_ms, relabel_ms;
+    long long push, bfs, relabels, tile_runs;
     int64_t flow;
     int ok;
 } gpu_result;
@@ -214,7 +242,7 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
     if (!r.ok)
         fprintf(stderr, "gpu-grid-bench: %s %s: flow %lld, BK %lld, verify: %s\n", label, algo,
                 (long long)info.flow, (long long)want, st ? gcut_last_error(ctx) : "ok");
-    double *ms = calloc((size_t)reps, sizeof *ms);
+    double *ms = calloc((size_t)reps, sizeof *ms), *rl = calloc((size_t)reps, sizeof *rl);
     gcut__gpu_grid_stats stats = {0};
     for (int i = 0; i < reps; i++) {
         int64_t it = 0;
@@ -225,6 +253,7 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
             break;
         }
         ms[i] = stats.run_ms;
+        rl[i] = stats.relabel_ms;
         if (g && gcut__gpu_grid_download(g) == GCUT_OK && i == 0) {
             /* The timed runs must give the verified answer too. */
             if (gcut_grid_verify(g, NULL) != GCUT_OK) {
@@ -235,51 +264,66 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
         }
     }
     qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+    qsort(rl, (size_t)reps, sizeof *rl, cmp_double);
     r.run_ms = ms[reps / 2];
+    r.relabel_ms = rl[reps / 2];
     r.push = stats.push_launches;
     r.bfs = stats.bfs_launches;
     r.relabels = stats.relabels;
+    r.tile_runs = stats.tile_runs;
     free(ms);
+    free(rl);
     return r;
 }
 
-/* --tune 1: the tiled solver's knobs on the upscaled 1 MP and 8.3 MP
- * 8-connected graphs, one line per setting (no table written). */
+/* --tune 1: the tiled solver's variants and knobs on the upscaled 1 MP and
+ * 8.3 MP graphs, 8- and 4-connected, one line per setting (no table
+ * written): relabel by rounds (0) or worklist (1), in-tile residuals in
+ * global (0) or shared (1) memory, local sweeps per launch, launches per
+ * relabel. */
 static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
                     int reps)
 {
-    static const int sweep_set[] = {8, 16};
-    static const int push_set[] = {8, 16, 32};
-    static const int batch_set[] = {2, 4};
+    static const int set[][5] = {
+        {0, 0, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 1, 0, 16, 16}, {1, 1, 0, 8, 8},
+        {1, 1, 0, 8, 16}, {1, 1, 0, 32, 4}, {1, 1, 0, 32, 8},  {1, 1, 0, 16, 4},
+        {1, 1, 0, 4, 16}, {1, 1, 1, 16, 4}, {1, 1, 1, 8, 8},   {1, 1, 0, 16, 8},
+    };
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
     if (load_pair(cpu, data, name, &base))
         return 1;
+    int wrong = 0;
     for (int k = 0; k < 2; k++) {
         rgb_image im = upscale(&base, dims[k][0], dims[k][1]);
-        gcut_grid *gc = build_graph(cpu, &im, 8), *gg = build_graph(gpu, &im, 8);
-        gcut_solve_info info;
-        if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
-            return 1;
-        for (int a = 0; a < 2; a++)
-            for (int b = 0; b < 3; b++)
-                for (int c = 0; c < 2; c++) {
-                    gcut__gpu_grid_tune(gpu, sweep_set[a], push_set[b], 0, batch_set[c]);
-                    gpu_result t = time_gpu(gpu, gg, "tiled", reps, info.flow, name);
-                    printf("tune %dx%d sweeps %3d pushes %2d batch %d: %8.3f ms  push %lld bfs "
-                           "%lld relabels %lld %s\n",
-                           im.w, im.h, sweep_set[a], push_set[b], batch_set[c], t.run_ms, t.push,
-                           t.bfs, t.relabels, t.ok ? "ok" : "WRONG");
-                    fflush(stdout);
-                }
-        gcut_grid_destroy(gc);
-        gcut_grid_destroy(gg);
+        for (int conn = 8; conn >= 4; conn -= 4) {
+            gcut_grid *gc = build_graph(cpu, &im, conn, NULL), *gg = build_graph(gpu, &im, conn, NULL);
+            gcut_solve_info info;
+            if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
+                return 1;
+            printf("tune %dx%d conn %d BK %.1f ms\n", im.w, im.h, conn, info.time_ms);
+            for (size_t c = 0; c < sizeof set / sizeof set[0]; c++) {
+                gcut__gpu_grid_mode(gpu, set[c][0], set[c][1], set[c][2]);
+                gcut__gpu_grid_tune(gpu, set[c][3], set[c][4], 0, 0);
+                gpu_result t = time_gpu(gpu, gg, "tiled", reps, info.flow, name);
+                wrong += !t.ok;
+                printf("tune %dx%d conn %d relabel-wl %d shared %d push-wl %d sweeps %3d pushes "
+                       "%2d: %8.3f ms (relabel %7.3f) push %lld bfs %lld relabels %lld tile-runs "
+                       "%lld %s\n",
+                       im.w, im.h, conn, set[c][0], set[c][1], set[c][2], set[c][3], set[c][4],
+                       t.run_ms, t.relabel_ms, t.push, t.bfs, t.relabels, t.tile_runs,
+                       t.ok ? "ok" : "WRONG");
+                fflush(stdout);
+            }
+            gcut_grid_destroy(gc);
+            gcut_grid_destroy(gg);
+        }
         free(im.rgb);
         free(im.seed);
     }
     free(base.rgb);
     free(base.seed);
-    return 0;
+    return wrong ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -292,8 +336,10 @@ int main(int argc, char **argv)
     const char *data = argv[1], *out_path = argv[2];
     int reps = 9;
     const char *up_name = "flower", *only = NULL;
+    const char *pymaxflow = NULL, *segment = NULL, *scratch = "/tmp/gcut-gpu-bench";
     double lockfree_max_mp = 1.1;
-    int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0;
+    int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0, worklist = -1, shared = -1;
+    int push_wl = -1;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--tune"))
             tune = atoi(argv[i + 1]);
@@ -301,6 +347,12 @@ int main(int argc, char **argv)
             sweeps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--pushes"))
             pushes = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--relabel-worklist"))
+            worklist = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--push-worklist"))
+            push_wl = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--shared-res"))
+            shared = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--batch"))
             batch = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--cycles"))
@@ -313,6 +365,12 @@ int main(int argc, char **argv)
             lockfree_max_mp = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--only"))
             only = argv[i + 1];
+        else if (!strcmp(argv[i], "--pymaxflow"))
+            pymaxflow = argv[i + 1];
+        else if (!strcmp(argv[i], "--segment"))
+            segment = argv[i + 1];
+        else if (!strcmp(argv[i], "--scratch"))
+            scratch = argv[i + 1];
     }
     if (reps < 1)
         reps = 1;
@@ -329,6 +387,7 @@ int main(int argc, char **argv)
         return 1;
     }
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
+    gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
     if (tune)
         return tune_run(cpu, gpu, data, up_name, reps);
     double gbps = 0;
@@ -345,26 +404,45 @@ int main(int argc, char **argv)
     fprintf(out, "Device-to-device copy bandwidth measured here: %.0f GB/s (read + write, "
                  "median of 20 copies of 1 GiB).\n\n", gbps);
     fprintf(out, "GPU ms: solve with the graph already on the device (CUDA events, median of "
-                 "%d runs); e2e ms: the whole gcut_grid_solve() with transfers; BK ms: the CPU "
-                 "solver, one run; launches: tiled push-relabel launches (sweeps over the grid, each "
-                 "up to the knob's local sweeps per tile) / BFS launches / global relabels; floor %%: "
-                 "sweeps x (bytes one sweep reads and writes: 2 x (dirs + 3) x 4 per node) / "
-                 "time, as a share of the copy bandwidth (a sweep skips tiles with no work, so "
-                 "this overstates the bytes really moved). flow ok: GPU flow = BK flow and "
-                 "gcut_grid_verify() passed.\n\n", reps);
+                 "%d runs), and the part of it spent in global relabels; BK ms: the CPU "
+                 "solver, one run, in this process; speed-up: BK ms / GPU ms; PyMaxflow ms: "
+                 "PyMaxflow's maxflow() on the same graph, one run (flow checked against BK); "
+                 "solve e2e ms: the whole gcut_grid_solve() with transfers; segment ms: the "
+                 "wall time of `gcut segment IMAGE -s SEEDS -N CONN --device gpu` (its own "
+                 "energy: GMM colour models, up to its default iterations; cuts in "
+                 "brackets); launches: tiled push-relabel launches / relabel launches / global "
+                 "relabels; tile runs: tiles of 512 pixels run by the push launches, each up "
+                 "to the knob's local sweeps (the sweeps performed, in tiles); floor %%: the "
+                 "bytes these must move at least (a tile run reads and writes its pixels' "
+                 "residuals, excess, sink residual and height once: 2 x (dirs + 3) x 4 bytes a "
+                 "pixel; a relabel reads every node's residuals and sink, writes its direction "
+                 "byte and height, reads and writes the heights and reads the bytes once more, "
+                 "and counts the active pixels: (dirs + 1) x 4 + 5 + 9 + 8 bytes a node) over "
+                 "the time, as a share of the copy bandwidth. flow ok: GPU flow = BK flow and "
+                 "gcut_grid_verify() passed on the first and on a timed run.\n\n", reps);
     {
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, %d BFS launches per convergence check, %d cycles per lock-free "
-                     "launch.\n\n",
-                k.sweeps, k.pushes_per_relabel, k.bfs_batch, k.lockfree_cycles);
+                     "relabel, relabel by %s, in-tile residuals in %s memory during a push launch, "
+                     "%d cycles per lock-free launch.\n\n",
+                k.sweeps, k.pushes_per_relabel,
+                k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
+                k.shared_res ? "shared" : "global", k.lockfree_cycles);
     }
-    fprintf(out, "| graph | size | conn | BK ms | tiled ms | e2e ms | speed-up | launches "
-                 "push/BFS/relabels | floor %% | lockfree ms | flow ok |\n");
-    fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    printf("%-16s %-10s %4s %10s %10s %10s %8s %14s %7s %11s %s\n", "graph", "size", "conn",
-           "BK ms", "tiled ms", "e2e ms", "speedup", "push/bfs/rel", "floor%", "lockfree", "ok");
+    fprintf(out, "| graph | size | conn | BK ms | GPU ms | relabel ms | speed-up | PyMaxflow ms "
+                 "| solve e2e ms | segment ms | launches push/relabel/relabels | tile runs "
+                 "| floor %% | lockfree ms | flow ok |\n");
+    fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("%-16s %-10s %4s %9s %9s %9s %7s %9s %8s %12s %14s %6s %9s %s\n", "graph", "size",
+           "conn", "BK ms", "GPU ms", "relabel", "speedup", "PyMaxflow", "e2e ms", "segment",
+           "push/rl/rels", "floor%", "lockfree", "ok");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", scratch);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "gpu-grid-bench: cannot make %s\n", scratch);
+        return 1;
+    }
 
     /* The list of images, sorted. */
     char dir[1024];
@@ -402,11 +480,46 @@ int main(int argc, char **argv)
             free(base.rgb);
             free(base.seed);
         }
+        /* The image and seeds as files for `gcut segment`. */
+        char img_path[1024], seed_path[1024];
+        if (segment) {
+            snprintf(img_path, sizeof img_path, "%s/images/%s.jpg", data, name);
+            snprintf(seed_path, sizeof seed_path, "%s/%s_%dx%d_seeds.png", scratch, name, im.w,
+                     im.h);
+            uint8_t *px = malloc((size_t)im.w * im.h * 3), *sd = calloc((size_t)im.w * im.h, 3);
+            for (size_t i = 0; i < (size_t)im.w * im.h; i++) {
+                for (int c = 0; c < 3; c++)
+                    px[i * 3 + c] = (uint8_t)lround(im.rgb[i * 3 + c]);
+                if (im.seed[i] == 1)
+                    sd[i * 3] = 255;
+                else if (im.seed[i] == 2)
+                    sd[i * 3 + 2] = 255;
+            }
+            if (k >= n_names) {
+                snprintf(img_path, sizeof img_path, "%s/%s_%dx%d.png", scratch, name, im.w, im.h);
+                if (gcut_image_save(cpu, img_path, px, im.w, im.h, 3, (size_t)im.w * 3))
+                    fprintf(stderr, "gpu-grid-bench: %s\n", gcut_last_error(cpu));
+            }
+            if (gcut_image_save(cpu, seed_path, sd, im.w, im.h, 3, (size_t)im.w * 3))
+                fprintf(stderr, "gpu-grid-bench: %s\n", gcut_last_error(cpu));
+            free(px);
+            free(sd);
+        }
         for (int conn = 4; conn <= 8; conn += 4) {
-            char label[128], size[32];
+            char label[128], size[32], graph_path[1024];
             snprintf(label, sizeof label, "%s%s", name, k >= n_names ? " (up)" : "");
             snprintf(size, sizeof size, "%dx%d", im.w, im.h);
-            gcut_grid *gc = build_graph(cpu, &im, conn), *gg = build_graph(gpu, &im, conn);
+            snprintf(graph_path, sizeof graph_path, "%s/graph.bin", scratch);
+            FILE *dump = pymaxflow ? fopen(graph_path, "wb") : NULL;
+            if (pymaxflow && !dump) {
+                perror(graph_path);
+                return 1;
+            }
+            gcut_grid *gc = build_graph(cpu, &im, conn, dump), *gg = build_graph(gpu, &im, conn, NULL);
+            if (dump && fclose(dump)) {
+                perror(graph_path);
+                return 1;
+            }
             if (!gc || !gg)
                 return 1;
             gcut_solve_info info;
@@ -422,25 +535,68 @@ int main(int argc, char **argv)
             int have_lockfree = mp <= lockfree_max_mp;
             if (have_lockfree)
                 l = time_gpu(gpu, gg, "lockfree", reps < 3 ? reps : 3, want, label);
-            gcut__gpu_grid_stats stats;
-            gcut__gpu_grid_stats_get(gpu, &stats);
             double nodes = (double)(((im.w + 31) / 32) * 32 + 2) * (((im.h + 15) / 16) * 16 + 2);
-            double pass_bytes = 2.0 * (conn + 3) * 4 * nodes;
-            double floor_pct =
-                t.run_ms > 0 ? 100.0 * (double)t.push * pass_bytes /
-                                   (t.run_ms * 1e-3) / (gbps * 1e9)
-                             : 0;
+            double run_bytes = 2.0 * (conn + 3) * 4 * 512; /* one tile run */
+            double relabel_bytes = ((conn + 1) * 4.0 + 5 + 9 + 8) * nodes;
+            double moved = (double)t.tile_runs * run_bytes + (double)t.relabels * relabel_bytes;
+            double floor_pct = t.run_ms > 0 ? 100.0 * moved / (t.run_ms * 1e-3) / (gbps * 1e9) : 0;
             int ok = t.ok && (!have_lockfree || l.ok);
+
+            char pm[64] = "-";
+            if (pymaxflow) {
+                snprintf(cmd, sizeof cmd, "python3 '%s' '%s'", pymaxflow, graph_path);
+                FILE *pp = popen(cmd, "r");
+                long long pflow = -1;
+                double pms = 0;
+                if (!pp || fscanf(pp, "%lld %lf", &pflow, &pms) != 2)
+                    pflow = -1;
+                if (pp)
+                    pclose(pp);
+                if (pflow != want) {
+                    fprintf(stderr, "gpu-grid-bench: %s: PyMaxflow's flow %lld, BK %lld\n",
+                            label, pflow, (long long)want);
+                    ok = 0;
+                    snprintf(pm, sizeof pm, "WRONG");
+                } else {
+                    snprintf(pm, sizeof pm, "%.1f", pms);
+                }
+                remove(graph_path);
+            }
+            char sg[64] = "-";
+            if (segment) {
+                snprintf(cmd, sizeof cmd,
+                         "'%s' segment '%s' -s '%s' -N %d --device gpu --json -q -o '%s/mask.png'",
+                         segment, img_path, seed_path, conn, scratch);
+                double t0 = now_ms();
+                FILE *pp = popen(cmd, "r");
+                char json[4096] = "";
+                size_t got = pp ? fread(json, 1, sizeof json - 1, pp) : 0;
+                json[got] = '\0';
+                int rc = pp ? pclose(pp) : -1;
+                double wall = now_ms() - t0;
+                const char *it = strstr(json, "\"iterations\": ");
+                const char *dev = strstr(json, "\"device\": \"cpu\"");
+                if (rc != 0 || !it || dev) {
+                    fprintf(stderr, "gpu-grid-bench: %s: gcut segment failed (%d): %s\n", label, rc,
+                            json);
+                    snprintf(sg, sizeof sg, "failed");
+                } else {
+                    snprintf(sg, sizeof sg, "%.0f (%d)", wall, atoi(it + 14));
+                }
+            }
             failures += !ok;
             char lf[32] = "-";
             if (have_lockfree)
                 snprintf(lf, sizeof lf, "%.2f", l.run_ms);
-            fprintf(out, "| %s | %s | %d | %.1f | %.3f | %.1f | %.0fx | %lld/%lld/%lld | %.1f | %s | %s |\n",
-                    label, size, conn, bk_ms, t.run_ms, t.solve_ms, bk_ms / t.run_ms, t.push,
-                    t.bfs, t.relabels, floor_pct, lf, ok ? "yes" : "NO");
-            printf("%-16s %-10s %4d %10.1f %10.3f %10.1f %7.0fx %5lld/%4lld/%3lld %7.1f %11s %s\n",
-                   label, size, conn, bk_ms, t.run_ms, t.solve_ms, bk_ms / t.run_ms, t.push,
-                   t.bfs, t.relabels, floor_pct, lf, ok ? "yes" : "NO");
+            fprintf(out, "| %s | %s | %d | %.1f | %.3f | %.3f | %.0fx | %s | %.1f | %s | "
+                         "%lld/%lld/%lld | %lld | %.1f | %s | %s |\n",
+                    label, size, conn, bk_ms, t.run_ms, t.relabel_ms, bk_ms / t.run_ms, pm,
+                    t.solve_ms, sg, t.push, t.bfs, t.relabels, t.tile_runs, floor_pct, lf,
+                    ok ? "yes" : "NO");
+            printf("%-16s %-10s %4d %9.1f %9.3f %9.3f %6.0fx %9s %8.1f %12s %5lld/%3lld/%3lld "
+                   "%6.1f %9s %s\n",
+                   label, size, conn, bk_ms, t.run_ms, t.relabel_ms, bk_ms / t.run_ms, pm,
+                   t.solve_ms, sg, t.push, t.bfs, t.relabels, floor_pct, lf, ok ? "yes" : "NO");
             fflush(stdout);
             fflush(out);
             gcut_grid_destroy(gc);

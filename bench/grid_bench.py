@@ -237,7 +237,10 @@ def write_table(args, rows, failures, n_graphs, quiet=False):
             args.gcut, gcut_version(args.gcut), ", ".join(sorted({r["algo"] for r in rows})))),
         "- command: `%s`" % " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:]),
         "- times: median of %d runs each, alternating. gcut: `time_ms` of `gcut grid FILE --device cpu "
-        "--json` (the solve, file reading excluded). PyMaxflow: `g.maxflow()` alone (graph built "
+        "--json` (the solve: copying capacities to residuals, initialising the trees, BK, the "
+        "labels; excluded: reading the file, the overflow check, and allocating and first "
+        "touching the solver's memory, which gcut does before the timer as PyMaxflow does while "
+        "the graph is built). PyMaxflow: `g.maxflow()` alone (graph built "
         "beforehand, one edge per neighbour pair). ratio = PyMaxflow time / gcut time (> 1: gcut "
         "faster); best ratio = the same for the fastest run of each side (less sensitive to a busy "
         "machine). gcut wall: the whole process, reading the DIMACS file included." % args.repeat,

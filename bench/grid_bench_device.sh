@@ -5,7 +5,9 @@
 #   installs the wheels to /tmp/site, builds gcut without CUDA in build-dev,
 #   makes the grid graphs (0.25, 1 and 4 MP, 4- and 8-connected) and times
 #   `gcut grid --device cpu` against PyMaxflow on them. The table goes to
-#   $OUT/grid_cpu_<machine>.md (bench/results/ when OUT is unset) and to stdout.
+#   $OUT/grid_cpu_<machine>.md (bench/results/ when OUT is unset) and to stdout;
+#   then warm BK re-solves against cold ones (grid_bench_resolve.py) to
+#   $OUT/grid_cpu_resolve_<machine>.md.
 # Environment: REPEAT (runs per graph and side, default 3), SIZES (default
 # "0.25 1 4"), IMAGES (default: make_grid_graphs.py's four), MACHINE (the
 # name in the file name, default `uname -n`), JOBS (default nproc), BUILD
@@ -56,4 +58,13 @@ status=0
 PYTHONUNBUFFERED=1 python3 bench/grid_bench.py "$build/gcut" "$out/grid_cpu_$machine.md" \
   --graphs "$graphs" --sizes "${sizes[@]}" "${image_args[@]}" --repeat "${REPEAT:-3}" || status=$?
 say "done (status $status): $out/grid_cpu_$machine.md"
+
+# Warm re-solves against cold ones (grid_bench_resolve.py), on RESOLVE_SIZES
+# (default 1 MP) with RESOLVE_REPEAT runs (default 1).
+read -r -a rsizes <<<"${RESOLVE_SIZES:-1}"
+say "warm re-solves"
+PYTHONUNBUFFERED=1 python3 bench/grid_bench_resolve.py "$build/libgcut.so" \
+  "$out/grid_cpu_resolve_$machine.md" --graphs "$graphs" --sizes "${rsizes[@]}" \
+  "${image_args[@]}" --repeat "${RESOLVE_REPEAT:-1}" || status=$?
+say "done (status $status): $out/grid_cpu_resolve_$machine.md"
 exit "$status"

@@ -111,7 +111,8 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void bfs_kernel(gcut__dgri
 }
 
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(gcut__dgrid g,
-                                                                               int out)
+                                                                               int out,
+                                                                               int enqueue)
 {
     /* Launched after every batch of BFS rounds: it counts only once the
      * last round moved nothing, and costs a pass over the grid only then. */
@@ -125,8 +126,12 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(g
     const int n = __syncthreads_count(active);
     if (threadIdx.x == 0 && threadIdx.y == 0) {
         g.flag[out][tile] = n > 0;
-        if (n)
+        if (n) {
             atomicAdd(&g.counters[GCUT_CNT_ACTIVE], (unsigned long long)n);
+            g.list[out][atomicAdd(&g.counters[GCUT_CNT_LIST0 + out], 1ull)] = tile;
+        }
+        if (n && enqueue)
+            gcut__put_tile(g, tile);
     }
 }
 
@@ -162,9 +167,10 @@ extern "C" cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, in
 }
 
 extern "C" cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out,
-                                                      cudaStream_t stream)
+                                                      int enqueue, cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    count_active_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g, out);
+    count_active_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g, out,
+                                                                                   enqueue);
     return cudaPeekAtLastError();
 }

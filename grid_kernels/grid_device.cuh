@@ -42,4 +42,27 @@ static __device__ __forceinline__ void block_add(unsigned long long *sum, unsign
         atomicAdd(sum, value);
 }
 
+/* Flag `tile` in flag[out] and, the first time, append it to list[out]. */
+static __device__ __forceinline__ void gcut__mark_tile(const gcut__dgrid &g, int out, int tile)
+{
+    if (atomicExch(&g.flag[out][tile], 1) == 0)
+        g.list[out][atomicAdd(&g.counters[GCUT_CNT_LIST0 + out], 1ull)] = tile;
+}
+
+/* Put `tile` on the worklist (grid_relabel.cu, grid_tiled.cu) unless its
+ * queued flag is set: count it pending, claim slot j from the tail and
+ * wait for that slot to be empty (a lapped queue), then store
+ * (j + 1) << 32 | tile. */
+static __device__ __forceinline__ void gcut__put_tile(const gcut__dgrid &g, int tile)
+{
+    if (atomicExch(&g.queued[tile], 1) != 0)
+        return;
+    atomicAdd(&g.counters[GCUT_CNT_PENDING], 1ull);
+    const unsigned long long j = atomicAdd(&g.counters[GCUT_CNT_TAIL], 1ull);
+    unsigned long long *slot = &g.queue[j % (unsigned long long)g.queue_cap];
+    const unsigned long long v = (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)tile;
+    while (atomicCAS(slot, 0ull, v) != 0ull)
+        __nanosleep(64);
+}
+
 #endif

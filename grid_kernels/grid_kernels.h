@@ -10,8 +10,9 @@
  * every capacity zero, so a kernel steps to any neighbour without a bounds
  * check and such nodes never take part in the flow.
  *
- * Memory: ndirs residuals + excess + sink residual + height, all int32:
- * 44 bytes per node for 8-connectivity (28 for 4), plus 8 bytes per tile. */
+ * Memory: ndirs residuals + excess + sink residual + height, all int32,
+ * and a byte of residual directions: 45 bytes per node for 8-connectivity
+ * (29 for 4), plus 20 bytes per tile and 8 per relabel queue slot. */
 #ifndef GCUT_GRID_KERNELS_H
 #define GCUT_GRID_KERNELS_H
 
@@ -39,7 +40,13 @@ enum {
     GCUT_CNT_SINK_END,      /* sum of sink residuals at the end */
     GCUT_CNT_WORK,          /* tiles whose border heights moved (BFS) */
     GCUT_CNT_ACTIVE,        /* active pixels (count) */
-    GCUT_CNT_SLOTS = 8
+    GCUT_CNT_HEAD,          /* relabel worklist: next slot to take */
+    GCUT_CNT_TAIL,          /* relabel worklist: next slot to fill */
+    GCUT_CNT_PENDING,       /* relabel worklist: tiles queued or in work */
+    GCUT_CNT_TAKEN,         /* tile runs of pushes (push worklist: of this phase) */
+    GCUT_CNT_LIST0,         /* entries of list[0] */
+    GCUT_CNT_LIST1,         /* entries of list[1] */
+    GCUT_CNT_SLOTS = 16
 };
 
 typedef struct gcut__dgrid {
@@ -51,7 +58,12 @@ typedef struct gcut__dgrid {
     int32_t *sink;       /* sink residual; set to the sink capacity before init */
     int32_t *height;
     int32_t *flag[2];    /* per-tile work flags, double-buffered */
+    int32_t *list[2];    /* the flagged tiles of flag[k], GCUT_CNT_LIST0 + k of them */
     unsigned long long *counters; /* GCUT_CNT_SLOTS */
+    uint8_t *mask;       /* relabel: bit d set when res[d] > 0, per node */
+    int32_t *queued;     /* relabel: per tile, 1 while it is in the queue */
+    unsigned long long *queue; /* relabel: queue_cap slots (grid_relabel.cu) */
+    long long queue_cap;
 } gcut__dgrid;
 
 /* Cancel min(source, sink) at every pixel into GCUT_CNT_CANCELLED and sum the
@@ -66,19 +78,40 @@ cudaError_t gcut__grid_init_launch(const gcut__dgrid *g, cudaStream_t stream);
  * GCUT_CNT_WORK: a round that moves none means the heights are exact. */
 cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaStream_t stream);
 
+/* The global relabel in one persistent (cooperative) launch after a prep
+ * launch: exact BFS heights on return, with no host round trip
+ * (grid_relabel.cu). Uses mask, queue, queued and the worklist counters. */
+cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, cudaStream_t stream);
+
 /* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
  * flag[out][tile] = tile has active pixels (finite height and positive
- * excess); their number is added to GCUT_CNT_ACTIVE. */
-cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, cudaStream_t stream);
+ * excess), and such tiles appended to list[out] (emptied by the caller);
+ * their number is added to GCUT_CNT_ACTIVE. With `enqueue`, such
+ * tiles also go on the worklist, which must be empty (queue slots zero,
+ * head, tail and pending zero). */
+cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int enqueue,
+                                           cudaStream_t stream);
 
 /* Sum the final sink residuals into GCUT_CNT_SINK_END. */
 cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream);
 
-/* The tiled push-relabel: one block per flagged tile (flag[in]) runs up to
- * `sweeps` synchronous push/relabel sweeps with heights and excess in
- * shared memory, and flags in flag[1 - in] the tiles that still have work. */
+/* The tiled push-relabel: the resident blocks share out the tiles of
+ * list[in]; each tile gets up to `sweeps` synchronous push/relabel sweeps
+ * with heights and excess in shared memory (and its residuals too when
+ * `shared_res`); the tiles that still have work or received flow go to
+ * flag[1 - in] and list[1 - in], which the caller emptied. */
 cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                    cudaStream_t stream);
+                                    int shared_res, cudaStream_t stream);
+
+/* The push phase as one persistent (cooperative) launch over a worklist
+ * of tiles, which gcut__grid_count_active_launch(..., enqueue = 1) fills;
+ * at most `budget` tile runs of up to `sweeps` sweeps each. */
+cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps, int shared_res,
+                                             long long budget, cudaStream_t stream);
+
+/* How many blocks of 512 threads of `kernel` fit on the device at once
+ * (a cooperative launch's limit), at most `tiles`. */
+cudaError_t gcut__resident_blocks(const void *kernel, int tiles, int *blocks);
 
 /* The lock-free baseline (Hong; Łupińska for grids): one thread per pixel,
  * `cycles` asynchronous push-to-the-lowest-neighbour / relabel steps. */

@@ -1,8 +1,8 @@
 /* Tiled push-relabel for 4- and 8-connected grids (the default GPU grid
  * solver).
  *
- * A block owns a 32x16 tile, one thread per pixel, and runs up to `sweeps`
- * synchronous sweeps per launch: a push phase, then a relabel phase. The
+ * A block runs a 32x16 tile, one thread per pixel: up to `sweeps`
+ * synchronous sweeps (a tile run), each a push phase, then a relabel phase. The
  * heights of the tile and its one-pixel halo sit in shared memory, frozen
  * during a push phase; a pixel pushes only to strictly lower neighbours, so
  * two pixels of a tile never push to each other in the same phase and an
@@ -15,34 +15,67 @@
  * negative. A block writes back its excess as a delta (atomicAdd), keeping
  * what other blocks added meanwhile.
  *
- * Halo heights are read once per launch and may be stale; that can break
- * the labelling's validity for a while but never the preflow, and the next
- * global relabel (exact BFS) repairs the heights. Exactness rests on the
- * preflow and on the termination test, which uses exact heights. */
+ * Halo heights (and residuals of border arcs, with SHARED_RES) are read
+ * once per tile run and may be stale; that can break the labelling's
+ * validity for a while but never the preflow, and the next global relabel
+ * (exact BFS) repairs the heights. Exactness rests on the preflow and on
+ * the termination test, which uses exact heights.
+ *
+ * Two drivers: launches over a device-built list of active tiles (the
+ * default), and one persistent launch over a worklist of tiles (opt-in:
+ * faster on the largest graphs, with outliers on others; bench/results). */
 #include "grid_device.cuh"
 
-template <int NDIR>
-static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void tiled_kernel(gcut__dgrid g, int in,
-                                                                        int sweeps)
+/* SHARED_RES: the tile's residuals live in shared memory for a tile run
+ * (read once; those of arcs inside the tile written back once), so a sweep
+ * never waits on a global load. In a push phase the arc p -> q inside the
+ * tile is lowered by p only when q is lower, and raised by q only when p is
+ * lower: never both, and p reads it only in the first case. An arc that
+ * crosses the border is also raised by the neighbour block, in global
+ * memory only: the shared copy is then below the true residual, so a push
+ * never exceeds it (the preflow holds), and a relabel that misses the
+ * raise is at worst too high, which the next global relabel repairs, like
+ * a stale halo height. Pushes across the border go to global memory by
+ * atomics (fire and forget). */
+template <int NDIR, bool SHARED_RES>
+struct tile_smem {
+    int32_t h[HALO_N];
+    int32_t in[GCUT_TILE_PIXELS]; /* flow arrived from tile-mates this phase */
+    int32_t res[SHARED_RES ? NDIR : 1][GCUT_TILE_PIXELS];
+    unsigned notify; /* bit 3 * (dy + 1) + dx + 1: flow went to that neighbour tile */
+    int tile;
+};
+
+/* Up to `sweeps` push/relabel sweeps on `tile` by the whole block; returns
+ * (the same in every thread) whether pixels are still active, and leaves in
+ * sm.notify (which the caller zeroes) the neighbour tiles that received
+ * flow. */
+template <int NDIR, bool SHARED_RES>
+static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
+                                tile_smem<NDIR, SHARED_RES> &sm)
 {
-    __shared__ int32_t sh_h[HALO_N];
-    __shared__ int32_t sh_in[GCUT_TILE_PIXELS]; /* flow arrived from tile-mates this phase */
-    const int tile = blockIdx.x;
-    if (!g.flag[in][tile])
-        return;
-    const int out = 1 - in;
+    int32_t *sh_h = sm.h, *sh_in = sm.in;
+    int32_t(*sh_res)[GCUT_TILE_PIXELS] = sm.res;
     const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
     const long long origin = (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
     const long long p = origin + (long long)(ly + 1) * g.pitch + lx + 1;
     const int me = (ly + 1) * HALO_W + lx + 1;
 
+    /* Loads through L2 only (__ldcg): in the persistent kernel another
+     * block, on another multiprocessor, may have run this tile before, and
+     * this multiprocessor's L1 could still hold what it read then. */
     for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS)
-        sh_h[i] = g.height[origin + (long long)(i / HALO_W) * g.pitch + i % HALO_W];
+        sh_h[i] = __ldcg(&g.height[origin + (long long)(i / HALO_W) * g.pitch + i % HALO_W]);
     sh_in[tid] = 0;
+    if (SHARED_RES) {
+#pragma unroll
+        for (int d = 0; d < NDIR; d++)
+            sh_res[SHARED_RES ? d : 0][tid] = __ldcg(&g.res[d][p]);
+    }
     const int e_start = load_volatile(&g.excess[p]);
     int e = e_start;
-    int sink_res = g.sink[p];
+    int sink_res = __ldcg(&g.sink[p]);
     __syncthreads();
     int h = sh_h[me];
 
@@ -63,21 +96,30 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void tiled_kernel(gcut__dg
                     const int nx = lx + dx, ny = ly + dy;
                     const int inside = nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H;
                     const long long q = p + dx + (long long)dy * g.pitch;
-                    const int r = inside ? *arc : load_volatile(arc);
+                    const int qt = ny * GCUT_TILE_W + nx;
+                    const int r = SHARED_RES ? sh_res[SHARED_RES ? d : 0][tid]
+                                  : inside   ? __ldcg(arc)
+                                             : load_volatile(arc);
                     if (r > 0) {
                         const int delta = e < r ? e : r;
                         e -= delta;
+                        if (SHARED_RES)
+                            sh_res[SHARED_RES ? d : 0][tid] = r - delta;
                         if (inside) {
-                            *arc = r - delta;
-                            g.res[d ^ 1][q] += delta;
-                            atomicAdd(&sh_in[ny * GCUT_TILE_W + nx], delta);
+                            if (SHARED_RES) {
+                                sh_res[SHARED_RES ? d ^ 1 : 0][qt] += delta;
+                            } else {
+                                *arc = r - delta;
+                                g.res[d ^ 1][q] = __ldcg(&g.res[d ^ 1][q]) + delta;
+                            }
+                            atomicAdd(&sh_in[qt], delta);
                         } else {
                             atomicSub(arc, delta);
                             atomicAdd(&g.res[d ^ 1][q], delta);
                             atomicAdd(&g.excess[q], delta);
-                            const int ntx = tx + (nx < 0 ? -1 : nx >= GCUT_TILE_W ? 1 : 0);
-                            const int nty = ty + (ny < 0 ? -1 : ny >= GCUT_TILE_H ? 1 : 0);
-                            g.flag[out][nty * g.tiles_x + ntx] = 1;
+                            const int bx = nx < 0 ? 0 : nx >= GCUT_TILE_W ? 2 : 1;
+                            const int by = ny < 0 ? 0 : ny >= GCUT_TILE_H ? 2 : 1;
+                            atomicOr(&sm.notify, 1u << (3 * by + bx));
                         }
                     }
                 }
@@ -96,8 +138,12 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void tiled_kernel(gcut__dg
 #pragma unroll
             for (int d = 0; d < NDIR; d++) {
                 const int hq = sh_h[me + dir_dx(d) + dir_dy(d) * HALO_W];
-                if (hq < low && load_volatile(&g.res[d][p]) > 0)
-                    low = hq;
+                if (hq < low) {
+                    const int r = SHARED_RES ? sh_res[SHARED_RES ? d : 0][tid]
+                                             : load_volatile(&g.res[d][p]);
+                    if (r > 0)
+                        low = hq;
+                }
             }
             if (low >= h)
                 h_new = low >= GCUT_HEIGHT_INF ? GCUT_HEIGHT_INF : low + 1;
@@ -112,20 +158,170 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void tiled_kernel(gcut__dg
 
     g.height[p] = h;
     g.sink[p] = sink_res;
+    if (SHARED_RES) {
+#pragma unroll
+        for (int d = 0; d < NDIR; d++) {
+            const int nx = lx + dir_dx(d), ny = ly + dir_dy(d);
+            if (nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H)
+                g.res[d][p] = sh_res[SHARED_RES ? d : 0][tid];
+        }
+    }
     if (e != e_start)
         atomicAdd(&g.excess[p], e - e_start);
-    if (__syncthreads_or(active) && tid == 0)
-        g.flag[out][tile] = 1;
+    return __syncthreads_or(active);
 }
 
+/* One launch over the tiles of list[in], shared out among the resident
+ * blocks (a grid of all tiles spent tens of microseconds per launch on
+ * blocks with nothing to do): each tile runs, then the tiles with work left
+ * and those that received flow go to flag[1 - in] and list[1 - in]. */
+template <int NDIR, bool SHARED_RES>
+static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut__dgrid g, int in,
+                                                                        int sweeps)
+{
+    __shared__ tile_smem<NDIR, SHARED_RES> sm;
+    const int out = 1 - in, tid = threadIdx.y * GCUT_TILE_W + threadIdx.x;
+    const long long count = (long long)g.counters[GCUT_CNT_LIST0 + in];
+    if (blockIdx.x == 0 && tid == 0)
+        atomicAdd(&g.counters[GCUT_CNT_TAKEN], (unsigned long long)count); /* tile runs */
+    for (long long k = blockIdx.x; k < count; k += gridDim.x) {
+        const int tile = g.list[in][k];
+        if (tid == 0)
+            sm.notify = 0;
+        /* push_tile's first barrier orders this before any atomicOr. */
+        const int active = push_tile<NDIR, SHARED_RES>(g, tile, sweeps, sm);
+        if (tid < 9) {
+            const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+            const int nx = tx + tid % 3 - 1, ny = ty + tid / 3 - 1;
+            if ((tid == 4 ? active : (sm.notify >> tid) & 1) && nx >= 0 && ny >= 0 &&
+                nx < g.tiles_x && ny < g.tiles_y)
+                gcut__mark_tile(g, out, ny * g.tiles_x + nx);
+        }
+        __syncthreads(); /* sm is reused */
+    }
+}
+
+/* Take the next tile of the push worklist (thread 0): -1 once the queue is
+ * empty with no block at work, or once `budget` tiles were taken (a few
+ * more when blocks take at the same time). The
+ * tile's queued flag stays set while it is in work, so that no two blocks
+ * hold one tile (their shared-memory residuals would overwrite each
+ * other's). */
+static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
+{
+    unsigned long long *taken = &g.counters[GCUT_CNT_TAKEN];
+    if ((long long)*(volatile unsigned long long *)taken >= budget)
+        return -1;
+    const unsigned long long i = atomicAdd(&g.counters[GCUT_CNT_HEAD], 1ull);
+    unsigned long long *slot = &g.queue[i % (unsigned long long)g.queue_cap];
+    const unsigned long long tag = (i + 1) & 0xffffffffull;
+    for (;;) {
+        const unsigned long long v = *(volatile unsigned long long *)slot;
+        if ((v >> 32) == tag) {
+            atomicExch(slot, 0ull);
+            atomicAdd(taken, 1ull); /* only runs count against the budget, not waits */
+            __threadfence();
+            return (int)(v & 0xffffffffull);
+        }
+        if (*(volatile unsigned long long *)&g.counters[GCUT_CNT_PENDING] == 0 ||
+            (long long)*(volatile unsigned long long *)taken >= budget)
+            return -1;
+        __nanosleep(64);
+    }
+}
+
+/* The push phase as one persistent (cooperative) launch: blocks take
+ * active tiles off the queue that the active count filled, run up to
+ * `sweeps` sweeps on each, and queue the tiles that received flow and,
+ * when pixels stay active, the tile itself. Flow crosses a tile border as
+ * soon as a block is free, with no launch in between; halo heights are
+ * read when a tile is taken, so they are fresher than a launch's. A tile is
+ * unqueued only when its run is over, and then its pixels are checked once
+ * more: flow that a neighbour pushed in meanwhile either shows in that
+ * check or finds the flag clear and queues the tile. Ends when the queue
+ * drains or after `budget` tile runs; what is left waits for the next
+ * global relabel. */
+template <int NDIR, bool SHARED_RES>
+static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
+    gcut__dgrid g, int sweeps, long long budget)
+{
+    __shared__ tile_smem<NDIR, SHARED_RES> sm;
+    const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
+    for (;;) {
+        if (tid == 0) {
+            sm.tile = take_push_tile(g, budget);
+            sm.notify = 0;
+        }
+        __syncthreads();
+        const int tile = sm.tile;
+        if (tile < 0)
+            return;
+        push_tile<NDIR, SHARED_RES>(g, tile, sweeps, sm);
+        __threadfence(); /* this run's writes are visible before the tile is unqueued */
+        __syncthreads();
+        if (tid == 0) {
+            atomicExch(&g.queued[tile], 0);
+            __threadfence();
+        }
+        __syncthreads();
+        const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+        const long long p = ((long long)ty * GCUT_TILE_H + ly + 1) * g.pitch +
+                            (long long)tx * GCUT_TILE_W + lx + 1;
+        const int active = __syncthreads_or(load_volatile(&g.excess[p]) > 0 &&
+                                            sm.h[(ly + 1) * HALO_W + lx + 1] < GCUT_HEIGHT_INF);
+        if (tid < 32) {
+            const int nx = tx + tid % 3 - 1, ny = ty + tid / 3 - 1;
+            if (tid < 9 && (tid == 4 ? active : (sm.notify >> tid) & 1) && nx >= 0 && ny >= 0 &&
+                nx < g.tiles_x && ny < g.tiles_y)
+                gcut__put_tile(g, ny * g.tiles_x + nx);
+            __threadfence(); /* the queueing is counted before this run is done */
+            __syncwarp();
+            if (tid == 0)
+                atomicAdd(&g.counters[GCUT_CNT_PENDING], ~0ull); /* minus one */
+        }
+        __syncthreads(); /* sm is reused */
+    }
+}
+
+
 extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                               cudaStream_t stream)
+                                               int shared_res, cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    const unsigned tiles = (unsigned)(g->tiles_x * g->tiles_y);
-    if (g->ndirs == 8)
-        tiled_kernel<8><<<tiles, block, 0, stream>>>(*g, in, sweeps);
+    void *kernel = g->ndirs == 8 ? (shared_res ? (void *)tiled_kernel<8, true>
+                                               : (void *)tiled_kernel<8, false>)
+                                 : (shared_res ? (void *)tiled_kernel<4, true>
+                                               : (void *)tiled_kernel<4, false>);
+    int blocks = 0;
+    cudaError_t err = gcut__resident_blocks(kernel, g->tiles_x * g->tiles_y, &blocks);
+    if (err != cudaSuccess)
+        return err;
+    if (g->ndirs == 8 && shared_res)
+        tiled_kernel<8, true><<<blocks, block, 0, stream>>>(*g, in, sweeps);
+    else if (g->ndirs == 8)
+        tiled_kernel<8, false><<<blocks, block, 0, stream>>>(*g, in, sweeps);
+    else if (shared_res)
+        tiled_kernel<4, true><<<blocks, block, 0, stream>>>(*g, in, sweeps);
     else
-        tiled_kernel<4><<<tiles, block, 0, stream>>>(*g, in, sweeps);
+        tiled_kernel<4, false><<<blocks, block, 0, stream>>>(*g, in, sweeps);
     return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps,
+                                                        int shared_res, long long budget,
+                                                        cudaStream_t stream)
+{
+    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
+    void *kernel = g->ndirs == 8
+                       ? (shared_res ? (void *)tiled_worklist_kernel<8, true>
+                                     : (void *)tiled_worklist_kernel<8, false>)
+                       : (shared_res ? (void *)tiled_worklist_kernel<4, true>
+                                     : (void *)tiled_worklist_kernel<4, false>);
+    int blocks = 0;
+    cudaError_t err = gcut__resident_blocks(kernel, g->tiles_x * g->tiles_y, &blocks);
+    if (err != cudaSuccess)
+        return err;
+    gcut__dgrid arg = *g;
+    void *args[] = {&arg, &sweeps, &budget};
+    return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)blocks), block, args, 0, stream);
 }

@@ -184,7 +184,16 @@ const char *gcut_grid_algorithms(void);
 /* Solve: maximum flow and a minimum cut. `algo` NULL picks the default for
  * the context's device; `info` may be NULL. Refuses a graph whose capacities
  * could overflow (GCUT_E_OVERFLOW, naming the pixel). The grid keeps the
- * result (flow, labels, residuals) until the next solve or change. */
+ * result (flow, labels, residuals) until the next solve or change.
+ * Re-solves are incremental with "bk": after a BK solve the grid keeps BK's
+ * flow and search trees, and a later BK solve on the same grid, after any
+ * capacity changes through the setters (terminals or n-links, up or down),
+ * starts from them (Kohli-Torr dynamic cuts: flows above a lowered
+ * capacity are cut back and repaired) instead of from zero. The answer is
+ * as exact as a fresh solve's: the maximum flow of the new capacities, with
+ * a proof gcut_grid_verify() accepts. A solve by another algorithm (a GPU
+ * one) ends this: the next BK solve starts fresh. The kept state costs
+ * about 30 bytes per pixel until gcut_grid_destroy(). */
 gcut_status gcut_grid_solve(gcut_grid *grid, const char *algo, gcut_solve_info *info);
 
 /* Shorthand for gcut_grid_solve(grid, NULL, ...) returning the flow. */
@@ -273,7 +282,8 @@ gcut_status gcut_graph_get_stats(const gcut_graph *graph, gcut_graph_stats *stat
 gcut_status gcut_graph_arc(const gcut_graph *graph, int32_t arc, int32_t *tail, int32_t *head,
                            int32_t *cap);
 
-/* The general-graph solvers this build has, comma-separated ("prf,bk"). */
+/* The general-graph solvers this build has, comma-separated: "prf,bk", and
+ * with CUDA also the GPU solvers "worklist,async,color". */
 const char *gcut_graph_algorithms(void);
 
 /* Ask a solve for a feasible flow on every arc, not only the cut and value
@@ -281,11 +291,18 @@ const char *gcut_graph_algorithms(void);
 #define GCUT_GRAPH_SOLVE_FLOW 1u
 
 /* Solve: maximum flow value and a minimum cut. `algo` NULL picks the
- * default ("prf"); `flags` 0 or GCUT_GRAPH_SOLVE_FLOW; `info` may be NULL.
- * No GPU solver exists yet for general graphs: a context asking for
- * GCUT_DEVICE_GPU gets GCUT_E_UNSUPPORTED, GCUT_DEVICE_AUTO runs on the CPU.
- * The graph keeps the result until the next solve. info->iterations counts
- * relabels (prf) or augmentations (bk). */
+ * default for the context's device: "worklist" on a usable GPU (auto or
+ * gpu), else "prf"; GCUT_DEVICE_AUTO without a usable GPU, or without room
+ * on it, runs on the CPU and says so through the log; GCUT_DEVICE_GPU
+ * without one fails with GCUT_E_NODEVICE. A named algorithm must run on the
+ * device asked for (GCUT_E_INVALID otherwise). GPU solvers: "worklist"
+ * (ECL-MaxFlow-style worklist push-relabel, the default), "async" (Hong's
+ * lock-free kernel, host global relabel), "color" (precoloring, nodes of at
+ * most 512 arcs, else GCUT_E_UNSUPPORTED). `flags` 0 or
+ * GCUT_GRAPH_SOLVE_FLOW; `info` may be NULL (info->device is "cpu" or the
+ * GPU's name). The graph keeps the result until the next solve.
+ * info->iterations counts relabels (prf), augmentations (bk), push-relabel
+ * iterations (worklist), cycles (color) or kernel launches (async). */
 gcut_status gcut_graph_solve(gcut_graph *graph, const char *algo, unsigned flags,
                              gcut_solve_info *info);
 
@@ -418,12 +435,18 @@ typedef enum gcut_color_model {
 typedef struct gcut_segment_options {
     gcut_color_model model; /* default GCUT_MODEL_GMM */
     int components;         /* GMM components per model, 1..32, default 5 */
-    int iterations;         /* at most this many cuts (GrabCut re-estimation), >= 1 */
+    int iterations;         /* at most this many cuts (GrabCut re-estimation), >= 1;
+                               between cuts the foreground model is re-fitted to the
+                               cut's foreground joined to a foreground seed, the
+                               background model to the rest */
     double lambda;          /* weight of the boundary term, 0..GCUT_SEGMENT_MAX_LAMBDA */
     int connectivity;       /* 4 or 8 (default) */
     int verify;             /* check every cut's proof (gcut_grid_verify) */
     const char *algo;       /* grid solver; NULL for the context's default */
     const char *save_graph; /* when set, the last cut's graph is written there (DIMACS grid) */
+    int threads;            /* CPU threads for the colour models and the graph, 0..64;
+                               0 (default) = one per online CPU. The result is the same
+                               for any number. */
 } gcut_segment_options;
 
 /* What a segmentation reports. Times in milliseconds. */

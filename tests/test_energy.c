@@ -224,6 +224,129 @@ Test(energy, stride_and_channels_do_not_change_the_result)
     free(wide);
 }
 
+/* The per-pixel stages run on threads; nothing they compute may depend on
+ * how many (integer reductions only), so every count gives the same graph,
+ * byte for byte, and the same cut. */
+static void segment_with_threads(const uint8_t *px, int w, int h, int channels,
+                                 const uint8_t *seeds, int threads, uint8_t *mask,
+                                 gcut_segment_info *info, char *graph_path, size_t path_size)
+{
+    snprintf(graph_path, path_size, "%s/t%d.max", dir, threads);
+    gcut_segment_options o;
+    gcut_segment_options_init(&o);
+    o.threads = threads;
+    o.save_graph = graph_path;
+    cr_assert_eq(gcut_segment_image(ctx, px, w, h, channels, (size_t)w * channels, seeds, &o,
+                                    mask, info),
+                 GCUT_OK, "%s", gcut_last_error(ctx));
+}
+
+static char *slurp(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)*size);
+    cr_assert_eq(fread(buf, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return buf;
+}
+
+static void check_thread_counts(int channels)
+{
+    const int w = 301, h = 97; /* odd sizes: ranges of unequal rows */
+    size_t n = (size_t)w * h;
+    uint8_t *rgb = disc_image(w, h, NULL), *px = malloc(n * channels);
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < channels; c++)
+            px[i * channels + c] = rgb[3 * i + (channels == 3 ? c : 0)];
+    uint8_t *seeds = malloc(n), *m1 = malloc(n), *mt = malloc(n);
+    disc_seeds(w, h, seeds);
+    gcut_segment_info i1, it;
+    char p1[128], pt[128];
+    segment_with_threads(px, w, h, channels, seeds, 1, m1, &i1, p1, sizeof p1);
+    long s1, st;
+    char *g1 = slurp(p1, &s1);
+    const int counts[] = {2, 3, 8, 0};
+    for (int k = 0; k < 4; k++) {
+        segment_with_threads(px, w, h, channels, seeds, counts[k], mt, &it, pt, sizeof pt);
+        cr_assert_arr_eq(m1, mt, n, "%d threads: another mask", counts[k]);
+        cr_assert_eq(i1.flow, it.flow);
+        cr_assert_eq(i1.energy, it.energy, "%d threads: energy %.9f, not %.9f", counts[k],
+                     it.energy, i1.energy);
+        cr_assert_eq(i1.beta, it.beta);
+        cr_assert_eq(i1.hard_cap, it.hard_cap);
+        cr_assert_eq(i1.iterations, it.iterations);
+        char *gt = slurp(pt, &st);
+        cr_assert(s1 == st && !memcmp(g1, gt, (size_t)s1), "%d threads: another graph",
+                  counts[k]);
+        free(gt);
+    }
+    free(g1);
+    free(rgb);
+    free(px);
+    free(seeds);
+    free(m1);
+    free(mt);
+}
+
+Test(energy, thread_count_does_not_change_the_graph_or_the_cut)
+{
+    check_thread_counts(3);
+}
+
+Test(energy, grey_images_are_the_same_for_any_thread_count)
+{
+    check_thread_counts(1);
+}
+
+/* Two discs: the seeded one orange, the other yellow, on a blue-grey ground
+ * seeded only along its left edge. The first cut takes the yellow disc too
+ * (yellow is nearer orange than blue-grey); a re-fit to that cut would keep
+ * it, but no path of foreground joins it to a foreground seed, so the
+ * background model learns yellow and the next cuts give it back. */
+Test(energy, foreground_not_joined_to_a_seed_teaches_the_background_model)
+{
+    const int w = 120, h = 60;
+    uint8_t *px = malloc((size_t)w * h * 3), seeds[120 * 60], mask[120 * 60];
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int a = (x - 30) * (x - 30) + (y - 30) * (y - 30) <= 15 * 15;
+            int b = (x - 90) * (x - 90) + (y - 30) * (y - 30) <= 15 * 15;
+            uint8_t *p = px + 3 * (y * w + x);
+            p[0] = clamp8((a ? 230 : b ? 230 : 70) + noise(12));
+            p[1] = clamp8((a ? 120 : b ? 200 : 90) + noise(12));
+            p[2] = clamp8((a ? 30 : b ? 40 : 120) + noise(12));
+        }
+    memset(seeds, 0, sizeof seeds);
+    for (int x = 24; x <= 36; x++)
+        seeds[30 * w + x] = GCUT_SEED_FG;
+    for (int y = 0; y < h; y++)
+        seeds[y * w] = GCUT_SEED_BG;
+    char path[128];
+    snprintf(path, sizeof path, "%s/two.max", dir);
+    gcut_segment_options o;
+    gcut_segment_options_init(&o);
+    o.save_graph = path;
+    gcut_segment_info info;
+    cr_assert_eq(gcut_segment_image(ctx, px, w, h, 3, (size_t)w * 3, seeds, &o, mask, &info),
+                 GCUT_OK, "%s", gcut_last_error(ctx));
+    cr_assert_eq(mask[30 * w + 30], 1, "the seeded disc is foreground");
+    cr_assert_eq(mask[30 * w + 90], 0, "the unseeded yellow disc is background");
+    cr_assert_gt(info.iterations, 1);
+    check_graph(path, w, h, 8, seeds, mask, &info); /* still an exact cut of its graph */
+    /* With one cut there is no re-fit: the yellow disc is taken. */
+    o.iterations = 1;
+    o.save_graph = NULL;
+    cr_assert_eq(gcut_segment_image(ctx, px, w, h, 3, (size_t)w * 3, seeds, &o, mask, NULL),
+                 GCUT_OK);
+    cr_assert_eq(mask[30 * w + 90], 1, "one cut takes the yellow disc (else this test "
+                                       "shows nothing)");
+    free(px);
+}
+
 Test(energy, a_box_alone_finds_the_object)
 {
     const int w = 48, h = 36;
@@ -259,6 +382,10 @@ Test(energy, bad_input_is_refused_with_a_message)
     o.lambda = -1;
     cr_assert_eq(gcut_segment_image(ctx, px, 2, 2, 3, 6, ok, &o, mask, NULL), GCUT_E_INVALID);
     cr_assert(strstr(gcut_last_error(ctx), "lambda"));
+    gcut_segment_options_init(&o);
+    o.threads = -1;
+    cr_assert_eq(gcut_segment_image(ctx, px, 2, 2, 3, 6, ok, &o, mask, NULL), GCUT_E_INVALID);
+    cr_assert(strstr(gcut_last_error(ctx), "threads -1"), "%s", gcut_last_error(ctx));
     gcut_segment_options_init(&o);
     o.components = 0;
     cr_assert_eq(gcut_segment_image(ctx, px, 2, 2, 3, 6, ok, &o, mask, NULL), GCUT_E_INVALID);

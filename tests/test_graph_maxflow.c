@@ -64,6 +64,7 @@ Test(graph_maxflow, every_regime_is_exercised)
     cr_assert_gt(with_flow[CHECK_GRAPH_DENSE], 30);
     cr_assert_gt(with_flow[CHECK_GRAPH_LAYERED], 30);
     cr_assert_gt(with_flow[CHECK_GRAPH_NEAR_LIMIT], 5);
+    cr_assert_gt(with_flow[CHECK_GRAPH_TERMINALS], 30);
 }
 
 Test(graph_maxflow, every_solver_matches_the_reference_on_every_family)
@@ -104,7 +105,34 @@ Test(graph_maxflow, solves_a_known_graph_with_each_solver)
         cr_assert_eq(gcut_graph_cut_side(g, side), GCUT_OK);
         cr_assert(side[0] && side[1] && !side[2] && !side[3]);
     }
-    cr_assert_str_eq(gcut_graph_algorithms(), "prf,bk");
+    /* The CPU solvers first (GPU ones follow in CUDA builds). */
+    cr_assert_eq(strncmp(gcut_graph_algorithms(), "prf,bk", 6), 0, "%s", gcut_graph_algorithms());
+    gcut_graph_destroy(g);
+}
+
+Test(graph_maxflow, settles_terminal_paths_exactly_before_labelling)
+{
+    /* prf augments s -> v -> t and s -> v -> w -> t before its first
+     * global relabel: here s -> t 5, s -> a -> t 2, s -> a -> b -> t 1 and
+     * s -> b -> t 4 are the whole flow (every arc into t full); a keeps an
+     * excess of 1 and b of 2, which phase 2 returns to s. */
+    const int32_t tail[] = {0, 0, 1, 1, 0, 2, 2}, head[] = {3, 1, 3, 2, 2, 3, 1};
+    const int32_t cap[] = {5, 4, 2, 1, 6, 5, 9};
+    gcut_graph *g = NULL;
+    cr_assert_eq(gcut_graph_create_from_arcs(ctx, 4, 7, tail, head, cap, 0, 3, &g), GCUT_OK);
+    const char *algos[] = {"prf", "bk"};
+    for (int k = 0; k < 2; k++) {
+        gcut_solve_info info;
+        cr_assert_eq(gcut_graph_solve(g, algos[k], k ? GCUT_GRAPH_SOLVE_FLOW : 0, &info), GCUT_OK);
+        cr_assert_eq(info.flow, 5 + 2 + 5, "%s", algos[k]);
+        int64_t cut = 0;
+        cr_assert_eq(gcut_graph_verify(g, &cut), GCUT_OK, "%s", gcut_last_error(ctx));
+        cr_assert_eq(cut, 12);
+        /* a and b both reach the sink no more: the cut is {s, a, b}. */
+        uint8_t side[4];
+        cr_assert_eq(gcut_graph_cut_side(g, side), GCUT_OK);
+        cr_assert(side[0] && side[1] && side[2] && !side[3], "%s", algos[k]);
+    }
     gcut_graph_destroy(g);
 }
 
@@ -179,27 +207,40 @@ Test(graph_maxflow, refuses_parallel_sums_past_int32)
     gcut_graph_destroy(g);
 }
 
-Test(graph_maxflow, gpu_is_refused_clearly_and_auto_runs_on_the_cpu)
+Test(graph_maxflow, gpu_runs_where_there_is_one_and_is_refused_clearly_elsewhere)
 {
     gcut_options opt;
     gcut_options_init(&opt);
     opt.device = GCUT_DEVICE_GPU;
     gcut_context *gpu = NULL;
     cr_assert_eq(gcut_context_create(&opt, &gpu), GCUT_OK);
+    int devices = 0;
+    gcut_device_count(gpu, &devices);
     const int32_t tail[] = {0}, head[] = {1}, cap[] = {4};
     gcut_graph *g = NULL;
     cr_assert_eq(gcut_graph_create_from_arcs(gpu, 2, 1, tail, head, cap, 0, 1, &g), GCUT_OK);
-    cr_assert_eq(gcut_graph_solve(g, NULL, 0, NULL), GCUT_E_UNSUPPORTED);
-    cr_assert_not_null(strstr(gcut_last_error(gpu), "no GPU solver"), "%s", gcut_last_error(gpu));
+    gcut_solve_info info;
+    if (gcut_cuda_built() && devices > 0) {
+        cr_assert_eq(gcut_graph_solve(g, NULL, 0, &info), GCUT_OK, "%s", gcut_last_error(gpu));
+        cr_assert_str_eq(info.device, "gpu");
+        cr_assert_eq(info.flow, 4);
+    } else {
+        cr_assert_eq(gcut_graph_solve(g, NULL, 0, NULL), GCUT_E_NODEVICE);
+        cr_assert_not_null(strstr(gcut_last_error(gpu), "GPU"), "%s", gcut_last_error(gpu));
+    }
+    /* A CPU solver named on a GPU context is a contradiction, not a fallback. */
+    cr_assert_eq(gcut_graph_solve(g, "prf", 0, NULL), GCUT_E_INVALID);
+    cr_assert_not_null(strstr(gcut_last_error(gpu), "prf"), "%s", gcut_last_error(gpu));
     gcut_graph_destroy(g);
     gcut_context_destroy(gpu);
 
     gcut_graph *h = NULL;
     cr_assert_eq(gcut_graph_create_from_arcs(ctx, 2, 1, tail, head, cap, 0, 1, &h), GCUT_OK);
-    gcut_solve_info info;
     cr_assert_eq(gcut_graph_solve(h, NULL, 0, &info), GCUT_OK);
-    cr_assert_str_eq(info.device, "cpu");
-    cr_assert_str_eq(info.algo, "prf");
+    if (!(gcut_cuda_built() && devices > 0)) {
+        cr_assert_str_eq(info.device, "cpu");
+        cr_assert_str_eq(info.algo, "prf");
+    }
     cr_assert_eq(info.flow, 4);
     gcut_graph_destroy(h);
 }

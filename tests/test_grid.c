@@ -387,6 +387,157 @@ Test(grid, solving_after_a_change_gives_the_new_answer)
     gcut_grid_destroy(g);
 }
 
+/* ---- warm re-solves after capacity changes ----------------------------- */
+
+Test(grid, resolve_after_a_source_cut_below_its_flow)
+{
+    /* The chain carries 2 out of p0's source arc; cutting that arc to 1
+     * leaves p0 sending out more than it gets, which the re-solve repairs. */
+    gcut_grid *g = make_grid(3, 1, 4);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 2), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 4), GCUT_OK);
+    cr_assert_eq(solve(g), 2);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 1, 0), GCUT_OK);
+    cr_assert_eq(solve(g), 1);
+    assert_labels(g, (const uint8_t[]){0, 0, 0}, 3);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 0, 0), GCUT_OK);
+    cr_assert_eq(solve(g), 0);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 9, 0), GCUT_OK);
+    cr_assert_eq(solve(g), 2);
+    assert_labels(g, (const uint8_t[]){1, 0, 0}, 3);
+    gcut_grid_destroy(g);
+}
+
+Test(grid, resolve_after_an_n_link_cut_below_its_flow)
+{
+    gcut_grid *g = make_grid(3, 1, 4);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 4), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 3), GCUT_OK);
+    cr_assert_eq(solve(g), 3);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 1), GCUT_OK);
+    cr_assert_eq(solve(g), 1);
+    assert_labels(g, (const uint8_t[]){1, 1, 0}, 3);
+    /* The reverse arc alone carries nothing from p0's side. */
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 0), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 2, 0, GCUT_DIR_W, 7), GCUT_OK);
+    cr_assert_eq(solve(g), 0);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 6), GCUT_OK);
+    cr_assert_eq(solve(g), 4);
+    assert_labels(g, (const uint8_t[]){1, 0, 0}, 3);
+    gcut_grid_destroy(g);
+}
+
+Test(grid, resolve_after_a_refused_graph_starts_over_and_is_exact)
+{
+    gcut_grid *g = make_grid(2, 1, 4);
+    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 7, 0), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 1, 0, 0, 7), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 3), GCUT_OK);
+    cr_assert_eq(solve(g), 3);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_W, INT32_MAX), GCUT_OK);
+    assert_error(gcut_grid_solve(g, "bk", NULL), GCUT_E_OVERFLOW, "(0, 0)");
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_W, 1), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 5), GCUT_OK);
+    cr_assert_eq(solve(g), 5);
+    gcut_grid_destroy(g);
+}
+
+Test(grid, resolve_after_removing_every_source_on_a_long_chain)
+{
+    /* Every pixel of a 1x200 chain sends one unit to the sink at its end.
+     * Removing all sources leaves 200 pixels each sending out one unit
+     * more than they get, with the spare 200 pixels away: the repair's
+     * searches would take quadratic time, so the solve starts cold. Either
+     * way the answer must be exact. */
+    enum { N = 200 };
+    gcut_grid *g = make_grid(N, 1, 4);
+    int32_t src[N], snk[N] = {0};
+    for (int x = 0; x < N; x++) {
+        src[x] = 1;
+        if (x + 1 < N)
+            cr_assert_eq(gcut_grid_set_edge(g, x, 0, GCUT_DIR_E, 1000), GCUT_OK);
+    }
+    snk[N - 1] = 1000;
+    cr_assert_eq(gcut_grid_set_terminals(g, src, snk), GCUT_OK);
+    cr_assert_eq(solve(g), N);
+    for (int x = 0; x < N; x++)
+        src[x] = 0;
+    cr_assert_eq(gcut_grid_set_terminals(g, src, NULL), GCUT_OK);
+    cr_assert_eq(solve(g), 0);
+    for (int x = 0; x < N; x++)
+        src[x] = x % 2 ? 3 : 0;
+    cr_assert_eq(gcut_grid_set_terminals(g, src, NULL), GCUT_OK);
+    cr_assert_eq(solve(g), 3 * (N / 2));
+    for (int x = 0; x < N; x++)
+        src[x] = x < N / 2;
+    cr_assert_eq(gcut_grid_set_terminals(g, src, NULL), GCUT_OK);
+    cr_assert_eq(solve(g), N / 2);
+    gcut_grid_destroy(g);
+}
+
+Test(grid, resolve_of_one_changed_pixel_reuses_the_flow)
+{
+    /* A 64x64 grid: a cold solve needs many augmentations; after one
+     * pixel's terminals change, the warm one needs few, and agrees with a
+     * fresh solve of the same capacities. */
+    gcut_grid *g = NULL;
+    cr_assert_eq(gcut_grid_create(ctx, 64, 64, 8, &g), GCUT_OK);
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint32_t h = (uint32_t)(x * 73856093u) ^ (uint32_t)(y * 19349663u);
+            cr_assert_eq(gcut_grid_set_terminal(g, x, y, (int32_t)(h % 50), (int32_t)(h / 50 % 50)),
+                         GCUT_OK);
+            for (int d = 0; d < 8; d++) {
+                int dx, dy;
+                gcut_dir_offset((gcut_dir)d, &dx, &dy);
+                if (x + dx >= 0 && y + dy >= 0 && x + dx < 64 && y + dy < 64)
+                    cr_assert_eq(gcut_grid_set_edge(g, x, y, (gcut_dir)d, (int32_t)(h / 2500 % 9)),
+                                 GCUT_OK);
+            }
+        }
+    gcut_solve_info cold, warm, fresh;
+    cr_assert_eq(gcut_grid_solve(g, "bk", &cold), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_terminal(g, 30, 30, 0, 1000), GCUT_OK);
+    cr_assert_eq(gcut_grid_solve(g, "bk", &warm), GCUT_OK, "%s", gcut_last_error(ctx));
+    cr_assert_eq(gcut_grid_verify(g, NULL), GCUT_OK, "%s", gcut_last_error(ctx));
+
+    gcut_grid *f = make_grid(64, 64, 8);
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            int32_t a, b;
+            gcut_grid_get_terminal(g, x, y, &a, &b);
+            gcut_grid_set_terminal(f, x, y, a, b);
+            for (int d = 0; d < 8; d++) {
+                int dx, dy;
+                gcut_dir_offset((gcut_dir)d, &dx, &dy);
+                if (x + dx >= 0 && y + dy >= 0 && x + dx < 64 && y + dy < 64) {
+                    gcut_grid_get_edge(g, x, y, (gcut_dir)d, &a);
+                    gcut_grid_set_edge(f, x, y, (gcut_dir)d, a);
+                }
+            }
+        }
+    cr_assert_eq(gcut_grid_solve(f, "bk", &fresh), GCUT_OK);
+    cr_assert_eq(warm.flow, fresh.flow);
+    cr_assert_gt(cold.iterations, 100);
+    cr_assert_lt(warm.iterations * 10, cold.iterations, "warm %lld, cold %lld augmentations",
+                 (long long)warm.iterations, (long long)cold.iterations);
+    gcut_grid_destroy(f);
+    gcut_grid_destroy(g);
+}
+
+Test(grid, bk_resolves_match_reference_and_fresh_solves)
+{
+    check_report r;
+    memset(&r, 0, sizeof r);
+    check_grid_bk_resolve(&r, 180, 20261121);
+    cr_assert_eq(r.failed, 0, "%d of 180 grids failed; first: %s", r.failed, r.first_failure);
+    cr_assert_eq(r.passed, 180);
+}
+
 /* ---- the CPU solver against the reference, per regime ---------------- */
 
 static void run_regime(int regime, int count)

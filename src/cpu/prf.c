@@ -19,11 +19,20 @@
  * turns the preflow into a feasible flow of the same value. In a preflow
  * every node with excess has a residual path to the source, so phase 2
  * always finishes with no excess anywhere.
+ *
+ * Phase 1 starts, before any labels, by augmenting along the shortest
+ * paths s -> v -> t and s -> v -> w -> t (exact: plain augmentations of the
+ * preflow, which the first global relabel then labels). On vision graphs
+ * most flow is settled there; on vision grids what remains is mostly the
+ * excess inside regions that end on the source side, which climbs until a
+ * gap or a global relabel removes it. The cut at the end is a plain
+ * backward search from the sink, not a global relabel.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/csr.h"
+#include "io/big_alloc.h"
 
 /* Global relabel when the relabel work since the last one exceeds
  * 2 (GR_ALPHA n + 2m) (work: GR_BETA per relabel plus the arcs it scans),
@@ -31,14 +40,20 @@
 #define GR_ALPHA 6
 #define GR_BETA 12
 
+/* A node's working data in one record: a push or a relabel touches all of
+ * it, and separate arrays cost a cache miss each. */
+typedef struct prf_node {
+    int64_t excess;
+    int32_t label; /* n = out of the computation (cannot reach the target) */
+    int32_t cur;   /* current arc */
+    int32_t bnext, bprev;
+} prf_node;
+
 typedef struct prf_state {
     int32_t n;
     const int32_t *first, *head, *rev;
     int32_t *res;
-    int64_t *excess;
-    int32_t *label; /* n = out of the computation (cannot reach the target) */
-    int32_t *cur;   /* current arc */
-    int32_t *bnext, *bprev;
+    prf_node *node;
     int32_t *active;   /* active[d]: stack of active nodes with label d */
     int32_t *inactive; /* inactive[d]: doubly linked list of the others */
     int32_t *queue;
@@ -50,8 +65,8 @@ typedef struct prf_state {
 
 static inline void add_active(prf_state *s, int32_t v)
 {
-    int32_t d = s->label[v];
-    s->bnext[v] = s->active[d];
+    int32_t d = s->node[v].label;
+    s->node[v].bnext = s->active[d];
     s->active[d] = v;
     if (d > s->amax)
         s->amax = d;
@@ -61,12 +76,12 @@ static inline void add_active(prf_state *s, int32_t v)
 
 static inline void add_inactive(prf_state *s, int32_t v)
 {
-    int32_t d = s->label[v];
+    int32_t d = s->node[v].label;
     int32_t first = s->inactive[d];
-    s->bnext[v] = first;
-    s->bprev[v] = -1;
+    s->node[v].bnext = first;
+    s->node[v].bprev = -1;
     if (first >= 0)
-        s->bprev[first] = v;
+        s->node[first].bprev = v;
     s->inactive[d] = v;
     if (d > s->dmax)
         s->dmax = d;
@@ -74,13 +89,13 @@ static inline void add_inactive(prf_state *s, int32_t v)
 
 static inline void remove_inactive(prf_state *s, int32_t v)
 {
-    int32_t next = s->bnext[v], prev = s->bprev[v];
+    int32_t next = s->node[v].bnext, prev = s->node[v].bprev;
     if (prev >= 0)
-        s->bnext[prev] = next;
+        s->node[prev].bnext = next;
     else
-        s->inactive[s->label[v]] = next;
+        s->inactive[s->node[v].label] = next;
     if (next >= 0)
-        s->bprev[next] = prev;
+        s->node[next].bprev = prev;
 }
 
 /* Exact distances to the target in the residual graph; buckets rebuilt. */
@@ -89,21 +104,22 @@ static void global_update(prf_state *s)
     const int32_t n = s->n;
     for (int32_t d = 0; d <= s->dmax && d < n; d++)
         s->active[d] = s->inactive[d] = -1;
+    prf_node *node = s->node;
     for (int32_t v = 0; v < n; v++)
-        s->label[v] = n;
+        node[v].label = n;
     s->amax = s->dmax = 0;
-    s->label[s->target] = 0;
+    node[s->target].label = 0;
     int32_t qh = 0, qt = 0;
     s->queue[qt++] = s->target;
     while (qh < qt) {
         int32_t w = s->queue[qh++];
-        int32_t dnext = s->label[w] + 1;
+        int32_t dnext = node[w].label + 1;
         for (int32_t a = s->first[w]; a < s->first[w + 1]; a++) {
             int32_t x = s->head[a];
-            if (s->label[x] == n && x != s->frozen && s->res[s->rev[a]] > 0) {
-                s->label[x] = dnext;
-                s->cur[x] = s->first[x];
-                if (s->excess[x] > 0)
+            if (node[x].label == n && x != s->frozen && s->res[s->rev[a]] > 0) {
+                node[x].label = dnext;
+                node[x].cur = s->first[x];
+                if (node[x].excess > 0)
                     add_active(s, x);
                 else
                     add_inactive(s, x);
@@ -119,10 +135,10 @@ static void global_update(prf_state *s)
 static void gap(prf_state *s, int32_t k)
 {
     for (int32_t d = k + 1; d <= s->dmax; d++) {
-        for (int32_t v = s->active[d]; v >= 0; v = s->bnext[v])
-            s->label[v] = s->n;
-        for (int32_t v = s->inactive[d]; v >= 0; v = s->bnext[v])
-            s->label[v] = s->n;
+        for (int32_t v = s->active[d]; v >= 0; v = s->node[v].bnext)
+            s->node[v].label = s->n;
+        for (int32_t v = s->inactive[d]; v >= 0; v = s->node[v].bnext)
+            s->node[v].label = s->n;
         s->active[d] = s->inactive[d] = -1;
     }
     s->dmax = k - 1;
@@ -136,30 +152,31 @@ static void discharge(prf_state *s, int32_t v)
 {
     const int32_t n = s->n;
     const int32_t *head = s->head, *rev = s->rev;
-    int32_t *res = s->res, *label = s->label;
-    int64_t *excess = s->excess;
+    int32_t *res = s->res;
+    prf_node *node = s->node, *nv = &s->node[v];
     const int32_t begin = s->first[v], end = s->first[v + 1];
-    int32_t d = label[v];
+    int32_t d = nv->label;
 
     for (;;) {
-        for (int32_t a = s->cur[v]; a < end; a++) {
+        for (int32_t a = nv->cur; a < end; a++) {
             int32_t r = res[a];
             if (r <= 0)
                 continue;
             int32_t w = head[a];
-            if (label[w] != d - 1)
+            prf_node *nw = &node[w];
+            if (nw->label != d - 1)
                 continue;
-            int32_t delta = excess[v] < r ? (int32_t)excess[v] : r;
+            int32_t delta = nv->excess < r ? (int32_t)nv->excess : r;
             res[a] = r - delta;
             res[rev[a]] += delta;
-            if (excess[w] == 0 && w != s->target) {
+            if (nw->excess == 0 && w != s->target) {
                 remove_inactive(s, w);
                 add_active(s, w);
             }
-            excess[w] += delta;
-            excess[v] -= delta;
-            if (excess[v] == 0) {
-                s->cur[v] = a;
+            nw->excess += delta;
+            nv->excess -= delta;
+            if (nv->excess == 0) {
+                nv->cur = a;
                 add_inactive(s, v);
                 return;
             }
@@ -168,13 +185,13 @@ static void discharge(prf_state *s, int32_t v)
         /* Relabel. If v was alone on its level, that level is a gap. */
         if (s->active[d] < 0 && s->inactive[d] < 0) {
             gap(s, d);
-            label[v] = n;
+            nv->label = n;
             return;
         }
         int32_t best = n, best_arc = begin;
         for (int32_t a = begin; a < end; a++) {
-            if (res[a] > 0 && label[head[a]] < best) {
-                best = label[head[a]];
+            if (res[a] > 0 && node[head[a]].label < best) {
+                best = node[head[a]].label;
                 best_arc = a;
             }
         }
@@ -182,11 +199,11 @@ static void discharge(prf_state *s, int32_t v)
         s->relabels++;
         d = best + 1;
         if (d >= n) {
-            label[v] = n;
+            nv->label = n;
             return;
         }
-        label[v] = d;
-        s->cur[v] = best_arc;
+        nv->label = d;
+        nv->cur = best_arc;
         if (d > s->dmax)
             s->dmax = d;
     }
@@ -202,7 +219,7 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
             s->amax--;
             continue;
         }
-        s->active[s->amax] = s->bnext[v];
+        s->active[s->amax] = s->node[v].bnext;
         discharge(s, v);
         if (s->work > s->work_limit)
             global_update(s);
@@ -214,11 +231,7 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
 
 static void state_free(prf_state *s)
 {
-    free(s->excess);
-    free(s->label);
-    free(s->cur);
-    free(s->bnext);
-    free(s->bprev);
+    free(s->node);
     free(s->active);
     free(s->inactive);
     free(s->queue);
@@ -233,51 +246,91 @@ static gcut_status state_init(prf_state *s, const gcut_graph *g, gcut__resnet *r
     s->head = rn->head;
     s->rev = rn->rev;
     s->res = rn->res;
-    s->excess = calloc(n, sizeof *s->excess);
-    s->label = malloc(n * sizeof *s->label);
-    s->cur = malloc(n * sizeof *s->cur);
-    s->bnext = malloc(n * sizeof *s->bnext);
-    s->bprev = malloc(n * sizeof *s->bprev);
-    s->active = malloc((n + 1) * sizeof *s->active);
-    s->inactive = malloc((n + 1) * sizeof *s->inactive);
-    s->queue = malloc(n * sizeof *s->queue);
-    if (!s->excess || !s->label || !s->cur || !s->bnext || !s->bprev || !s->active ||
-        !s->inactive || !s->queue) {
+    /* Huge pages: a solve touches every page of these, and on vision-sized
+     * graphs 4 KiB page faults cost as much as a global relabel. */
+    s->node = gcut__big_alloc(n * sizeof *s->node);
+    s->active = gcut__big_alloc((n + 1) * sizeof *s->active);
+    s->inactive = gcut__big_alloc((n + 1) * sizeof *s->inactive);
+    s->queue = gcut__big_alloc(n * sizeof *s->queue);
+    if (!s->node || !s->active || !s->inactive || !s->queue) {
         state_free(s);
         return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d nodes", g->n);
     }
-    for (size_t d = 0; d <= n; d++)
-        s->active[d] = s->inactive[d] = -1;
-    s->dmax = s->n - 1;
+    memset(s->node, 0, n * sizeof *s->node);
+    /* All bytes 0xff: every bucket empty (-1). */
+    memset(s->active, 0xff, (n + 1) * sizeof *s->active);
+    memset(s->inactive, 0xff, (n + 1) * sizeof *s->inactive);
+    s->dmax = 0;
     /* hi_pr's update frequency 0.5 over ALPHA n + (its residual arcs, 2m). */
     s->work_limit = 2 * (GR_ALPHA * (int64_t)g->n + 2 * (int64_t)g->m);
     return GCUT_OK;
 }
 
-/* Vision graphs give most nodes an arc from the source and one to the
- * sink: send what v just received straight on along s -> v -> t (a
- * shortest augmenting path, as BK's add_tweights cancels it), so that v
- * never needs a discharge. The forward arcs of v are sorted by head. */
-static void pass_to_sink(prf_state *s, const gcut_graph *g, int32_t v)
+/* Augment along v -> t: min(excess of v, residual of v -> t). */
+static inline void push_to_sink(prf_state *s, const int32_t *sink_slot, int32_t v)
 {
-    if (v == g->sink)
+    int32_t a = sink_slot[v];
+    int32_t r = a >= 0 ? s->res[a] : 0;
+    if (r <= 0 || s->node[v].excess <= 0)
         return;
-    int32_t lo = g->out_start[v], hi = g->out_start[v + 1] - 1;
-    while (lo <= hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (g->out_head[mid] < g->sink)
-            lo = mid + 1;
-        else if (g->out_head[mid] > g->sink)
-            hi = mid - 1;
-        else {
-            int32_t a = s->first[v] + (mid - g->out_start[v]);
-            int32_t r = s->res[a];
-            int32_t delta = s->excess[v] < r ? (int32_t)s->excess[v] : r;
-            s->res[a] -= delta;
-            s->res[s->rev[a]] += delta;
-            s->excess[v] -= delta;
-            s->excess[g->sink] += delta;
-            return;
+    int32_t delta = s->node[v].excess < r ? (int32_t)s->node[v].excess : r;
+    s->res[a] = r - delta;
+    s->res[s->rev[a]] += delta;
+    s->node[v].excess -= delta;
+    s->node[s->target].excess += delta;
+}
+
+/* Before any labels: the shortest augmenting paths s -> v -> t and
+ * s -> v -> w -> t, found from the source's heads alone. Vision graphs give
+ * most pixels terminal arcs, and this settles most of their flow locally
+ * (as BK's add_tweights cancels s -> v -> t), so that few nodes need a
+ * discharge. sink_slot[v] is v's arc into the sink (or -1). */
+static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t *sink_slot)
+{
+    const int32_t src = g->source;
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev;
+    int32_t *res = s->res;
+    for (int32_t k = first[src]; k < first[src + 1]; k++) {
+        int32_t v = head[k];
+        if (v == g->sink)
+            continue;
+        push_to_sink(s, sink_slot, v);
+        for (int32_t a = first[v]; a < first[v + 1] && s->node[v].excess > 0; a++) {
+            int32_t w = head[a], wt = sink_slot[w];
+            if (res[a] <= 0 || wt < 0 || res[wt] <= 0 || w == src)
+                continue;
+            int32_t delta = res[a] < res[wt] ? res[a] : res[wt];
+            if (s->node[v].excess < delta)
+                delta = (int32_t)s->node[v].excess;
+            res[a] -= delta;
+            res[rev[a]] += delta;
+            res[wt] -= delta;
+            res[rev[wt]] += delta;
+            s->node[v].excess -= delta;
+            s->node[s->target].excess += delta;
+        }
+    }
+}
+
+/* side[v] = 1 for the nodes that cannot reach the sink in the residual
+ * graph: the source side of the minimum cut. A plain search, no labels. */
+static void mark_cut(prf_state *s, const gcut_graph *g)
+{
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev, *res = s->res;
+    uint8_t *side = g->side;
+    int32_t *queue = s->queue;
+    memset(side, 1, (size_t)g->n);
+    side[g->sink] = 0;
+    int32_t qh = 0, qt = 0;
+    queue[qt++] = g->sink;
+    while (qh < qt) {
+        int32_t w = queue[qh++];
+        for (int32_t a = first[w]; a < first[w + 1]; a++) {
+            int32_t x = head[a];
+            if (side[x] && res[rev[a]] > 0) {
+                side[x] = 0;
+                queue[qt++] = x;
+            }
         }
     }
 }
@@ -294,24 +347,28 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
         return st;
     }
     /* Phase 1: saturate the source's arcs, push towards the sink. */
-    s.target = g->sink;
-    s.frozen = g->source;
-    for (int32_t a = rn.first[g->source]; a < rn.first[g->source + 1]; a++) {
+    const int32_t src = g->source, snk = g->sink;
+    s.target = snk;
+    s.frozen = src;
+    for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
         int32_t r = rn.res[a];
-        if (r > 0) {
-            rn.res[a] = 0;
-            rn.res[rn.rev[a]] += r;
-            s.excess[rn.head[a]] += r;
-            pass_to_sink(&s, g, rn.head[a]);
-        }
+        rn.res[a] = 0;
+        rn.res[rn.rev[a]] += r;
+        s.node[rn.head[a]].excess += r;
     }
+    /* The queue is free until the first global relabel. */
+    int32_t *sink_slot = s.queue;
+    for (int32_t v = 0; v < g->n; v++)
+        sink_slot[v] = -1;
+    for (int32_t k = g->in_start[snk]; k < g->in_start[snk + 1]; k++) {
+        int32_t v = g->in_tail[k];
+        sink_slot[v] = rn.first[v] + (g->in_arc[k] - g->out_start[v]);
+    }
+    augment_short_paths(&s, g, sink_slot);
     st = run(&s, g->ctx);
     if (!st) {
-        /* The cut: exact distances once more; label n = cannot reach the sink. */
-        global_update(&s);
-        for (int32_t v = 0; v < g->n; v++)
-            g->side[v] = s.label[v] >= g->n;
-        g->flow_value = s.excess[g->sink];
+        mark_cut(&s, g);
+        g->flow_value = s.node[g->sink].excess;
         g->is_flow = 0;
         g->flow_stored = 0; /* it stays in res until asked for */
         *iterations = s.relabels;
@@ -336,19 +393,19 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
         return st;
     }
     for (int32_t a = 0; a < g->m; a++) {
-        s.excess[g->out_head[a]] += g->flow[a];
-        s.excess[g->arc_tail[a]] -= g->flow[a];
+        s.node[g->out_head[a]].excess += g->flow[a];
+        s.node[g->arc_tail[a]].excess -= g->flow[a];
     }
-    s.excess[g->source] = s.excess[g->sink] = 0;
+    s.node[g->source].excess = s.node[g->sink].excess = 0;
     s.target = g->source;
     s.frozen = g->sink;
     st = run(&s, g->ctx);
     for (int32_t v = 0; !st && v < g->n; v++)
-        if (v != g->source && v != g->sink && s.excess[v] != 0)
+        if (v != g->source && v != g->sink && s.node[v].excess != 0)
             st = gcut__fail(g->ctx, GCUT_E_STATE,
                             "prf: node %d kept an excess of %lld after returning flow to the "
                             "source (the preflow was not valid)",
-                            v + 1, (long long)s.excess[v]);
+                            v + 1, (long long)s.node[v].excess);
     if (!st) {
         gcut__resnet_store_flow(g, &rn, g->flow);
         g->is_flow = 1;

@@ -59,7 +59,12 @@ static void free_grid_buffers(gcut__gpu *s)
     cudaFree(s->dg.height);
     cudaFree(s->dg.flag[0]);
     cudaFree(s->dg.flag[1]);
+    cudaFree(s->dg.list[0]);
+    cudaFree(s->dg.list[1]);
     cudaFree(s->dg.counters);
+    cudaFree(s->dg.mask);
+    cudaFree(s->dg.queued);
+    cudaFree(s->dg.queue);
     cudaFreeHost(s->pinned);
     memset(&s->dg, 0, sizeof s->dg);
     s->pinned = NULL;
@@ -87,6 +92,9 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
     s->pushes_per_relabel = 8;
     s->lockfree_cycles = 256;
     s->bfs_batch = 2;
+    s->relabel_worklist = 1;
+    s->shared_res = 1;
+    s->push_worklist = 0;
     {
         int count = gcut__gpu_count();
         if (s->device >= count) {
@@ -104,6 +112,8 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
     GPU_CHECK(ctx, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     GPU_CHECK(ctx, cudaEventCreate(&s->start));
     GPU_CHECK(ctx, cudaEventCreate(&s->stop));
+    GPU_CHECK(ctx, cudaEventCreate(&s->relabel_start));
+    GPU_CHECK(ctx, cudaEventCreate(&s->relabel_stop));
     GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[0], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[1], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaMallocHost((void **)&s->h_counters,
@@ -126,6 +136,7 @@ extern "C" void gcut__gpu_release(gcut_context *ctx)
     if (s->stream)
         cudaStreamSynchronize(s->stream);
     free_grid_buffers(s);
+    gcut__gpu_release_graph(ctx);
     cudaFreeHost(s->h_counters);
     if (s->staged[0])
         cudaEventDestroy(s->staged[0]);
@@ -135,6 +146,10 @@ extern "C" void gcut__gpu_release(gcut_context *ctx)
         cudaEventDestroy(s->start);
     if (s->stop)
         cudaEventDestroy(s->stop);
+    if (s->relabel_start)
+        cudaEventDestroy(s->relabel_start);
+    if (s->relabel_stop)
+        cudaEventDestroy(s->relabel_stop);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     cudaGetLastError();

@@ -42,10 +42,12 @@ gcut_status gcut__gpu_grid_download(gcut_grid *g);
  * launches, BFS launches, global relabels; the device bytes in use; the
  * knobs (see gcut__gpu_grid_tune). */
 typedef struct gcut__gpu_grid_stats {
-    double run_ms;
+    double run_ms, relabel_ms; /* relabel_ms: the part spent in global relabels */
     long long push_launches, bfs_launches, relabels;
     size_t device_bytes;
     int sweeps, pushes_per_relabel, bfs_batch, lockfree_cycles;
+    int relabel_worklist, shared_res, push_worklist;
+    long long tile_runs; /* tiles run by the pushes (each up to `sweeps` sweeps) */
 } gcut__gpu_grid_stats;
 gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *stats);
 
@@ -55,12 +57,74 @@ gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *st
 gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_relabel,
                                 int lockfree_cycles, int bfs_batch);
 
+/* Variants of the tiled solver's parts, for measuring one against the
+ * other: the global relabel as one persistent worklist launch (1, the
+ * default) or as rounds of launches (0); pushes with in-tile residuals in
+ * shared memory (1, the default) or in global memory (0); each push phase
+ * as one persistent worklist launch (1) or as pushes_per_relabel launches
+ * (0); values < 0 keep the current. */
+gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
+                                int push_worklist);
+
 /* Device-to-device copy bandwidth in GB/s (bytes read + written per second)
  * over a buffer of `bytes`, the median of `reps` copies. */
 gcut_status gcut__gpu_copy_bandwidth(gcut_context *ctx, size_t bytes, int reps, double *gbps);
 
 /* Free the grid buffers only (the state stays). */
 void gcut__gpu_release_grid(gcut_context *ctx);
+
+/* ---- general graphs (src/gpu/graph_gpu*.cu, general_kernels/) ---------- */
+
+/* Variants of the GPU general-graph solver. */
+enum { GCUT__GPU_WORKLIST = 0, GCUT__GPU_ASYNC = 1, GCUT__GPU_COLOR = 2 };
+
+/* Solve on the GPU: upload, phase 1 (maximum preflow, value and cut), phase
+ * 2 on the device when `flags` has GCUT_GRAPH_SOLVE_FLOW (a feasible flow),
+ * download. Fills g->flow, flow_value, is_flow, side like the CPU solvers;
+ * `iterations` = push-relabel iterations (see the stats below).
+ * GCUT_E_DEVICE_NOMEM when the graph does not fit; GCUT_E_UNSUPPORTED for
+ * "color" on a node of more than 512 arcs. */
+gcut_status gcut__gpu_graph_solve(struct gcut_graph *g, int variant, unsigned flags,
+                                  int64_t *iterations);
+
+/* The same in three steps, for benchmarks that time the solve alone. run()
+ * may be repeated after one upload(); its time (CUDA events) excludes the
+ * transfers and the precoloring. */
+gcut_status gcut__gpu_graph_upload(struct gcut_graph *g);
+gcut_status gcut__gpu_graph_run(struct gcut_graph *g, int variant, unsigned flags,
+                                int64_t *iterations);
+gcut_status gcut__gpu_graph_download(struct gcut_graph *g);
+
+/* Knobs; negative values keep the current (defaults in graph_gpu.cu); 0
+ * means adaptive for gr_freq and group, off for gr_lifts, and keeps the
+ * others. */
+typedef struct gcut__gpu_graph_knobs {
+    int batch;        /* push iterations per persistent launch (counters read between) */
+    int gr_freq;      /* push iterations between global relabels; 0 = adaptive */
+    int gr_lifts;     /* also relabel once lifts since the last one pass n * this / 4 */
+    int rounds;       /* push-or-lift rounds per node per launch (worklist) */
+    int async_cycles; /* KERNEL_CYCLES of the asynchronous variant */
+    int color_cycles; /* cycles of the precoloring variant between global relabels */
+    int occupancy;    /* blocks of 256 threads per SM in the persistent launches */
+    int group;        /* lanes per node (4, 8, 16, 32; default 32); 0 = from the mean degree */
+} gcut__gpu_graph_knobs;
+
+/* What the last run did. Milliseconds from CUDA events. */
+typedef struct gcut__gpu_graph_stats {
+    double upload_ms, run_ms, phase2_ms, download_ms, color_ms;
+    /* push iterations (worklist), cycles (color), launches (async) */
+    long long push_launches, bfs_levels, relabels, lifts, pushes;
+    int gr_freq, colors;
+    size_t device_bytes;
+    /* of run_ms: time in the global relabel and the push kernels (device clock) */
+    double relabel_ms, push_ms;
+} gcut__gpu_graph_stats;
+
+gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_graph_knobs *knobs);
+gcut_status gcut__gpu_graph_stats_get(gcut_context *ctx, gcut__gpu_graph_stats *stats);
+
+/* Free the general-graph buffers and state (called by gcut__gpu_release). */
+void gcut__gpu_release_graph(gcut_context *ctx);
 
 #ifdef __cplusplus
 }

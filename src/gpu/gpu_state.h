@@ -14,6 +14,7 @@ typedef struct gcut__gpu {
     cudaStream_t stream;
     cudaEvent_t start, stop;
     cudaEvent_t staged[2];   /* the copy out of each pinned half is done */
+    cudaEvent_t relabel_start, relabel_stop; /* around each global relabel */
 
     /* The grid's device buffers, grown on demand and reused across solves. */
     gcut__dgrid dg;
@@ -27,10 +28,17 @@ typedef struct gcut__gpu {
     size_t pinned_half;
     unsigned long long *h_counters; /* pinned, GCUT_CNT_SLOTS */
 
+    /* General graphs' buffers and state (src/gpu/graph_gpu*.cu), or NULL. */
+    struct gcut__gpu_graph *graph;
+
     /* Knobs (defaults in device.cu) and the last run's statistics. */
     int sweeps, pushes_per_relabel, lockfree_cycles, bfs_batch;
+    int relabel_worklist;    /* 1: one persistent relabel launch; 0: rounds of launches */
+    int shared_res;          /* 1: tiled pushes keep in-tile residuals in shared memory */
+    int push_worklist;       /* 1: each push phase is one persistent worklist launch */
     long long push_launches, bfs_launches, relabels;
-    float run_ms;
+    long long tile_runs;     /* tiles run by the pushes */
+    float run_ms, relabel_ms;
 } gcut__gpu;
 
 /* Record a failed CUDA call (call text, file:line, CUDA's message) as the

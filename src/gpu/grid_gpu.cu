@@ -1,5 +1,8 @@
 /* Host side of the GPU grid solvers: moving a grid to the device and back,
  * and the push-relabel main loop (global relabel, termination test, pushes).
+ * The host reads the device once per global relabel (the active count);
+ * the relabel itself is one persistent launch, the pushes a fixed number of
+ * launches over device-built lists of active tiles.
  *
  * Termination is decided on exact heights only: after a global relabel (BFS
  * from the sink to convergence), a pixel of finite height can reach the
@@ -18,9 +21,17 @@
 /* A bound on main-loop rounds, so that a bug shows as an error, not a hang. */
 #define MAX_ROUNDS 1000000
 
+/* Slots of the relabel's tile queue: more than the tiles, so that a
+ * producer hardly ever waits for a slot to be taken. */
+static size_t queue_slots(size_t tiles)
+{
+    return 4 * tiles + 16384; /* a run queues at most 9 tiles, and 528 blocks run at once */
+}
+
 static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
 {
-    return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + 2 * tiles * sizeof(int32_t) +
+    return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + nodes * sizeof(uint8_t) +
+           5 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
            GCUT_CNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -52,8 +63,15 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.height, nodes * sizeof(int32_t)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.flag[0], tiles * sizeof(int32_t)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.flag[1], tiles * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.list[0], tiles * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.list[1], tiles * sizeof(int32_t)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.mask, nodes * sizeof(uint8_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, tiles * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queue,
+                                  queue_slots(tiles) * sizeof(unsigned long long)));
+        s->dg.queue_cap = (long long)queue_slots(tiles);
         GPU_CHECK(ctx, cudaMallocHost((void **)&s->pinned, 2 * half));
         s->grid_nodes = nodes;
         s->grid_ndirs = g->ndirs;
@@ -149,6 +167,29 @@ fail:
     return st;
 }
 
+/* Count the active pixels into flag[out] and GCUT_CNT_ACTIVE; for the
+ * push worklist, also queue their tiles on an emptied queue. */
+static gcut_status count_active(gcut_context *ctx, gcut__gpu *s, int out)
+{
+    gcut_status st = GCUT_OK;
+    const gcut__dgrid *dg = &s->dg;
+    const size_t tiles = (size_t)dg->tiles_x * dg->tiles_y;
+    GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_ACTIVE], 0, sizeof(unsigned long long),
+                                   s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + out], 0,
+                                   sizeof(unsigned long long), s->stream));
+    if (s->push_worklist) {
+        GPU_CHECK(ctx, cudaMemsetAsync(dg->queue, 0, (size_t)dg->queue_cap * sizeof *dg->queue,
+                                       s->stream));
+        GPU_CHECK(ctx, cudaMemsetAsync(dg->queued, 0, tiles * sizeof(int32_t), s->stream));
+        GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_HEAD], 0,
+                                       3 * sizeof(unsigned long long), s->stream));
+    }
+    GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, out, s->push_worklist, s->stream));
+fail:
+    return st;
+}
+
 /* Global relabel: BFS rounds until no tile border moves, then the count of
  * active pixels, whose tile flags end in flag[*flags] for the pushes. The
  * rounds go in batches of bfs_batch launches between reads of the counter,
@@ -164,8 +205,23 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
     const gcut__dgrid *dg = &s->dg;
     const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
     unsigned long long *work = &s->dg.counters[GCUT_CNT_WORK];
-    unsigned long long *count = &s->dg.counters[GCUT_CNT_ACTIVE];
     int in = 0, first = 1;
+    GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
+    if (s->relabel_worklist) {
+        /* One persistent launch converges; then one count (WORK stays 0). */
+        GPU_CHECK(ctx, gcut__grid_relabel_launch(dg, s->stream));
+        s->bfs_launches++;
+        if ((st = count_active(ctx, s, 0)))
+            return st;
+        GPU_CHECK(ctx, cudaEventRecord(s->relabel_stop, s->stream));
+        if ((st = read_counters(ctx, s)))
+            return st;
+        if (s->h_counters[GCUT_CNT_WORK] != 0)
+            return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: the relabel's convergence counter is %llu",
+                              s->h_counters[GCUT_CNT_WORK]);
+        in = 1; /* the flags are in flag[1 - in] = flag[0] */
+        goto done;
+    }
     for (;;) {
         for (int k = 0; k < s->bfs_batch; k++) {
             GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
@@ -176,16 +232,29 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
             first = 0;
             in = 1 - in;
         }
-        GPU_CHECK(ctx, cudaMemsetAsync(count, 0, sizeof *count, s->stream));
-        GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, 1 - in, s->stream));
+        if ((st = count_active(ctx, s, 1 - in)))
+            return st;
+        GPU_CHECK(ctx, cudaEventRecord(s->relabel_stop, s->stream));
         if ((st = read_counters(ctx, s)))
             return st;
         if (s->h_counters[GCUT_CNT_WORK] == 0)
             break;
     }
+done:
     *active = s->h_counters[GCUT_CNT_ACTIVE];
+    {
+        /* Tile runs: of the push phase before this relabel (push worklist),
+         * or of all launches so far. */
+        const long long taken = (long long)s->h_counters[GCUT_CNT_TAKEN];
+        s->tile_runs = s->push_worklist ? s->tile_runs + taken : taken;
+    }
     *flags = 1 - in;
     s->relabels++;
+    {
+        float ms = 0;
+        GPU_CHECK(ctx, cudaEventElapsedTime(&ms, s->relabel_start, s->relabel_stop));
+        s->relabel_ms += ms;
+    }
 fail:
     return st;
 }
@@ -201,6 +270,8 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: this grid is not on the device (upload first)");
     s->grid_owner = NULL; /* the run consumes the uploaded capacities */
     s->push_launches = s->bfs_launches = s->relabels = 0;
+    s->tile_runs = 0;
+    s->relabel_ms = 0;
     const gcut__dgrid *dg = &s->dg;
     const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
 
@@ -221,10 +292,24 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             goto fail;
         if (active == 0)
             break;
-        if (variant == 0) {
+        if (variant == 0 && s->push_worklist) {
+            /* Tile runs: pushes_per_relabel per tile queued at the start
+             * (as many as that many launches over those tiles would do),
+             * and a floor so that a few active tiles may spread. */
+            const long long queued = (long long)s->h_counters[GCUT_CNT_TAIL];
+            const long long budget =
+                (long long)s->pushes_per_relabel * (queued > 256 ? queued : 256);
+            GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_TAKEN], 0,
+                                           sizeof(unsigned long long), s->stream));
+            GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, s->sweeps, s->shared_res, budget,
+                                                            s->stream));
+            s->push_launches++;
+        } else if (variant == 0) {
             for (int k = 0; k < s->pushes_per_relabel; k++) {
                 GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
-                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, in, s->sweeps, s->stream));
+                GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + 1 - in], 0,
+                                               sizeof(unsigned long long), s->stream));
+                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, in, s->sweeps, s->shared_res, s->stream));
                 s->push_launches++;
                 in = 1 - in;
             }
@@ -302,6 +387,11 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     if (!s)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no GPU run yet");
     stats->run_ms = s->run_ms;
+    stats->relabel_ms = s->relabel_ms;
+    stats->relabel_worklist = s->relabel_worklist;
+    stats->push_worklist = s->push_worklist;
+    stats->tile_runs = s->tile_runs;
+    stats->shared_res = s->shared_res;
     stats->push_launches = s->push_launches;
     stats->bfs_launches = s->bfs_launches;
     stats->relabels = s->relabels;
@@ -328,5 +418,21 @@ extern "C" gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pu
         s->lockfree_cycles = lockfree_cycles;
     if (bfs_batch > 0)
         s->bfs_batch = bfs_batch;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
+                                           int push_worklist)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    if (relabel_worklist >= 0)
+        s->relabel_worklist = relabel_worklist != 0;
+    if (shared_res >= 0)
+        s->shared_res = shared_res != 0;
+    if (push_worklist >= 0)
+        s->push_worklist = push_worklist != 0;
     return GCUT_OK;
 }

@@ -1,56 +1,118 @@
-/* General-graph solves: choosing the solver, running it, and reading the
- * result (flows, the cut side). */
+/* General-graph solves: choosing the solver for the device asked for,
+ * running it, and reading the result (flows, the cut side). */
 #include <string.h>
 
 #include "graph/csr.h"
+#include "gpu/gpu.h"
 
 typedef gcut_status (*graph_solver_fn)(gcut_graph *g, int64_t *iterations);
 
 typedef struct graph_solver {
     const char *name;
-    graph_solver_fn solve;
+    int gpu_variant;       /* -1 for a CPU solver */
+    graph_solver_fn solve; /* CPU solvers */
 } graph_solver;
 
-/* CPU only for now; the first one is the default. */
+/* The first CPU entry is the CPU default, the first GPU entry the GPU one. */
 static const graph_solver solvers[] = {
-    {"prf", gcut__prf_solve},
-    {"bk", gcut__bk_graph_solve},
+    {"prf", -1, gcut__prf_solve},
+    {"bk", -1, gcut__bk_graph_solve},
+#ifdef GCUT_HAVE_CUDA
+    {"worklist", GCUT__GPU_WORKLIST, NULL},
+    {"async", GCUT__GPU_ASYNC, NULL},
+    {"color", GCUT__GPU_COLOR, NULL},
+#endif
 };
 static const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
 
 const char *gcut_graph_algorithms(void)
 {
+#ifdef GCUT_HAVE_CUDA
+    return "prf,bk,worklist,async,color";
+#else
     return "prf,bk";
+#endif
 }
 
+static const graph_solver *find_solver(const char *name)
+{
+    for (int i = 0; i < n_solvers; i++)
+        if (strcmp(solvers[i].name, name) == 0)
+            return &solvers[i];
+    return NULL;
+}
+
+/* The solver for the context's device: a named one must run there; else a
+ * GPU one when a GPU is asked for or usable, else prf (DESIGN.md: auto
+ * without a GPU runs on the CPU and says so). */
 static gcut_status pick_solver(gcut_graph *g, const char *algo, const graph_solver **out)
 {
     gcut_context *ctx = g->ctx;
     gcut_device want = ctx ? ctx->options.device : GCUT_DEVICE_CPU;
-    if (want == GCUT_DEVICE_GPU)
-        return gcut__fail(ctx, GCUT_E_UNSUPPORTED,
-                          "graph: no GPU solver for general graphs yet; use the CPU (%s)",
-                          gcut_graph_algorithms());
-    const graph_solver *s = &solvers[0];
+    int devices = 0;
+    if (want != GCUT_DEVICE_CPU && ctx)
+        gcut_device_count(ctx, &devices);
+
     if (algo) {
-        s = NULL;
-        for (int i = 0; i < n_solvers && !s; i++)
-            if (strcmp(solvers[i].name, algo) == 0)
-                s = &solvers[i];
+        const graph_solver *s = find_solver(algo);
         if (!s)
             return gcut__fail(ctx, GCUT_E_INVALID, "graph: unknown algorithm '%s' (have: %s)", algo,
                               gcut_graph_algorithms());
+        const int on_gpu = s->gpu_variant >= 0;
+        if (on_gpu && want == GCUT_DEVICE_CPU)
+            return gcut__fail(ctx, GCUT_E_INVALID,
+                              "graph: algorithm '%s' runs on the GPU, but the CPU was asked for",
+                              algo);
+        if (!on_gpu && want == GCUT_DEVICE_GPU)
+            return gcut__fail(ctx, GCUT_E_INVALID,
+                              "graph: algorithm '%s' runs on the CPU, but the GPU was asked for",
+                              algo);
+        if (on_gpu && devices == 0)
+            return gcut__fail(ctx, GCUT_E_NODEVICE, "graph: algorithm '%s' needs a GPU, and none "
+                              "is usable", algo);
+        *out = s;
+        return GCUT_OK;
     }
-    if (want == GCUT_DEVICE_AUTO && ctx) {
-        /* Worth a notice only where a GPU sits unused. */
-        int devices = 0;
-        gcut_device_count(ctx, &devices);
-        gcut__log(ctx, devices > 0 ? 1 : 2,
-                  "solving on the CPU: there is no GPU solver for general graphs yet");
+    const graph_solver *gpu = NULL;
+    for (int i = 0; i < n_solvers && !gpu; i++)
+        if (solvers[i].gpu_variant >= 0)
+            gpu = &solvers[i];
+    if (want == GCUT_DEVICE_GPU) {
+        if (!gcut_cuda_built())
+            return gcut__fail(ctx, GCUT_E_NODEVICE,
+                              "graph: no GPU: gcut was built without CUDA (CPU solvers: prf,bk)");
+        if (devices == 0)
+            return gcut__fail(ctx, GCUT_E_NODEVICE, "graph: no usable GPU was found");
+        *out = gpu;
+        return GCUT_OK;
     }
-    *out = s;
+    if (want == GCUT_DEVICE_AUTO && gpu && devices > 0) {
+        *out = gpu;
+        return GCUT_OK;
+    }
+    if (want == GCUT_DEVICE_AUTO)
+        gcut__log(ctx, 1, "%s: solving on the CPU",
+                  !gcut_cuda_built() ? "no GPU (gcut was built without CUDA)" : "no usable GPU");
+    *out = &solvers[0];
     return GCUT_OK;
 }
+
+#ifdef GCUT_HAVE_CUDA
+static gcut_status run_solver(gcut_graph *g, const graph_solver *s, unsigned flags,
+                              int64_t *iterations)
+{
+    if (s->gpu_variant >= 0)
+        return gcut__gpu_graph_solve(g, s->gpu_variant, flags, iterations);
+    return s->solve(g, iterations);
+}
+#else
+static gcut_status run_solver(gcut_graph *g, const graph_solver *s, unsigned flags,
+                              int64_t *iterations)
+{
+    (void)flags;
+    return s->solve(g, iterations);
+}
+#endif
 
 gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gcut_solve_info *info)
 {
@@ -70,7 +132,16 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     g->flow_stored = g->is_flow = 0;
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
-    st = s->solve(g, &iterations);
+    st = run_solver(g, s, flags, &iterations);
+    /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
+    if (s->gpu_variant >= 0 && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
+        (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
+        gcut__log(g->ctx, 1, "%s: solving on the CPU", gcut_last_error(g->ctx));
+        gcut__clear_error(g->ctx);
+        s = &solvers[0];
+        iterations = 0;
+        st = run_solver(g, s, flags, &iterations);
+    }
     if (!st && !g->is_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
         st = gcut__prf_return_excess(g);
     double t1 = gcut__now_ms();
@@ -79,7 +150,8 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     g->solved = 1;
     g->info.flow = g->flow_value;
     g->info.time_ms = t1 - t0;
-    g->info.device = "cpu";
+    if (s->gpu_variant < 0)
+        g->info.device = "cpu";
     g->info.algo = s->name;
     g->info.iterations = iterations;
     if (info)

@@ -44,6 +44,10 @@ struct gcut_grid {
     int32_t *res[GCUT__MAX_DIRS];
     uint8_t *label;
     gcut_solve_info info;
+
+    /* BK's trees and terminal residuals, kept after a BK solve so that the
+     * next one starts from its flow (src/cpu/bk_grid.c); NULL before. */
+    struct gcut__bk_grid *bk;
 };
 
 static inline int32_t gcut__grid_node(const gcut_grid *g, int x, int y)
@@ -65,6 +69,21 @@ gcut_status gcut__grid_check_overflow(gcut_grid *g);
 /* CPU Boykov–Kolmogorov on the grid layout (src/cpu/bk_grid.c): fills res,
  * label and flow. */
 gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations);
+
+/* BK's kept state: allocated (and its pages touched) before the timed
+ * solve; forgotten when another solver writes res; freed with the grid. */
+gcut_status gcut__bk_grid_prepare(gcut_grid *g);
+void gcut__bk_grid_forget(gcut_grid *g);
+void gcut__bk_grid_free(gcut_grid *g);
+
+/* Capacity changes after a BK solve, so the next one can start warm (code
+ * that writes cap, source_cap or sink_cap directly after a BK solve must
+ * call these, or gcut__bk_grid_forget()):
+ * pixel node i's terminal capacities changed (any time before or after
+ * the write); the arc from node i in direction d gets capacity cap
+ * (called before cap[d][i] is written). No-ops when nothing is kept. */
+void gcut__bk_grid_note_terminal(gcut_grid *g, int32_t i);
+void gcut__bk_grid_note_edge(gcut_grid *g, int32_t i, int d, int32_t cap);
 
 #ifdef __cplusplus
 }

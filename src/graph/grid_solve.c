@@ -109,6 +109,12 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
         st = gcut__grid_check_overflow(g);
     if (!st)
         st = gcut__grid_alloc_solution(g);
+    /* BK keeps its flow and trees for a warm re-solve; any other solver's
+     * residuals end that. */
+    if (!st && s->solve == gcut__bk_grid_solve)
+        st = gcut__bk_grid_prepare(g);
+    else
+        gcut__bk_grid_forget(g);
     if (st)
         return st;
 

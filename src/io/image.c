@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "io/atomic_file.h"
+#include "io/big_alloc.h"
 
 gcut_status gcut__image_alloc(gcut_context *ctx, const char *path, int64_t width,
                               int64_t height, int channels, int with_indices, gcut_image **out)
@@ -30,8 +31,8 @@ gcut_status gcut__image_alloc(gcut_context *ctx, const char *path, int64_t width
         im->height = (int)height;
         im->channels = channels;
         im->bit_depth = 8;
-        im->pixels = malloc(n * (size_t)channels);
-        im->indices = with_indices ? malloc(n) : NULL;
+        im->pixels = gcut__big_alloc(n * (size_t)channels);
+        im->indices = with_indices ? gcut__big_alloc(n) : NULL;
         im->path = malloc(strlen(path) + 1);
     }
     if (!im || !im->pixels || (with_indices && !im->indices) || !im->path) {

@@ -42,6 +42,13 @@ gcut_status gcut__png_write(gcut_context *ctx, const char *path, FILE *fp, const
     /* Masks and overlays are written once and read often: a fast level is
      * enough, the filter choice matters more than the zlib effort. */
     png_set_compression_level(png, 3);
+    /* Grey images here are masks and label maps: flat runs, where "up" alone
+     * compresses as well as trying all five filters per row, at a fifth of
+     * the work. */
+    if (channels <= 2) {
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+        png_set_compression_level(png, 1);
+    }
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, color_types[channels],
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);

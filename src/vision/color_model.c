@@ -109,29 +109,47 @@ static void gmm_from_stats(gcut__color_model *m, const stats *st, double total)
     }
 }
 
-/* The cost of colour x under component k: -log (weight N(x)). */
-static inline float component_cost(const gcut__color_model *m, int k, const float *x)
-{
-    float d0 = x[0] - (float)m->mean[k][0], d1 = x[1] - (float)m->mean[k][1],
-          d2 = x[2] - (float)m->mean[k][2];
-    const double *iv = m->inv_cov[k];
-    float q = (float)iv[0] * d0 * d0 + (float)iv[3] * d1 * d1 + (float)iv[5] * d2 * d2 +
-              2 * ((float)iv[1] * d0 * d1 + (float)iv[2] * d0 * d2 + (float)iv[4] * d1 * d2);
-    return (float)m->log_norm[k] + 0.5f * q;
-}
+/* The used components' parameters in float, converted once per pass rather
+ * than per pixel. */
+typedef struct gauss_set {
+    int used;
+    int index[GCUT__GMM_MAX_K]; /* the component each entry is */
+    float mean[GCUT__GMM_MAX_K][3], iv[GCUT__GMM_MAX_K][6], norm[GCUT__GMM_MAX_K];
+} gauss_set;
 
-static int best_component(const gcut__color_model *m, const float *x)
+static void gauss_prepare(const gcut__color_model *m, gauss_set *g)
 {
-    int best = -1;
-    float best_cost = FLT_MAX;
+    g->used = 0;
     for (int k = 0; k < m->k; k++) {
         if (m->weight[k] <= 0)
             continue;
-        float c = component_cost(m, k, x);
-        if (c < best_cost)
-            best_cost = c, best = k;
+        int u = g->used++;
+        g->index[u] = k;
+        for (int c = 0; c < 3; c++)
+            g->mean[u][c] = (float)m->mean[k][c];
+        for (int e = 0; e < 6; e++)
+            g->iv[u][e] = (float)m->inv_cov[k][e];
+        g->norm[u] = (float)m->log_norm[k];
     }
-    return best < 0 ? 0 : best;
+}
+
+/* The cheapest component for colour x: its entry in g, and its cost
+ * -log (weight N(x)) in *cost (FLT_MAX and entry -1 when none is used). */
+static inline int gauss_best(const gauss_set *g, float x0, float x1, float x2, float *cost)
+{
+    int best = -1;
+    float best_cost = FLT_MAX;
+    for (int u = 0; u < g->used; u++) {
+        float d0 = x0 - g->mean[u][0], d1 = x1 - g->mean[u][1], d2 = x2 - g->mean[u][2];
+        const float *v = g->iv[u];
+        float q = v[0] * d0 * d0 + v[3] * d1 * d1 + v[5] * d2 * d2 +
+                  2 * (v[1] * d0 * d1 + v[2] * d0 * d2 + v[4] * d1 * d2);
+        float c = g->norm[u] + 0.5f * q;
+        if (c < best_cost)
+            best_cost = c, best = u;
+    }
+    *cost = best_cost;
+    return best;
 }
 
 /* Orchard-Bouman: split the cluster of largest principal variance along its
@@ -190,9 +208,15 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
         m->fitted = 1;
     }
     for (int round = 0; round < GMM_ROUNDS; round++) {
+        gauss_set g;
+        gauss_prepare(m, &g);
         memset(st, 0, sizeof(stats) * (size_t)m->k);
-        for (int64_t i = 0; i < ns; i++)
-            stats_add(&st[best_component(m, x + 3 * i)], x + 3 * i);
+        for (int64_t i = 0; i < ns; i++) {
+            const float *p = x + 3 * i;
+            float cost;
+            int u = gauss_best(&g, p[0], p[1], p[2], &cost);
+            stats_add(&st[u < 0 ? 0 : g.index[u]], p);
+        }
         gmm_from_stats(m, st, (double)ns);
     }
     free(assign);
@@ -269,15 +293,14 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
     float *x = malloc((size_t)ns * 3 * sizeof *x);
     if (!x)
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
-    int64_t seen = 0, j = 0;
+    int64_t skip = 0, j = 0;
     for (int64_t i = 0; i < n && j < ns; i++) {
-        if (label[i] != want)
+        if (label[i] != want || skip-- > 0)
             continue;
-        if (seen++ % step == 0) {
-            for (int c = 0; c < 3; c++)
-                x[3 * j + c] = rgb[3 * i + c];
-            j++;
-        }
+        for (int c = 0; c < 3; c++)
+            x[3 * j + c] = rgb[3 * i + c];
+        j++;
+        skip = step - 1;
     }
     gcut_status st = fit_gmm(ctx, m, x, j);
     free(x);
@@ -292,17 +315,10 @@ void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int6
             cost[i] = m->neg_log[hist_bin(rgb + 3 * i)];
         return;
     }
-    for (int64_t i = 0; i < n; i++) {
-        float x[3] = {rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]};
-        float best = FLT_MAX;
-        for (int k = 0; k < m->k; k++) {
-            if (m->weight[k] <= 0)
-                continue;
-            float c = component_cost(m, k, x);
-            best = c < best ? c : best;
-        }
-        cost[i] = best;
-    }
+    gauss_set g;
+    gauss_prepare(m, &g);
+    for (int64_t i = 0; i < n; i++)
+        gauss_best(&g, rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], &cost[i]);
 }
 
 void gcut__color_model_free(gcut__color_model *m)

@@ -11,13 +11,22 @@
  * lambda <= GCUT_SEGMENT_MAX_LAMBDA), its region term to at most
  * GCUT_SEGMENT_MAX_REGION * SCALE, and K = 1 + the largest n-link sum, so
  * the capacities at any pixel (terminals + arcs out + arcs in) stay under
- * 3 * 7e7 + 1e5, far below INT32_MAX; set_up_nlinks checks it anyway. */
+ * 3 * 7e7 + 1e5, far below INT32_MAX; set_up_nlinks checks it anyway.
+ *
+ * Speed: region terms depend only on a pixel's colour, so they are priced
+ * once per distinct colour (color_index.h) and gathered; n-links come from a
+ * table of exp() per squared difference and go straight into the grid; the
+ * per-pixel passes run on threads with results independent of their number.
+ * One grid serves every cut, only its terminals changing between cuts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graph/grid.h"
+#include "io/big_alloc.h"
+#include "vision/color_index.h"
 #include "vision/color_model.h"
+#include "vision/parallel.h"
 
 /* Defaults, chosen on the whole GrabCut benchmark (bench/segment_quality.py),
  * never per image. */
@@ -56,22 +65,34 @@ static gcut_status check_options(gcut_context *ctx, const gcut_segment_options *
     if (o->connectivity != 4 && o->connectivity != 8)
         return gcut__fail(ctx, GCUT_E_INVALID, "connectivity %d is not 4 or 8",
                           o->connectivity);
+    if (o->threads < 0 || o->threads > GCUT__MAX_THREADS)
+        return gcut__fail(ctx, GCUT_E_INVALID, "threads %d is not in 0..%d", o->threads,
+                          GCUT__MAX_THREADS);
     return GCUT_OK;
 }
 
 typedef struct seg_state {
     gcut_context *ctx;
     int width, height;
+    int threads;       /* for the per-pixel stages; results do not depend on it */
     int64_t n;
-    uint8_t *rgb;      /* 3 bytes per pixel */
+    const uint8_t *rgb; /* 3 bytes per pixel: the caller's pixels when packed RGB */
+    uint8_t *rgb_copy;  /* else ours */
     const uint8_t *seeds;
-    int32_t *a, *b;    /* n-link scratch: one direction and its opposite */
-    int32_t *nsum;     /* a pixel's n-link capacities, summed */
-    int32_t *source, *sink;
+    gcut__color_index colors;
+    /* Per distinct colour: how many free, foreground-seeded and
+     * background-seeded pixels have it, its region costs, and the signed
+     * terminal capacity of a free pixel of that colour (> 0: to the source). */
+    uint32_t *n_free, *n_fg_seed, *n_bg_seed;
     float *cost_fg, *cost_bg;
+    int32_t *tcap;
+    int32_t *source, *sink;
     uint8_t *fit_label; /* 1 fit to foreground, 0 to background, 2 neither */
     uint8_t *mask, *best;
     int32_t *best_source, *best_sink; /* only with save_graph */
+    int32_t *runs;      /* n + height numbers: fit_labels_from_cut's stack */
+    int32_t *seed_list; /* the seeded pixels: foreground ones first */
+    int64_t n_fg_seeds, n_seeds;
     gcut_grid *grid;
     double beta;
     int32_t hard_cap;
@@ -81,7 +102,11 @@ static void pack_rgb(seg_state *s, const uint8_t *pixels, int channels, size_t s
 {
     for (int y = 0; y < s->height; y++) {
         const uint8_t *row = pixels + (size_t)y * stride;
-        uint8_t *out = s->rgb + (size_t)y * (size_t)s->width * 3;
+        uint8_t *out = s->rgb_copy + (size_t)y * (size_t)s->width * 3;
+        if (channels == 3) {
+            memcpy(out, row, (size_t)s->width * 3);
+            continue;
+        }
         for (int x = 0; x < s->width; x++) {
             const uint8_t *p = row + (size_t)x * (size_t)channels;
             int colour = channels >= 3;
@@ -99,81 +124,133 @@ static inline int32_t d2_at(const uint8_t *rgb, int64_t p, int64_t q)
     return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
-/* GrabCut's beta = 1 / (2 <|Ip - Iq|^2>) over the neighbour pairs used. */
-static double contrast_beta(const seg_state *s, int ndirs)
+/* The pixels [*x0, *x1) of row y whose neighbour in direction (dx, dy) lies
+ * inside the image; 0 when there are none. */
+static int dir_span(int w, int h, int y, int dx, int dy, int *x0, int *x1)
 {
-    double sum = 0;
-    int64_t pairs = 0;
-    int w = s->width, h = s->height;
-    for (int d = 0; d < ndirs; d += 2) { /* E, S, NE, SE: each pair once */
-        int dx, dy;
-        gcut_dir_offset((gcut_dir)(d == 4 ? GCUT_DIR_NE : d == 6 ? GCUT_DIR_SE : d), &dx, &dy);
-        for (int y = (dy < 0); y < h - (dy > 0); y++) {
-            int64_t rowsum = 0;
-            for (int x = 0; x < w - dx; x++) {
-                int64_t p = (int64_t)y * w + x, q = (int64_t)(y + dy) * w + x + dx;
-                rowsum += d2_at(s->rgb, p, q);
-            }
-            sum += (double)rowsum;
-            pairs += w - dx;
-        }
-    }
-    double mean = pairs ? sum / (double)pairs : 0;
-    /* A flat image has no contrast to weigh: any beta gives the same weights. */
-    return mean > 0 ? 1.0 / (2.0 * mean) : 0.0;
+    if (y + dy < 0 || y + dy >= h)
+        return 0;
+    *x0 = dx < 0 ? 1 : 0;
+    *x1 = dx > 0 ? w - 1 : w;
+    return *x0 < *x1;
 }
 
-/* n-links in every direction, their per-pixel sums, and K. */
+typedef struct nlink_job {
+    const seg_state *s;
+    int ndirs;
+    const int32_t *table[2];        /* weight by d2: axis-aligned, diagonal */
+    int64_t d2_sum[GCUT__MAX_THREADS]; /* per part: exact, so beta is the same for any split */
+    int32_t largest[GCUT__MAX_THREADS];
+} nlink_job;
+
+/* Sum of d2 over the pairs (p, q) with p in rows [y0, y1), each pair once
+ * (E, S, NE, SE from p). */
+static void sum_d2_rows(void *arg, int64_t y0, int64_t y1, int part)
+{
+    nlink_job *j = arg;
+    const seg_state *s = j->s;
+    static const gcut_dir forward[4] = {GCUT_DIR_E, GCUT_DIR_S, GCUT_DIR_NE, GCUT_DIR_SE};
+    int64_t sum = 0;
+    for (int64_t y = y0; y < y1; y++)
+        for (int f = 0; f < j->ndirs / 2; f++) {
+            int dx, dy, x0, x1;
+            gcut_dir_offset(forward[f], &dx, &dy);
+            if (!dir_span(s->width, s->height, (int)y, dx, dy, &x0, &x1))
+                continue;
+            int64_t p0 = y * s->width, off = (int64_t)dy * s->width + dx;
+            for (int64_t p = p0 + x0; p < p0 + x1; p++)
+                sum += d2_at(s->rgb, p, p + off);
+        }
+    j->d2_sum[part] = sum;
+}
+
+/* The arcs of the pairs (p, q) with p in rows [y0, y1), each pair once (E,
+ * S, NE, SE from p), written straight into the fresh grid's capacity arrays:
+ * one table entry gives both arcs of a pair, so they are equal. Each arc is
+ * written by exactly one pair, so ranges never write the same entry. */
+static void nlink_rows(void *arg, int64_t y0, int64_t y1, int part)
+{
+    (void)part;
+    nlink_job *j = arg;
+    const seg_state *s = j->s;
+    gcut_grid *g = s->grid;
+    int w = s->width;
+    static const gcut_dir forward[4] = {GCUT_DIR_E, GCUT_DIR_S, GCUT_DIR_NE, GCUT_DIR_SE};
+    for (int64_t y = y0; y < y1; y++)
+        for (int f = 0; f < j->ndirs / 2; f++) {
+            gcut_dir d = forward[f];
+            int dx, dy, x0, x1;
+            gcut_dir_offset(d, &dx, &dy);
+            if (!dir_span(w, s->height, (int)y, dx, dy, &x0, &x1))
+                continue;
+            const int32_t *tab = j->table[dx != 0 && dy != 0];
+            int32_t node = gcut__grid_node(g, 0, (int)y);
+            int32_t *out = g->cap[d] + node, *back = g->cap[d ^ 1] + node + g->offset[d];
+            int64_t p0 = y * w, off = (int64_t)dy * w + dx;
+            for (int x = x0; x < x1; x++) {
+                int32_t c = tab[d2_at(s->rgb, p0 + x, p0 + x + off)];
+                out[x] = c;
+                back[x] = c;
+            }
+        }
+}
+
+/* The largest sum of a pixel's arcs over rows [y0, y1). */
+static void nlink_sums(void *arg, int64_t y0, int64_t y1, int part)
+{
+    nlink_job *j = arg;
+    const gcut_grid *g = j->s->grid;
+    int32_t largest = 0;
+    for (int64_t y = y0; y < y1; y++) {
+        int32_t node = gcut__grid_node(g, 0, (int)y);
+        for (int x = 0; x < g->width; x++) {
+            int32_t sum = 0; /* < 7e7 by the header comment's bound */
+            for (int d = 0; d < j->ndirs; d++)
+                sum += g->cap[d][node + x];
+            largest = sum > largest ? sum : largest;
+        }
+    }
+    j->largest[part] = largest;
+}
+
+/* n-links in every direction and K. GrabCut's beta = 1 / (2 <|Ip - Iq|^2>)
+ * over the neighbour pairs used. */
 static gcut_status set_up_nlinks(seg_state *s, const gcut_segment_options *o)
 {
-    int w = s->width, h = s->height, ndirs = o->connectivity;
-    s->beta = contrast_beta(s, ndirs);
-    int32_t *table[2];
-    table[0] = malloc((MAX_D2 + 1) * sizeof(int32_t));
-    table[1] = malloc((MAX_D2 + 1) * sizeof(int32_t));
-    if (!table[0] || !table[1]) {
-        free(table[0]);
-        free(table[1]);
+    int w = s->width, h = s->height;
+    nlink_job job = {.s = s, .ndirs = o->connectivity};
+    int parts = gcut__thread_count(s->threads, s->n);
+    gcut__parallel_for(parts, h, sum_d2_rows, &job);
+    int64_t sum = 0, pairs = (int64_t)(w - 1) * h + (int64_t)w * (h - 1);
+    if (o->connectivity == 8)
+        pairs += 2 * (int64_t)(w - 1) * (h - 1);
+    for (int p = 0; p < parts; p++)
+        sum += job.d2_sum[p];
+    double mean = pairs ? (double)sum / (double)pairs : 0;
+    /* A flat image has no contrast to weigh: any beta gives the same weights. */
+    s->beta = mean > 0 ? 1.0 / (2.0 * mean) : 0.0;
+
+    int32_t *table = malloc(2 * (MAX_D2 + 1) * sizeof(int32_t));
+    if (!table)
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
-    }
-    for (int d2 = 0; d2 <= MAX_D2; d2++) {
+    job.table[0] = table;
+    job.table[1] = table + MAX_D2 + 1;
+    int d2 = 0;
+    for (; d2 <= MAX_D2; d2++) {
         double wt = o->lambda * exp(-s->beta * d2) * GCUT_SEGMENT_SCALE;
-        table[0][d2] = (int32_t)lround(wt);
-        table[1][d2] = (int32_t)lround(wt / sqrt(2.0)); /* diagonal: dist = sqrt 2 */
+        table[d2] = (int32_t)lround(wt);
+        table[MAX_D2 + 1 + d2] = (int32_t)lround(wt / sqrt(2.0)); /* diagonal: dist = sqrt 2 */
+        if (table[d2] == 0)
+            break; /* the weight only falls from here: the rest rounds to 0 too */
     }
-    memset(s->nsum, 0, (size_t)s->n * sizeof(int32_t));
-    gcut_status st = GCUT_OK;
-    static const gcut_dir forward[4] = {GCUT_DIR_E, GCUT_DIR_S, GCUT_DIR_NE, GCUT_DIR_SE};
-    for (int f = 0; f < ndirs / 2 && !st; f++) {
-        gcut_dir d = forward[f];
-        int dx, dy;
-        gcut_dir_offset(d, &dx, &dy);
-        const int32_t *tab = table[dx != 0 && dy != 0];
-        memset(s->a, 0, (size_t)s->n * sizeof(int32_t));
-        memset(s->b, 0, (size_t)s->n * sizeof(int32_t));
-        int x0 = dx < 0 ? 1 : 0, x1 = dx > 0 ? w - 1 : w;
-        int y0 = dy < 0 ? 1 : 0, y1 = dy > 0 ? h - 1 : h;
-        int64_t off = (int64_t)dy * w + dx;
-        for (int y = y0; y < y1; y++)
-            for (int x = x0; x < x1; x++) {
-                int64_t p = (int64_t)y * w + x;
-                int32_t c = tab[d2_at(s->rgb, p, p + off)];
-                s->a[p] = c;
-                s->b[p + off] = c; /* the same pair seen from q: symmetric */
-                s->nsum[p] += c;
-                s->nsum[p + off] += c;
-            }
-        st = gcut_grid_set_edges(s->grid, d, s->a);
-        if (!st)
-            st = gcut_grid_set_edges(s->grid, (gcut_dir)(d ^ 1), s->b);
-    }
-    free(table[0]);
-    free(table[1]);
-    if (st)
-        return st;
+    for (d2++; d2 <= MAX_D2; d2++)
+        table[d2] = table[MAX_D2 + 1 + d2] = 0;
+    gcut__parallel_for(parts, h, nlink_rows, &job);
+    free(table);
+    gcut__parallel_for(parts, h, nlink_sums, &job);
     int32_t largest = 0;
-    for (int64_t i = 0; i < s->n; i++)
-        largest = s->nsum[i] > largest ? s->nsum[i] : largest;
+    for (int p = 0; p < parts; p++)
+        largest = job.largest[p] > largest ? job.largest[p] : largest;
     /* The bound of the header comment, checked: K + arcs out + arcs in. */
     int64_t worst = 1 + 3 * (int64_t)largest + (int64_t)(GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE);
     if (worst > INT32_MAX)
@@ -185,62 +262,177 @@ static gcut_status set_up_nlinks(seg_state *s, const gcut_segment_options *o)
     return GCUT_OK;
 }
 
-/* Terminal capacities from the region costs and the seeds; returns the
- * energy's constant part (sum of each free pixel's smaller cost). */
-static double set_terminals(seg_state *s)
+/* The terminal capacity of a free pixel of each colour from the region
+ * costs; returns the part of the energy that does not depend on the cut:
+ * each free pixel's smaller (clamped) cost plus each seeded pixel's cost
+ * under its label. */
+static double colour_terminals(seg_state *s)
 {
     const double max_scaled = GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE;
     double constant = 0;
-    for (int64_t i = 0; i < s->n; i++) {
-        if (s->seeds[i] == GCUT_SEED_FG) {
-            s->source[i] = s->hard_cap, s->sink[i] = 0;
-        } else if (s->seeds[i] == GCUT_SEED_BG) {
-            s->source[i] = 0, s->sink[i] = s->hard_cap;
-        } else {
-            /* Source arc = cost of the background label, sink arc = cost of
-             * foreground; only the difference matters to the cut. */
-            double diff = ((double)s->cost_bg[i] - (double)s->cost_fg[i]) * GCUT_SEGMENT_SCALE;
-            if (diff > max_scaled)
-                diff = max_scaled;
-            if (diff < -max_scaled)
-                diff = -max_scaled;
-            int32_t c = (int32_t)lround(fabs(diff));
-            s->source[i] = diff > 0 ? c : 0;
-            s->sink[i] = diff > 0 ? 0 : c;
-            constant += diff > 0 ? s->cost_fg[i] : s->cost_bg[i];
-        }
+    for (int64_t u = 0; u < s->colors.count; u++) {
+        /* Source arc = cost of the background label, sink arc = cost of
+         * foreground; only the difference matters to the cut. */
+        double diff = ((double)s->cost_bg[u] - (double)s->cost_fg[u]) * GCUT_SEGMENT_SCALE;
+        if (diff > max_scaled)
+            diff = max_scaled;
+        if (diff < -max_scaled)
+            diff = -max_scaled;
+        int32_t c = (int32_t)lround(fabs(diff));
+        s->tcap[u] = diff > 0 ? c : -c;
+        constant += (double)s->n_free[u] * (diff > 0 ? s->cost_fg[u] : s->cost_bg[u]) +
+                    (double)s->n_fg_seed[u] * s->cost_fg[u] +
+                    (double)s->n_bg_seed[u] * s->cost_bg[u];
     }
     return constant;
 }
 
+static void pixel_terminals(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    seg_state *s = arg;
+    const uint32_t *of = s->colors.of_pixel;
+    for (int64_t i = begin; i < end; i++) {
+        int32_t t = s->tcap[of[i]];
+        if (s->seeds[i] == GCUT_SEED_FG)
+            t = s->hard_cap;
+        else if (s->seeds[i] == GCUT_SEED_BG)
+            t = -s->hard_cap;
+        s->source[i] = t > 0 ? t : 0;
+        s->sink[i] = t > 0 ? 0 : -t;
+    }
+}
+
+typedef struct cost_job {
+    const gcut__color_model *fg, *bg;
+    seg_state *s;
+} cost_job;
+
+static void colour_costs(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    cost_job *j = arg;
+    const uint8_t *c = j->s->colors.colors + 3 * begin;
+    gcut__color_model_cost(j->fg, c, end - begin, j->s->cost_fg + begin);
+    gcut__color_model_cost(j->bg, c, end - begin, j->s->cost_bg + begin);
+}
+
+/* Fit both models to the pixels fit_label marks, then price every colour. */
 static gcut_status fit_models(seg_state *s, gcut__color_model *fg, gcut__color_model *bg)
 {
     gcut_status st = gcut__color_model_fit(s->ctx, fg, s->rgb, s->fit_label, 1, s->n);
     if (!st)
         st = gcut__color_model_fit(s->ctx, bg, s->rgb, s->fit_label, 0, s->n);
     if (!st) {
-        gcut__color_model_cost(fg, s->rgb, s->n, s->cost_fg);
-        gcut__color_model_cost(bg, s->rgb, s->n, s->cost_bg);
+        cost_job job = {fg, bg, s};
+        /* A colour costs two models' components, many times a pixel's work
+         * elsewhere: weigh it so when deciding how many threads pay. */
+        int parts = gcut__thread_count(s->threads, 16 * s->colors.count);
+        gcut__parallel_for(parts, s->colors.count, colour_costs, &job);
     }
     return st;
 }
 
+/* Mark the maximal run of unmarked foreground through (x, y) and push it
+ * (its first and last pixel numbers) for its neighbour rows to be scanned. */
+static void fill_run(seg_state *s, int y, int x, int32_t *stack, int64_t *top)
+{
+    const uint8_t *fg = s->mask + (int64_t)y * s->width;
+    uint8_t *mark = s->fit_label + (int64_t)y * s->width;
+    int l = x, r = x;
+    while (l > 0 && fg[l - 1] && !mark[l - 1])
+        l--;
+    while (r < s->width - 1 && fg[r + 1] && !mark[r + 1])
+        r++;
+    memset(mark + l, 1, (size_t)(r - l + 1));
+    stack[(*top)++] = (int32_t)((int64_t)y * s->width + l);
+    stack[(*top)++] = (int32_t)((int64_t)y * s->width + r);
+}
+
+/* The labels to re-fit the models to after a cut: the foreground that a
+ * path of foreground pixels joins to a foreground seed is the object; a
+ * foreground blob that no seed reaches is scenery that merely looks like it
+ * (grass beside a green bush), and the background model must learn its
+ * colours, or the next cut keeps it. Without foreground seeds (a box) the
+ * cut is taken as it is. A scanline flood fill: every maximal run is pushed
+ * once, so the stack holds at most (n + height) / 2 runs of two numbers. */
+static void fit_labels_from_cut(seg_state *s, int connectivity)
+{
+    if (s->n_fg_seeds == 0) {
+        memcpy(s->fit_label, s->mask, (size_t)s->n);
+        return;
+    }
+    memset(s->fit_label, 0, (size_t)s->n);
+    int w = s->width, h = s->height, reach = connectivity == 8;
+    int32_t *stack = s->runs;
+    int64_t top = 0;
+    for (int64_t k = 0; k < s->n_fg_seeds; k++) {
+        int32_t p = s->seed_list[k];
+        if (!s->fit_label[p])
+            fill_run(s, p / w, p % w, stack, &top);
+        while (top > 0) {
+            int32_t last = stack[--top], first = stack[--top];
+            int ry = first / w, l = first % w, r = last % w;
+            for (int ny = ry - 1; ny <= ry + 1; ny += 2) {
+                if (ny < 0 || ny >= h)
+                    continue;
+                const uint8_t *fg = s->mask + (int64_t)ny * w;
+                const uint8_t *mark = s->fit_label + (int64_t)ny * w;
+                int x1 = r + reach < w - 1 ? r + reach : w - 1;
+                for (int nx = l - reach > 0 ? l - reach : 0; nx <= x1; nx++)
+                    if (fg[nx] && !mark[nx])
+                        fill_run(s, ny, nx, stack, &top);
+            }
+        }
+    }
+}
+
 static void free_state(seg_state *s)
 {
-    free(s->rgb);
-    free(s->a);
-    free(s->b);
-    free(s->nsum);
-    free(s->source);
-    free(s->sink);
+    free(s->rgb_copy);
+    gcut__color_index_free(&s->colors);
+    free(s->n_free);
+    free(s->n_fg_seed);
+    free(s->n_bg_seed);
     free(s->cost_fg);
     free(s->cost_bg);
+    free(s->tcap);
+    free(s->source);
+    free(s->sink);
     free(s->fit_label);
     free(s->mask);
     free(s->best);
     free(s->best_source);
     free(s->best_sink);
+    free(s->runs);
+    free(s->seed_list);
     gcut_grid_destroy(s->grid);
+}
+
+/* The colour index and the per-colour arrays. */
+static gcut_status index_colours(seg_state *s)
+{
+    gcut_status st = gcut__color_index_build(s->ctx, s->rgb, s->n, s->threads, &s->colors);
+    if (st)
+        return st;
+    size_t u = (size_t)s->colors.count;
+    s->n_free = calloc(u, sizeof(uint32_t));
+    s->n_fg_seed = calloc(u, sizeof(uint32_t));
+    s->n_bg_seed = calloc(u, sizeof(uint32_t));
+    s->cost_fg = malloc(u * sizeof(float));
+    s->cost_bg = malloc(u * sizeof(float));
+    s->tcap = malloc(u * sizeof(int32_t));
+    if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg || !s->tcap)
+        return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory for %lld colours",
+                          (long long)s->colors.count);
+    const uint32_t *of = s->colors.of_pixel;
+    for (int64_t i = 0; i < s->n; i++) {
+        uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
+                          : s->seeds[i] == GCUT_SEED_BG ? s->n_bg_seed
+                                                        : s->n_free;
+        count[of[i]]++;
+    }
+    return GCUT_OK;
 }
 
 static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t *mask_out,
@@ -258,6 +450,18 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     if (fg_seeds + bg_seeds == s->n)
         return gcut__fail(ctx, GCUT_E_INVALID,
                           "every pixel is seeded, nothing is left to segment");
+    s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
+    if (!s->seed_list)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
+                          (long long)(fg_seeds + bg_seeds));
+    s->n_fg_seeds = fg_seeds;
+    s->n_seeds = fg_seeds + bg_seeds;
+    for (int64_t i = 0, f = 0, b = fg_seeds; i < s->n; i++) {
+        if (s->seeds[i] == GCUT_SEED_FG)
+            s->seed_list[f++] = (int32_t)i;
+        else if (s->seeds[i] == GCUT_SEED_BG)
+            s->seed_list[b++] = (int32_t)i;
+    }
     /* Without foreground seeds (a box alone), the foreground model starts
      * from every unseeded pixel, as GrabCut's rectangle does. */
     for (int64_t i = 0; i < s->n; i++)
@@ -270,7 +474,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     fg.kind = bg.kind = o->model;
     fg.k = bg.k = o->components;
     double t0 = gcut__now_ms();
-    gcut_status st = fit_models(s, &fg, &bg);
+    gcut_status st = index_colours(s);
+    if (!st)
+        st = fit_models(s, &fg, &bg);
     double t1 = gcut__now_ms();
     info->time_model_ms += t1 - t0;
     if (!st)
@@ -279,11 +485,15 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         st = set_up_nlinks(s, o);
     info->time_graph_ms += gcut__now_ms() - t1;
 
+    /* One grid for every cut: only the terminals change between cuts, so a
+     * solver that keeps its residual graph can start from the last flow. */
     double best_energy = INFINITY;
     const char *algo = o->algo;
+    int parts = gcut__thread_count(s->threads, s->n);
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
-        double constant = set_terminals(s);
+        double constant = colour_terminals(s);
+        gcut__parallel_for(parts, s->n, pixel_terminals, s);
         st = gcut_grid_set_terminals(s->grid, s->source, s->sink);
         double t3 = gcut__now_ms();
         info->time_graph_ms += t3 - t2;
@@ -302,25 +512,20 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         algo = si.algo; /* the same solver again, without repeating the device notice */
         /* Hard constraints: K exceeds any cut through a pixel's n-links, so
          * a seeded pixel on the wrong side would mean a solver bug. */
-        double seeded = 0;
-        for (int64_t i = 0; i < s->n; i++) {
-            if (s->seeds[i] == GCUT_SEED_NONE)
+        for (int64_t k = 0; k < s->n_seeds; k++) {
+            int32_t i = s->seed_list[k];
+            if (s->mask[i] == (k < s->n_fg_seeds))
                 continue;
-            int want = s->seeds[i] == GCUT_SEED_FG;
-            if (s->mask[i] != want) {
-                st = gcut__fail(ctx, GCUT_E_VERIFY,
-                                "seeded pixel (%lld, %lld) ended on the %s side",
-                                (long long)(i % s->width), (long long)(i / s->width),
-                                want ? "background" : "foreground");
-                break;
-            }
-            seeded += want ? s->cost_fg[i] : s->cost_bg[i];
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "seeded pixel (%d, %d) ended on the %s side",
+                            i % s->width, i / s->width,
+                            k < s->n_fg_seeds ? "background" : "foreground");
+            break;
         }
         if (st)
             break;
         /* After a minimum cut the flow is the cut's capacity: the free
          * pixels' region terms above their constant, plus the boundary. */
-        double energy = constant + seeded + (double)si.flow / GCUT_SEGMENT_SCALE;
+        double energy = constant + (double)si.flow / GCUT_SEGMENT_SCALE;
         info->iterations = it + 1;
         if (energy >= best_energy)
             break; /* GrabCut's iteration has stopped improving: keep the best */
@@ -335,7 +540,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
             break;
         /* Re-estimate the models from this segmentation. */
         double t4 = gcut__now_ms();
-        memcpy(s->fit_label, s->mask, (size_t)s->n);
+        fit_labels_from_cut(s, o->connectivity);
         st = fit_models(s, &fg, &bg);
         info->time_model_ms += gcut__now_ms() - t4;
     }
@@ -401,30 +606,32 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
     s.height = height;
     s.n = n;
     s.seeds = seeds;
+    s.threads = o->threads;
     size_t un = (size_t)n;
-    s.rgb = malloc(un * 3);
-    s.a = malloc(un * sizeof(int32_t));
-    s.b = malloc(un * sizeof(int32_t));
-    s.nsum = malloc(un * sizeof(int32_t));
-    s.source = malloc(un * sizeof(int32_t));
-    s.sink = malloc(un * sizeof(int32_t));
-    s.cost_fg = malloc(un * sizeof(float));
-    s.cost_bg = malloc(un * sizeof(float));
-    s.fit_label = malloc(un);
-    s.mask = malloc(un);
-    s.best = malloc(un);
+    /* Packed RGB is read where it is; anything else is packed first. */
+    int packed = channels == 3 && stride_bytes == (size_t)width * 3;
+    if (!packed)
+        s.rgb_copy = gcut__big_alloc(un * 3);
+    s.source = gcut__big_alloc(un * sizeof(int32_t));
+    s.sink = gcut__big_alloc(un * sizeof(int32_t));
+    s.fit_label = gcut__big_alloc(un);
+    s.mask = gcut__big_alloc(un);
+    s.best = gcut__big_alloc(un);
+    s.runs = gcut__big_alloc((un + (size_t)height) * sizeof(int32_t));
     if (o->save_graph) {
-        s.best_source = malloc(un * sizeof(int32_t));
-        s.best_sink = malloc(un * sizeof(int32_t));
+        s.best_source = gcut__big_alloc(un * sizeof(int32_t));
+        s.best_sink = gcut__big_alloc(un * sizeof(int32_t));
     }
-    if ((o->save_graph && (!s.best_source || !s.best_sink)) || !s.rgb || !s.a || !s.b || !s.nsum || !s.source || !s.sink || !s.cost_fg || !s.cost_bg ||
-        !s.fit_label || !s.mask || !s.best) {
+    if ((o->save_graph && (!s.best_source || !s.best_sink)) || (!packed && !s.rgb_copy) || !s.source || !s.sink ||
+        !s.fit_label || !s.mask || !s.best || !s.runs) {
         free_state(&s);
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %dx%d pixels", width,
                           height);
     }
     double t0 = gcut__now_ms();
-    pack_rgb(&s, pixels, channels, stride_bytes);
+    if (!packed)
+        pack_rgb(&s, pixels, channels, stride_bytes);
+    s.rgb = packed ? pixels : s.rgb_copy;
     out->time_model_ms += gcut__now_ms() - t0;
     st = segment(&s, o, mask, out);
     free_state(&s);

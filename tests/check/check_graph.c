@@ -40,7 +40,8 @@ static rng rng_for(uint64_t seed, int index)
 /* ---- random arc lists ------------------------------------------------- */
 
 static const char *const regime_names[CHECK_GRAPH_REGIMES] = {
-    "sparse", "dense", "no-path", "zero-caps", "parallel", "tiny-caps", "near-limit", "layered"};
+    "sparse",    "dense",      "no-path", "zero-caps", "parallel",
+    "tiny-caps", "near-limit", "layered", "terminals"};
 
 const char *check_graph_regime_name(int regime)
 {
@@ -195,6 +196,30 @@ int check_graph_random_arcs(uint64_t seed, int index, check_graph_arcs *out)
             add(out, room, t, order[others - 1], 13);
         }
         free(order);
+        break;
+    }
+    case CHECK_GRAPH_TERMINALS: {
+        /* A segmentation energy's shape: terminal arcs on most nodes (the
+         * short s -> v -> t and s -> v -> w -> t paths that prf settles
+         * before labelling), antiparallel pairs between nodes. */
+        for (int32_t v = 0; v < n; v++) {
+            if (v == s || v == t)
+                continue;
+            if (rng_range(&r, 0, 9) < 7)
+                add(out, room, s, v, (int32_t)rng_range(&r, 0, 100));
+            if (rng_range(&r, 0, 9) < 7)
+                add(out, room, v, t, (int32_t)rng_range(&r, 0, 100));
+        }
+        int64_t pairs = rng_range(&r, 0, 2 * (int64_t)n);
+        for (int64_t i = 0; i < pairs; i++) {
+            int32_t u = (int32_t)rng_range(&r, 0, n - 1), v = (int32_t)rng_range(&r, 0, n - 1);
+            if (u == v)
+                continue;
+            add(out, room, u, v, (int32_t)rng_range(&r, 0, 60));
+            add(out, room, v, u, (int32_t)rng_range(&r, 0, 60));
+        }
+        if (rng_range(&r, 0, 3) == 0)
+            add(out, room, s, t, (int32_t)rng_range(&r, 0, 50));
         break;
     }
     }

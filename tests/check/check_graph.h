@@ -23,6 +23,7 @@ typedef enum check_graph_regime {
     CHECK_GRAPH_TINY_CAPS,  /* capacities 0..3: many ties */
     CHECK_GRAPH_NEAR_LIMIT, /* capacities near INT32_MAX (sums need int64) */
     CHECK_GRAPH_LAYERED,    /* long paths through narrow layers, arcs into s and out of t */
+    CHECK_GRAPH_TERMINALS,  /* vision-like: most nodes joined to s and t, pairs between them */
     CHECK_GRAPH_REGIMES
 } check_graph_regime;
 

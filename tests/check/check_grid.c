@@ -547,7 +547,7 @@ static void check_one(check_report *r, gcut_context *ctx, uint64_t seed, int ind
     }
     if (!check_grid_solution(r, ctx, g, info.flow, want, ref_side, what))
         goto done;
-    /* A second solve of the same grid starts from scratch: same answer. */
+    /* A second solve with nothing changed (warm, nothing to redo): same answer. */
     if ((st = gcut_grid_solve(g, "bk", &info)) != GCUT_OK) {
         check_fail(r, "%s: the second solve failed (%s): %s", what, gcut_status_str(st),
                    gcut_last_error(ctx));
@@ -590,5 +590,174 @@ void check_grid_bk_vs_reference(check_report *r, int count, uint64_t seed)
         return;
     for (int i = 0; i < count; i++)
         check_one(r, ctx, seed, i, (int)((unsigned)i % CHECK_GRID_REGIMES));
+    gcut_context_destroy(ctx);
+}
+
+/* ---- re-solves after capacity changes --------------------------------- */
+
+/* A copy of g made through the public getters and setters only. */
+static gcut_grid *copy_grid(gcut_context *ctx, const gcut_grid *g)
+{
+    int w = gcut_grid_width(g), h = gcut_grid_height(g), conn = gcut_grid_connectivity(g);
+    gcut_grid *c = NULL;
+    if (gcut_grid_create(ctx, w, h, conn, &c) != GCUT_OK)
+        return NULL;
+    gcut_status st = GCUT_OK;
+    for (int y = 0; y < h && !st; y++)
+        for (int x = 0; x < w && !st; x++) {
+            int32_t src = 0, snk = 0, cap = 0;
+            st = gcut_grid_get_terminal(g, x, y, &src, &snk);
+            if (!st)
+                st = gcut_grid_set_terminal(c, x, y, src, snk);
+            for (int d = 0; d < conn && !st; d++) {
+                int dx, dy;
+                gcut_dir_offset((gcut_dir)d, &dx, &dy);
+                if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                    continue;
+                st = gcut_grid_get_edge(g, x, y, (gcut_dir)d, &cap);
+                if (!st)
+                    st = gcut_grid_set_edge(c, x, y, (gcut_dir)d, cap);
+            }
+        }
+    if (st) {
+        gcut_grid_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* A new capacity for one that was `old`: zero, lower, or (when `up`)
+ * higher, each about equally often. */
+static int32_t changed_capacity(rng *r, int32_t old, int up)
+{
+    int64_t kind = rng_below(r, up ? 3 : 2);
+    if (kind == 0)
+        return 0;
+    if (kind == 1)
+        return (int32_t)rng_range(r, 0, old > 0 ? old - 1 : 0);
+    return (int32_t)rng_range(r, old, 2 * (int64_t)old + 20);
+}
+
+/* Change some capacities of g: terminals and n-links, up, down or to zero,
+ * either pixel by pixel or through the whole-array setters. Increases only
+ * where the grid's capacities are small (never near the int32 rule). */
+static gcut_status change_capacities(gcut_grid *g, rng *r, int up)
+{
+    int w = gcut_grid_width(g), h = gcut_grid_height(g), conn = gcut_grid_connectivity(g);
+    int n = w * h;
+    /* How many pixels: one, a few, a tenth, or all. */
+    int64_t scope = rng_below(r, 4);
+    int64_t per_mille = scope == 0 ? 0 : scope == 1 ? 30 : scope == 2 ? 100 : 1000;
+    int terminals = rng_below(r, 4) != 0, edges = rng_below(r, 2) == 0;
+    int bulk = rng_below(r, 2) == 0;
+    int32_t *src = malloc((size_t)n * sizeof *src), *snk = malloc((size_t)n * sizeof *snk);
+    int32_t *arc = malloc((size_t)n * sizeof *arc);
+    gcut_status st = src && snk && arc ? GCUT_OK : GCUT_E_NOMEM;
+    for (int p = 0; p < n && !st; p++)
+        st = gcut_grid_get_terminal(g, p % w, p / w, &src[p], &snk[p]);
+    int single = (int)rng_below(r, n);
+    for (int p = 0; p < n && !st && terminals; p++) {
+        if (per_mille ? rng_below(r, 1000) >= per_mille : p != single)
+            continue;
+        int64_t which = rng_below(r, 3); /* source, sink, both */
+        if (which != 1)
+            src[p] = changed_capacity(r, src[p], up);
+        if (which != 0)
+            snk[p] = changed_capacity(r, snk[p], up);
+        if (!bulk)
+            st = gcut_grid_set_terminal(g, p % w, p / w, src[p], snk[p]);
+    }
+    if (!st && terminals && bulk)
+        st = gcut_grid_set_terminals(g, src, snk);
+    for (int d = 0; d < conn && !st && edges; d++) {
+        int dx, dy;
+        gcut_dir_offset((gcut_dir)d, &dx, &dy);
+        for (int p = 0; p < n && !st; p++) {
+            int x = p % w, y = p / w;
+            arc[p] = 0;
+            if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                continue;
+            st = gcut_grid_get_edge(g, x, y, (gcut_dir)d, &arc[p]);
+            if (st || (per_mille ? rng_below(r, 1000) >= per_mille : p != single))
+                continue;
+            arc[p] = changed_capacity(r, arc[p], up);
+            if (!bulk)
+                st = gcut_grid_set_edge(g, x, y, (gcut_dir)d, arc[p]);
+        }
+        if (!st && bulk)
+            st = gcut_grid_set_edges(g, (gcut_dir)d, arc);
+    }
+    free(src);
+    free(snk);
+    free(arc);
+    return st;
+}
+
+static void check_resolve_one(check_report *r, gcut_context *ctx, uint64_t seed, int index,
+                              int regime, int rounds)
+{
+    char what[240];
+    gcut_grid *g = NULL, *fresh = NULL;
+    uint8_t *ref_side = NULL;
+    gcut_status st = check_grid_random_in(ctx, seed, index, regime, &g);
+    if (st) {
+        check_fail(r, "seed %llu index %d (%s): the generator failed (%s): %s",
+                   (unsigned long long)seed, index, check_grid_regime_name(regime),
+                   gcut_status_str(st), gcut_last_error(ctx));
+        return;
+    }
+    int w = gcut_grid_width(g), h = gcut_grid_height(g);
+    int up = regime != CHECK_GRID_NEAR_LIMIT && regime != CHECK_GRID_THIN;
+    rng changes = rng_for(seed ^ 0x7265736f6c7665ULL, index, regime);
+    ref_side = malloc((size_t)w * (size_t)h);
+    int ok = ref_side != NULL;
+    if (!ok)
+        check_fail(r, "seed %llu index %d: out of memory", (unsigned long long)seed, index);
+    for (int round = 0; round <= rounds && ok; round++) {
+        snprintf(what, sizeof what, "seed %llu index %d (%s, %dx%d, %d-connected), round %d",
+                 (unsigned long long)seed, index, check_grid_regime_name(regime), w, h,
+                 gcut_grid_connectivity(g), round);
+        if (round > 0 && (st = change_capacities(g, &changes, up)) != GCUT_OK) {
+            check_fail(r, "%s: changing capacities failed (%s): %s", what, gcut_status_str(st),
+                       gcut_last_error(ctx));
+            ok = 0;
+            break;
+        }
+        int64_t want = 0;
+        gcut_solve_info info, fresh_info;
+        if (check_grid_reference(g, &want, ref_side) != GCUT_OK) {
+            check_fail(r, "%s: the reference ran out of memory", what);
+            ok = 0;
+        } else if ((st = gcut_grid_solve(g, "bk", &info)) != GCUT_OK) {
+            check_fail(r, "%s: re-solve failed (%s): %s", what, gcut_status_str(st),
+                       gcut_last_error(ctx));
+            ok = 0;
+        } else if (!check_grid_solution(r, ctx, g, info.flow, want, ref_side, what)) {
+            ok = 0;
+        } else if (!(fresh = copy_grid(ctx, g)) ||
+                   gcut_grid_solve(fresh, "bk", &fresh_info) != GCUT_OK) {
+            check_fail(r, "%s: the fresh copy could not be solved: %s", what, gcut_last_error(ctx));
+            ok = 0;
+        } else if (fresh_info.flow != info.flow) {
+            check_fail(r, "%s: re-solve flow %lld, a fresh solve %lld", what, (long long)info.flow,
+                       (long long)fresh_info.flow);
+            ok = 0;
+        }
+        gcut_grid_destroy(fresh);
+        fresh = NULL;
+    }
+    if (ok)
+        r->passed++;
+    free(ref_side);
+    gcut_grid_destroy(g);
+}
+
+void check_grid_bk_resolve(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = cpu_context(r);
+    if (!ctx)
+        return;
+    for (int i = 0; i < count; i++)
+        check_resolve_one(r, ctx, seed, i, (int)((unsigned)i % CHECK_GRID_REGIMES), 4);
     gcut_context_destroy(ctx);
 }

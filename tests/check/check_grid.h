@@ -56,6 +56,15 @@ void check_grid_bk_vs_reference(check_report *r, int count, uint64_t seed);
 /* The same on `count` grids of one regime. */
 void check_grid_bk_vs_reference_in(check_report *r, int regime, int count, uint64_t seed);
 
+/* Check warm re-solves of "bk" on `count` grids of the stream `seed`,
+ * cycling through every regime: each grid is solved, then four times has
+ * capacities changed at random (terminals and n-links; up, down, to zero;
+ * one pixel, some, or all; pixel by pixel or whole arrays) and is solved
+ * again on the same handle. Every solve must pass the checks of
+ * check_grid_bk_vs_reference against the reference on the new capacities
+ * and give the flow of a fresh solve of a copy. */
+void check_grid_bk_resolve(check_report *r, int count, uint64_t seed);
+
 /* Check one solved grid against a known flow: flow, verify, cut capacity
  * (library and independent), reference side inside the labels. `what`
  * names the grid in messages; `ctx` is the grid's context (for its last

@@ -13,6 +13,7 @@
 
 #include "check_common.h"
 #include "check_graph.h"
+#include "check_graph_gpu.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 
@@ -31,11 +32,15 @@ typedef struct check_entry {
  * count their instances as skipped rather than failed. */
 static const check_entry checks[] = {
     {"grid.bk_vs_reference", 800, 200, check_grid_bk_vs_reference},
+    {"grid.bk_resolve", 400, 100, check_grid_bk_resolve},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
+    {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
+    {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
+    {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
@@ -48,6 +53,7 @@ static void usage(FILE *out)
             "  -q, --quick      a small number of instances per check\n"
             "  -n, --count N    N instances per check\n"
             "  -s, --seed S     the seed of the generated instances (default 1)\n"
+            "  -o, --only NAME  only the checks whose name starts with NAME\n"
             "  -h, --help       this help\n\n"
             "Prints one line per check and then 'N passed, N failed'; exits 0 iff\n"
             "no check failed, 1 if one did, 2 on a usage error.\n");
@@ -73,13 +79,15 @@ int main(int argc, char **argv)
     static const struct option long_options[] = {{"quick", no_argument, NULL, 'q'},
                                                  {"count", required_argument, NULL, 'n'},
                                                  {"seed", required_argument, NULL, 's'},
+                                                 {"only", required_argument, NULL, 'o'},
                                                  {"help", no_argument, NULL, 'h'},
                                                  {NULL, 0, NULL, 0}};
     int quick = 0;
     long count = -1;
     uint64_t seed = 1;
+    const char *only = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "qn:s:h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "qn:s:o:h", long_options, NULL)) != -1) {
         char *end = NULL;
         switch (c) {
         case 'q':
@@ -98,6 +106,9 @@ int main(int argc, char **argv)
             if (errno || end == optarg || *end || optarg[0] == '-')
                 return usage_error("--seed must be a non-negative whole number, not '%s'", optarg);
             break;
+        case 'o':
+            only = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -113,6 +124,8 @@ int main(int argc, char **argv)
     int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < n_checks; i++) {
         const check_entry *e = &checks[i];
+        if (only && strncmp(e->name, only, strlen(only)) != 0)
+            continue;
         int n = count >= 0 ? (int)count : quick ? e->quick_count : e->count;
         check_report r;
         memset(&r, 0, sizeof r);

@@ -44,7 +44,7 @@ run --help
 expect "--help exits 0" is 0
 expect "--help prints the usage on stdout" out_has "Usage: gcut segment"
 for opt in --seeds --trimap --box --output --mask-values --overlay --save-graph --json \
-    --model --components --iterations --lambda --connectivity --device --verify; do
+    --model --components --iterations --lambda --connectivity --device --verify --threads; do
     expect "--help names $opt" out_has "$opt"
 done
 expect "--help writes nothing on stderr" err_empty
@@ -81,6 +81,8 @@ usage_case "bad colour" "--fg-color needs" -s "$SEEDS" -F 1,2,300 "$IMG"
 usage_case "same colours" "are the same colour" -s "$SEEDS" -F 0,0,255 "$IMG"
 usage_case "bad device" "--device must be" -s "$SEEDS" -d tpu "$IMG"
 usage_case "bad overlay extension" "--overlay" -s "$SEEDS" -O "$TMP/o.tiff" "$IMG"
+usage_case "bad thread count" "--threads must be" -s "$SEEDS" -T 65 "$IMG"
+usage_case "negative thread count" "--threads must be" -s "$SEEDS" --threads -1 "$IMG"
 
 # Trimaps written as PGM (the loader reads PNM too): $1 = bytes of the
 # top band (0: background), then unknown (128), with a foreground block.
@@ -132,6 +134,14 @@ fi
 # truth is checked by the Criterion suite).
 fg=$(sed -n 's/.*"foreground": \([0-9]*\).*/\1/p' "$TMP/out")
 expect "the foreground is a plausible part of the image" eval '[ "$fg" -gt 20000 ] && [ "$fg" -lt 60000 ]'
+
+# Threads change the time, never the result: the same mask, flow and energy.
+run -q -s "$SEEDS" -T 1 --json -o "$TMP/t1.png" "$IMG"
+sed 's/"time_ms".*//' "$TMP/out" >"$TMP/t1.json"
+run -q -s "$SEEDS" --threads 3 --json -o "$TMP/t3.png" "$IMG"
+sed 's/"time_ms".*//' "$TMP/out" | sed 's/t3\.png/t1.png/' >"$TMP/t3.json"
+expect "-T 3 gives the mask of -T 1" cmp -s "$TMP/t1.png" "$TMP/t3.png"
+expect "-T 3 reports what -T 1 does" cmp -s "$TMP/t1.json" "$TMP/t3.json"
 
 # --mask-values and 4-connectivity, histogram model, box and trimap seeds.
 run -q -s "$SEEDS" -M 1,0 -o "$TMP/m10.png" "$IMG"

@@ -1,0 +1,128 @@
+/* The GPU push-relabel kernels for general (CSR) graphs, as the host side
+ * (src/gpu/graph_gpu*.cu) sees them: the device copy of a graph and one
+ * C-linkage launcher per kernel. Each launcher enqueues on `stream` and
+ * returns the launch's error without synchronising.
+ *
+ * Layout: the graph's forward CSR and reverse CSR with the map to the
+ * forward arc (csr.h, the RCSR of ECL-MaxFlow). Flow is stored once per
+ * forward arc; the residual of arc k is cap[k] - flow[k] forwards and
+ * flow[k] backwards. Excess is 64-bit (a node may receive many int32 arcs).
+ *
+ * Worklists: the kernels that process a worklist are persistent
+ * cooperative launches that run many steps (BFS levels, push iterations)
+ * with a grid-wide barrier between steps. Steps are numbered by `seq`,
+ * kept on the device (counters[GCUT_GCNT_SEQ]) so that the host never has
+ * to know it: step `seq` reads list[seq & 1] with size counters[seq % 3],
+ * appends to list[(seq + 1) & 1] with size counters[(seq + 1) % 3], and
+ * zeroes counters[(seq + 2) % 3], the output size of step seq + 1 (nobody
+ * reads it any more: it was the input size of step seq - 1, read before the
+ * barrier). One barrier per step suffices, and the host reads the counters
+ * only when it must decide something (a global relabel, the end).
+ *
+ * De-duplication (ECL-MaxFlow): stamp[v] holds the last push step that
+ * appended v (positive, increasing: atomicMax with seq) or the last BFS that
+ * visited v (negative, decreasing: atomicMin), so it is never reset within
+ * a solve.
+ */
+#ifndef GCUT_GENERAL_KERNELS_GRAPH_KERNELS_H
+#define GCUT_GENERAL_KERNELS_GRAPH_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Height of a node cut off from the target in phase 2 (phase 1 uses n). */
+#define GCUT_GRAPH_HEIGHT_INF 0x3fffffff
+
+/* Slots of the counters array (unsigned long long each). */
+enum {
+    GCUT_GCNT_SIZE0 = 0,  /* the three worklist sizes */
+    GCUT_GCNT_LIFTS = 3,  /* local relabels */
+    GCUT_GCNT_PUSHES = 4, /* pushes */
+    GCUT_GCNT_LEFT = 5,   /* nodes other than s and t with excess (after phase 2) */
+    GCUT_GCNT_SEQ = 6,    /* the current step (see above) */
+    GCUT_GCNT_LEVELS = 7, /* BFS levels run */
+    GCUT_GCNT_STEPS = 8,  /* push steps run */
+    GCUT_GCNT_BFS_NS = 9, /* time in the global relabel kernels (device clock, ns) */
+    GCUT_GCNT_PUSH_NS = 10, /* time in the push kernels (ns) */
+    GCUT_GCNT_SLOTS = 16
+};
+
+typedef struct gcut__dgraph {
+    int32_t n, m, source, sink;
+    int blocks;              /* blocks of 256 threads for grid-wide launches */
+    int coop_blocks;         /* blocks of the cooperative (persistent) launches */
+    int group;               /* lanes per node in the push and BFS kernels: 4, 8, 16, 32 */
+    const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
+    const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
+    int32_t *flow;           /* m */
+    long long *excess;       /* n */
+    int32_t *height;         /* n */
+    int32_t *stamp;          /* n */
+    int32_t *list[2];        /* n each */
+    uint8_t *side;           /* n: 1 = cannot reach the sink (after phase 1) */
+    unsigned long long *counters; /* GCUT_GCNT_SLOTS */
+    /* precoloring variant */
+    const int32_t *color;    /* m: colour of each forward arc */
+    int32_t *choice;         /* n: the arc each node pushes on this cycle, or -1 */
+    int32_t *lift_to;        /* n: the height a node lifts to when it cannot push */
+} gcut__dgraph;
+
+/* Saturate the source's arcs: flow = cap, the heads' excess raised. */
+cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream);
+
+/* The global relabel, one cooperative launch: heights = BFS distance to
+ * `target` over residual arcs, level by level with a warp per frontier
+ * node (phase 1, towards the sink, follows both CSRs; phase 2, towards the
+ * source, only arcs that carry flow), hmax where the BFS does not reach;
+ * `excluded` is never relabelled; then the active nodes (not s or t,
+ * excess > 0, height < hmax) become the current worklist. `bfs_id` < 0 must
+ * decrease from one call to the next within a solve. */
+cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
+                                       int32_t hmax, int32_t bfs_id, int phase2,
+                                       cudaStream_t stream);
+
+/* Up to `steps` push-relabel iterations over the worklist, one cooperative
+ * launch, ending early when the worklist empties. Each step gives every
+ * active node a warp: the lowest residual neighbour by a shuffle reduction,
+ * then a push to it or a lift above it, up to `rounds` times; nodes that
+ * received excess or kept some make the next step's worklist. */
+cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hmax, int phase2,
+                                    int rounds, cudaStream_t stream);
+
+/* Blocks of 256 threads of the cooperative launches that fit on the
+ * device at once, at most `cap` per SM (0 on error). */
+int gcut__graph_coop_blocks(int device, int cap);
+
+/* side[v] = height[v] >= n, after phase 1's last global relabel. */
+cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream);
+
+/* Count into GCUT_GCNT_LEFT the nodes other than s and t with non-zero
+ * excess (must be none after phase 2). */
+cudaError_t gcut__graph_count_left_launch(const gcut__dgraph *g, cudaStream_t stream);
+
+/* Hong's asynchronous lock-free kernel (seed 000, Algorithm 2): a thread
+ * per node, `cycles` rounds of push-to-lowest-neighbour or lift, with
+ * atomics; heights from the host's global relabel. */
+cudaError_t gcut__graph_async_launch(const gcut__dgraph *g, int cycles, cudaStream_t stream);
+
+/* The precoloring variant (seed 000, Algorithm 3), one cycle in three
+ * steps: choose (each active node picks its lowest residual neighbour:
+ * an arc to push on if lower, else the height to lift to), push colour
+ * `color` (only arcs of that colour: they share no node, so plain
+ * arithmetic suffices), lift. */
+cudaError_t gcut__graph_color_choose_launch(const gcut__dgraph *g, int32_t hmax,
+                                            cudaStream_t stream);
+cudaError_t gcut__graph_color_push_launch(const gcut__dgraph *g, int32_t color,
+                                          cudaStream_t stream);
+cudaError_t gcut__graph_color_lift_launch(const gcut__dgraph *g, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,430 @@
+/* Worklist push-relabel on CSR graphs (the ECL-MaxFlow design, seed 003):
+ * active-node worklists de-duplicated by timestamps, a warp per node with
+ * shuffle reductions for the lowest residual neighbour, flow stored once per
+ * forward arc (one atomic per push), global relabel as a BFS over worklists
+ * with a warp per frontier node. The BFS and runs of push iterations are
+ * persistent cooperative kernels with a grid barrier between steps, so the
+ * host neither launches nor waits per step (graph_kernels.h).
+ *
+ * Concurrency (Hong's argument, seed 000): only v's warp takes excess from v
+ * or raises v's height; others only add to v's excess. The residual of an
+ * arc that v chose can only have grown since v read it (v's own pushes are
+ * the only ones that shrink it), so a push of min(excess, residual read
+ * again) never overdraws. Values other warps change are read with __ldcg
+ * (from L2, not a stale L1 line). Exactness never rests on the heights
+ * being valid: the host stops only after an exact BFS leaves no node with
+ * excess that can reach the target. */
+#include <cooperative_groups.h>
+
+#include "graph_kernels.h"
+
+namespace cg = cooperative_groups;
+
+#define THREADS 256
+#define FULL_MASK 0xffffffffu
+#define NO_ARC 0xffffffffffffffffull
+
+/* Append `item` for every lane with `want`, one atomic per warp. All 32
+ * lanes must call it. */
+static __device__ __forceinline__ void warp_append(bool want, int32_t item, int32_t *out,
+                                                   unsigned long long *size)
+{
+    const unsigned mask = __ballot_sync(FULL_MASK, want);
+    if (!mask)
+        return;
+    const int lane = threadIdx.x & 31;
+    unsigned long long base = 0;
+    if (lane == 0)
+        base = atomicAdd(size, (unsigned long long)__popc(mask));
+    base = __shfl_sync(FULL_MASK, base, 0);
+    if (want)
+        out[base + __popc(mask & ((1u << lane) - 1u))] = item;
+}
+
+/* The minimum over each group of W lanes (all 32 lanes call it). */
+template <int W>
+static __device__ __forceinline__ unsigned long long group_min(unsigned long long x)
+{
+    for (int off = W / 2; off > 0; off >>= 1) {
+        const unsigned long long y = __shfl_xor_sync(FULL_MASK, x, off, W);
+        x = y < x ? y : x;
+    }
+    return x;
+}
+
+static __device__ __forceinline__ int warp_max(int x)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        const int y = __shfl_xor_sync(FULL_MASK, x, off);
+        x = y > x ? y : x;
+    }
+    return x;
+}
+
+/* The device's nanosecond clock (for the relabel / push time split). */
+static __device__ __forceinline__ unsigned long long clock_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+static __device__ __forceinline__ void add_excess(long long *excess, int32_t v, long long d)
+{
+    atomicAdd((unsigned long long *)&excess[v], (unsigned long long)d);
+}
+
+static __global__ __launch_bounds__(THREADS) void init_kernel(gcut__dgraph g)
+{
+    const int32_t first = g.out_start[g.source], last = g.out_start[g.source + 1];
+    for (int32_t k = first + blockIdx.x * blockDim.x + threadIdx.x; k < last;
+         k += gridDim.x * blockDim.x) {
+        const int32_t c = g.out_cap[k];
+        g.flow[k] = c;
+        if (c > 0)
+            add_excess(g.excess, g.out_head[k], c);
+    }
+}
+
+/* The global relabel (graph_kernels.h): start, BFS levels to an empty
+ * frontier, then the worklist of active nodes; a grid barrier per level. */
+template <int W>
+static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g, int32_t target,
+                                                                 int32_t excluded, int32_t hmax,
+                                                                 int32_t bfs_id, int phase2)
+{
+    constexpr int G = 32 / W; /* frontier nodes per warp */
+    cg::grid_group grid = cg::this_grid();
+    const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const int stride = gridDim.x * blockDim.x;
+    const unsigned long long warp = tid / 32, nwarps = stride / 32;
+    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
+    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    for (int32_t v = tid; v < g.n; v += stride)
+        g.height[v] = v == target ? 0 : hmax;
+    if (tid == 0) {
+        g.stamp[target] = bfs_id;
+        g.stamp[excluded] = bfs_id;
+        g.list[(seq + 1) & 1][0] = target;
+        g.counters[(seq + 1) % 3] = 1;
+        g.counters[(seq + 2) % 3] = 0;
+    }
+    grid.sync();
+    seq++;
+    int32_t level = 1;
+    for (;; level++, seq++) {
+        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
+        if (size == 0 || level > g.n + 1)
+            break;
+        const int32_t *in = g.list[seq & 1];
+        int32_t *out = g.list[(seq + 1) & 1];
+        unsigned long long *out_size = &g.counters[(seq + 1) % 3];
+        if (tid == 0)
+            g.counters[(seq + 2) % 3] = 0;
+        for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
+            const unsigned long long i = base + group;
+            const int32_t x = i < size ? __ldcg(&in[i]) : -1;
+            if (!phase2) {
+                /* u -> x forward arcs with room */
+                const int32_t first = x >= 0 ? g.in_start[x] : 0;
+                const int32_t last = x >= 0 ? g.in_start[x + 1] : 0;
+                const int trips = warp_max((last - first + W - 1) / W);
+                for (int t = 0; t < trips; t++) {
+                    const int32_t j = first + t * W + glane;
+                    bool want = false;
+                    int32_t u = 0;
+                    if (j < last) {
+                        const int32_t a = g.in_arc[j];
+                        u = g.in_tail[j];
+                        if (g.flow[a] < g.out_cap[a] && __ldcg(&g.stamp[u]) != bfs_id &&
+                            atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
+                            g.height[u] = level;
+                            want = true;
+                        }
+                    }
+                    warp_append(want, u, out, out_size);
+                }
+            }
+            /* x -> u forward arcs carrying flow: u -> x is residual backwards */
+            const int32_t first = x >= 0 ? g.out_start[x] : 0;
+            const int32_t last = x >= 0 ? g.out_start[x + 1] : 0;
+            const int trips = warp_max((last - first + W - 1) / W);
+            for (int t = 0; t < trips; t++) {
+                const int32_t k = first + t * W + glane;
+                bool want = false;
+                int32_t u = 0;
+                if (k < last) {
+                    u = g.out_head[k];
+                    if (g.flow[k] > 0 && __ldcg(&g.stamp[u]) != bfs_id &&
+                        atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
+                        g.height[u] = level;
+                        want = true;
+                    }
+                }
+                warp_append(want, u, out, out_size);
+            }
+        }
+        grid.sync();
+    }
+    /* The active nodes; whole blocks step together so that warp_append
+     * sees full warps. counters[(seq + 1) % 3] was zeroed by the last level. */
+    int32_t *out = g.list[(seq + 1) & 1];
+    unsigned long long *out_size = &g.counters[(seq + 1) % 3];
+    if (tid == 0) {
+        g.counters[(seq + 2) % 3] = 0;
+        g.counters[GCUT_GCNT_SEQ] = seq + 1;
+        g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
+        g.counters[GCUT_GCNT_BFS_NS] += clock_ns() - t0;
+    }
+    for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
+        const int32_t v = base + threadIdx.x;
+        const bool want = v < g.n && v != g.source && v != g.sink &&
+                          (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0 &&
+                          __ldcg(&g.height[v]) < hmax;
+        warp_append(want, v, out, out_size);
+    }
+}
+
+/* The lowest residual neighbour of v as (height << 32 | code), code = 2k
+ * for forward arc k, 2j + 1 for reverse-CSR entry j; NO_ARC if none (or
+ * v < 0: a group without a node, which still takes part in the shuffles). */
+template <int W>
+static __device__ __forceinline__ unsigned long long lowest_neighbour(const gcut__dgraph &g,
+                                                                       int32_t v, int phase2,
+                                                                       int lane)
+{
+    unsigned long long best = NO_ARC;
+    if (v >= 0 && !phase2) {
+        const int32_t last = g.out_start[v + 1];
+        for (int32_t k = g.out_start[v] + lane; k < last; k += W) {
+            if (__ldcg(&g.flow[k]) < g.out_cap[k]) {
+                const unsigned long long key =
+                    (unsigned long long)(uint32_t)__ldcg(&g.height[g.out_head[k]]) << 32 |
+                    (uint32_t)(2 * k);
+                best = key < best ? key : best;
+            }
+        }
+    }
+    const int32_t last = v >= 0 ? g.in_start[v + 1] : 0;
+    for (int32_t j = v >= 0 ? g.in_start[v] + lane : 0; j < last; j += W) {
+        if (__ldcg(&g.flow[g.in_arc[j]]) > 0) {
+            const unsigned long long key =
+                (unsigned long long)(uint32_t)__ldcg(&g.height[g.in_tail[j]]) << 32 |
+                (uint32_t)(2 * j + 1);
+            best = key < best ? key : best;
+        }
+    }
+    return group_min<W>(best);
+}
+
+/* Push up to `ex` from v along `code`; returns the amount and the head. */
+static __device__ __forceinline__ long long push_along(const gcut__dgraph &g, int32_t v,
+                                                       uint32_t code, long long ex, int32_t *to)
+{
+    long long d;
+    if (!(code & 1)) {
+        const int32_t k = (int32_t)(code >> 1);
+        const long long room = (long long)g.out_cap[k] - __ldcg(&g.flow[k]);
+        d = ex < room ? ex : room;
+        if (d > 0)
+            atomicAdd(&g.flow[k], (int)d);
+        *to = g.out_head[k];
+    } else {
+        const int32_t j = (int32_t)(code >> 1), a = g.in_arc[j];
+        const long long back = __ldcg(&g.flow[a]);
+        d = ex < back ? ex : back;
+        if (d > 0)
+            atomicSub(&g.flow[a], (int)d);
+        *to = g.in_tail[j];
+    }
+    if (d > 0) {
+        add_excess(g.excess, *to, d);
+        add_excess(g.excess, v, -d);
+    }
+    return d > 0 ? d : 0;
+}
+
+/* Up to `steps` push iterations (graph_kernels.h), a group of W lanes per
+ * active node (a whole warp for dense graphs, fewer lanes for sparse ones
+ * so that one pass covers more of a long worklist); the step number is the
+ * de-duplication stamp. Shuffles need every lane of the warp, so groups
+ * that are done keep looping without work until all of the warp is. */
+template <int W>
+static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, int steps,
+                                                              int32_t hmax, int phase2, int rounds)
+{
+    constexpr int G = 32 / W;
+    cg::grid_group grid = cg::this_grid();
+    const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long warp = tid / 32, nwarps = (gridDim.x * blockDim.x) / 32;
+    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
+    unsigned long long lifts = 0, pushes = 0;
+    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    int step = 0;
+    for (; step < steps; step++, seq++) {
+        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
+        if (size == 0)
+            break;
+        const int32_t iter = (int32_t)seq;
+        const int32_t *in = g.list[seq & 1];
+        int32_t *out = g.list[(seq + 1) & 1];
+        unsigned long long *out_size = &g.counters[(seq + 1) % 3];
+        if (tid == 0)
+            g.counters[(seq + 2) % 3] = 0;
+        for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
+            const unsigned long long i = base + group;
+            const int32_t v = i < size ? __ldcg(&in[i]) : -1;
+            long long ex = 0;
+            int32_t h = hmax;
+            if (v >= 0 && glane == 0) {
+                ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+                h = __ldcg(&g.height[v]);
+            }
+            ex = __shfl_sync(FULL_MASK, ex, 0, W);
+            h = __shfl_sync(FULL_MASK, h, 0, W);
+            bool go = v >= 0 && ex > 0 && h < hmax;
+            for (int r = 0; r < rounds && __any_sync(FULL_MASK, go); r++) {
+                const unsigned long long best = lowest_neighbour<W>(g, go ? v : -1, phase2, glane);
+                if (go && best == NO_ARC) {
+                    /* nothing residual leaves v: it cannot reach the target */
+                    h = hmax;
+                    if (glane == 0)
+                        g.height[v] = h;
+                    go = false;
+                }
+                if (go) {
+                    const int32_t low = (int32_t)(best >> 32);
+                    if (h <= low) {
+                        /* lift just above the lowest neighbour, then push to it */
+                        h = low + 1;
+                        if (glane == 0) {
+                            g.height[v] = h;
+                            lifts++;
+                        }
+                        go = h < hmax;
+                    }
+                }
+                if (go && glane == 0) {
+                    int32_t to = 0;
+                    const long long d = push_along(g, v, (uint32_t)best, ex, &to);
+                    if (d > 0) {
+                        ex -= d;
+                        pushes++;
+                        if (to != g.source && to != g.sink &&
+                            atomicMax(&g.stamp[to], iter) != iter)
+                            out[atomicAdd(out_size, 1ull)] = to;
+                    }
+                }
+                ex = __shfl_sync(FULL_MASK, ex, 0, W);
+                go = go && ex > 0;
+            }
+            if (v >= 0 && glane == 0 && ex > 0 && h < hmax &&
+                atomicMax(&g.stamp[v], iter) != iter)
+                out[atomicAdd(out_size, 1ull)] = v;
+        }
+        grid.sync();
+    }
+    if (tid == 0) {
+        g.counters[GCUT_GCNT_SEQ] = seq;
+        g.counters[GCUT_GCNT_STEPS] += (unsigned long long)step;
+        g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
+    }
+    if (glane == 0 && lifts)
+        atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
+    if (glane == 0 && pushes)
+        atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
+}
+
+static __global__ __launch_bounds__(THREADS) void side_kernel(gcut__dgraph g)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
+        g.side[v] = g.height[v] >= g.n;
+}
+
+static __global__ __launch_bounds__(THREADS) void count_left_kernel(gcut__dgraph g)
+{
+    unsigned long long left = 0;
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
+        left += v != g.source && v != g.sink && g.excess[v] != 0;
+    if (left)
+        atomicAdd(&g.counters[GCUT_GCNT_LEFT], left);
+}
+
+extern "C" cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream)
+{
+    init_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
+    return cudaGetLastError();
+}
+
+/* The kernel for a group width (1 of 32, 16, 8, 4 lanes per node). */
+template <typename F>
+static const void *pick(int group, F *k32, F *k16, F *k8, F *k4)
+{
+    return (const void *)(group >= 32 ? k32 : group >= 16 ? k16 : group >= 8 ? k8 : k4);
+}
+
+extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target,
+                                                  int32_t excluded, int32_t hmax, int32_t bfs_id,
+                                                  int phase2, cudaStream_t stream)
+{
+    gcut__dgraph copy = *g;
+    void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2};
+    return cudaLaunchCooperativeKernel(pick(g->group, relabel_kernel<32>, relabel_kernel<16>,
+                                            relabel_kernel<8>, relabel_kernel<4>),
+                                       g->coop_blocks, THREADS, args, 0, stream);
+}
+
+extern "C" cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
+                                               int phase2, int rounds, cudaStream_t stream)
+{
+    gcut__dgraph copy = *g;
+    void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
+    return cudaLaunchCooperativeKernel(pick(g->group, push_kernel<32>, push_kernel<16>,
+                                            push_kernel<8>, push_kernel<4>),
+                                       g->coop_blocks, THREADS, args, 0, stream);
+}
+
+/* The fewest blocks per SM any of the persistent kernels can keep resident. */
+template <typename F>
+static int min_occupancy(int per_sm, F *kernel)
+{
+    int k = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernel, THREADS, 0) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return k < per_sm ? k : per_sm;
+}
+
+extern "C" int gcut__graph_coop_blocks(int device, int cap)
+{
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    int per_sm = cap;
+    per_sm = min_occupancy(per_sm, push_kernel<32>);
+    per_sm = min_occupancy(per_sm, push_kernel<16>);
+    per_sm = min_occupancy(per_sm, push_kernel<8>);
+    per_sm = min_occupancy(per_sm, push_kernel<4>);
+    per_sm = min_occupancy(per_sm, relabel_kernel<32>);
+    per_sm = min_occupancy(per_sm, relabel_kernel<16>);
+    per_sm = min_occupancy(per_sm, relabel_kernel<8>);
+    per_sm = min_occupancy(per_sm, relabel_kernel<4>);
+    return sms * per_sm;
+}
+
+extern "C" cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream)
+{
+    side_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gcut__graph_count_left_launch(const gcut__dgraph *g, cudaStream_t stream)
+{
+    count_left_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
+    return cudaGetLastError();
+}

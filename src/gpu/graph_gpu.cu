@@ -1,0 +1,389 @@
+/* Host side of the GPU general-graph solvers: the device buffers kept in
+ * the context (grown on demand, reused), moving a graph to the device and
+ * the solution back through pinned staging on the context's one stream,
+ * the entry points, knobs and statistics. The solve loops are in
+ * graph_gpu_run.cu, the kernels in general_kernels/. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/graph_gpu_state.h"
+
+typedef struct gcut__gpu_graph gpu_graph;
+
+/* Device bytes for n nodes and m arcs (colours not included). */
+static size_t graph_bytes(int64_t n, int64_t m)
+{
+    return (size_t)m * 5 * sizeof(int32_t) +
+           (size_t)n * (6 * sizeof(int32_t) + sizeof(long long) + 1) +
+           2 * sizeof(int32_t) + GCUT_GCNT_SLOTS * sizeof(unsigned long long);
+}
+
+static void free_buffers(gpu_graph *gs)
+{
+    gcut__dgraph *d = &gs->dg;
+    cudaFree((void *)d->out_start);
+    cudaFree((void *)d->out_head);
+    cudaFree((void *)d->out_cap);
+    cudaFree((void *)d->in_start);
+    cudaFree((void *)d->in_tail);
+    cudaFree((void *)d->in_arc);
+    cudaFree(d->flow);
+    cudaFree(d->excess);
+    cudaFree(d->height);
+    cudaFree(d->stamp);
+    cudaFree(d->list[0]);
+    cudaFree(d->list[1]);
+    cudaFree(d->side);
+    cudaFree(d->counters);
+    cudaFree((void *)d->color);
+    cudaFree(d->choice);
+    cudaFree(d->lift_to);
+    cudaFreeHost(gs->pinned);
+    const int blocks = d->blocks, coop_blocks = d->coop_blocks;
+    memset(d, 0, sizeof *d);
+    d->blocks = blocks;
+    d->coop_blocks = coop_blocks;
+    gs->pinned = NULL;
+    gs->half = 0;
+    gs->n_room = gs->m_room = 0;
+    gs->color_room = 0;
+    gs->owner = NULL;
+    gs->colors = 0;
+}
+
+extern "C" void gcut__gpu_release_graph(gcut_context *ctx)
+{
+    gcut__gpu *s = ctx ? (gcut__gpu *)ctx->gpu : NULL;
+    if (!s || !s->graph)
+        return;
+    gpu_graph *gs = s->graph;
+    cudaSetDevice(s->device);
+    cudaStreamSynchronize(s->stream);
+    free_buffers(gs);
+    cudaFreeHost(gs->h_counters);
+    for (int k = 0; k < 2; k++)
+        if (gs->staged[k])
+            cudaEventDestroy(gs->staged[k]);
+    free(gs->h_height);
+    free(gs->h_queue);
+    cudaGetLastError();
+    free(gs);
+    s->graph = NULL;
+}
+
+gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph **out)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    *gpu = s;
+    if (s->graph) {
+        *out = s->graph;
+        return GCUT_OK;
+    }
+    gpu_graph *gs = (gpu_graph *)calloc(1, sizeof *gs);
+    if (!gs)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory");
+    s->graph = gs;
+    gs->knobs.batch = 32;
+    gs->knobs.gr_freq = 0;
+    gs->knobs.gr_lifts = 4;
+    gs->knobs.rounds = 4;
+    gs->knobs.async_cycles = 500;
+    gs->knobs.color_cycles = 16;
+    gs->knobs.occupancy = 4;
+    gs->knobs.group = 32;
+    {
+        /* Enough warps to fill the GPU: 8 blocks of 256 threads per SM. */
+        int sms = 0;
+        GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
+        gs->dg.blocks = 8 * (sms > 0 ? sms : 1);
+    }
+    /* The persistent kernels need every block resident; a few per SM keep
+     * the grid barrier cheap. */
+    gs->dg.coop_blocks = gcut__graph_coop_blocks(s->device, gs->knobs.occupancy);
+    if (gs->dg.coop_blocks <= 0) {
+        st = gcut__fail(ctx, GCUT_E_DEVICE, "gpu: %s cannot run the cooperative kernels", s->name);
+        goto fail;
+    }
+    GPU_CHECK(ctx, cudaEventCreateWithFlags(&gs->staged[0], cudaEventDisableTiming));
+    GPU_CHECK(ctx, cudaEventCreateWithFlags(&gs->staged[1], cudaEventDisableTiming));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&gs->h_counters,
+                                  GCUT_GCNT_SLOTS * sizeof(unsigned long long)));
+    *out = gs;
+    return GCUT_OK;
+fail:
+    gcut__gpu_release_graph(ctx);
+    return st;
+}
+
+/* Make the device arrays hold `g` (grow only) and the pinned staging. */
+static gcut_status reserve(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const int64_t n = g->n, m = g->m > 0 ? g->m : 1;
+    const size_t half = (size_t)(m > n + 1 ? m : n + 1) * sizeof(int32_t);
+    if (n <= gs->n_room && m <= gs->m_room && half <= gs->half)
+        return GCUT_OK;
+    gcut__dgraph *d = &gs->dg;
+    cudaStreamSynchronize(s->stream);
+    free_buffers(gs);
+    size_t free_bytes = 0, total_bytes = 0;
+    GPU_CHECK(ctx, cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (graph_bytes(n, m) > free_bytes)
+        return gcut__fail(ctx, GCUT_E_DEVICE_NOMEM,
+                          "gpu: a graph of %lld nodes and %lld arcs needs %zu MiB on %s, and %zu "
+                          "MiB are free",
+                          (long long)n, (long long)g->m, graph_bytes(n, m) >> 20, s->name,
+                          free_bytes >> 20);
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->out_start, (size_t)(n + 1) * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->in_start, (size_t)(n + 1) * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->out_head, (size_t)m * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->out_cap, (size_t)m * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->in_tail, (size_t)m * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->in_arc, (size_t)m * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->flow, (size_t)m * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->excess, (size_t)n * sizeof(long long)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->height, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->stamp, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->list[0], (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->list[1], (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->choice, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->lift_to, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->side, (size_t)n));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->counters,
+                              GCUT_GCNT_SLOTS * sizeof(unsigned long long)));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&gs->pinned, 2 * half));
+    gs->n_room = n;
+    gs->m_room = m;
+    gs->half = half;
+    return GCUT_OK;
+fail:
+    free_buffers(gs);
+    return st;
+}
+
+/* Host array -> device through pinned half k (waits until the half's last
+ * copy is done before refilling it). */
+static gcut_status stage_up(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int k, void *d_dst,
+                            const void *src, size_t bytes)
+{
+    gcut_status st = GCUT_OK;
+    unsigned char *stage = gs->pinned + (size_t)k * gs->half;
+    GPU_CHECK(ctx, cudaEventSynchronize(gs->staged[k]));
+    memcpy(stage, src, bytes);
+    GPU_CHECK(ctx, cudaMemcpyAsync(d_dst, stage, bytes, cudaMemcpyHostToDevice, s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(gs->staged[k], s->stream));
+fail:
+    return st;
+}
+
+/* Device -> host array through pinned half 0 (waits). */
+static gcut_status stage_down(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, void *dst,
+                              const void *d_src, size_t bytes)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaMemcpyAsync(gs->pinned, d_src, bytes, cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    memcpy(dst, gs->pinned, bytes);
+fail:
+    return st;
+}
+
+gcut_status gcut__gpu_graph_read_counters(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters, gs->dg.counters,
+                                   GCUT_GCNT_SLOTS * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (st)
+        return st;
+    gs->owner = NULL;
+    gs->colors = 0;
+    if ((st = reserve(g, s, gs)))
+        return st;
+    gcut__dgraph *d = &gs->dg;
+    const size_t nb = ((size_t)g->n + 1) * sizeof(int32_t), mb = (size_t)g->m * sizeof(int32_t);
+    float ms = 0;
+    GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
+    if ((st = stage_up(ctx, s, gs, 0, (void *)d->out_start, g->out_start, nb)) ||
+        (st = stage_up(ctx, s, gs, 1, (void *)d->in_start, g->in_start, nb)))
+        goto fail;
+    if (g->m > 0 && ((st = stage_up(ctx, s, gs, 0, (void *)d->out_head, g->out_head, mb)) ||
+                     (st = stage_up(ctx, s, gs, 1, (void *)d->out_cap, g->out_cap, mb)) ||
+                     (st = stage_up(ctx, s, gs, 0, (void *)d->in_tail, g->in_tail, mb)) ||
+                     (st = stage_up(ctx, s, gs, 1, (void *)d->in_arc, g->in_arc, mb))))
+        goto fail;
+    GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    GPU_CHECK(ctx, cudaEventElapsedTime(&ms, s->start, s->stop));
+    gs->stats.upload_ms = ms;
+    d->n = g->n;
+    d->m = g->m;
+    d->source = g->source;
+    d->sink = g->sink;
+    gs->owner = g;
+    return GCUT_OK;
+fail:
+    cudaStreamSynchronize(s->stream);
+    cudaGetLastError();
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned flags,
+                                           int64_t *iterations)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (st)
+        return st;
+    if (gs->owner != g)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: this graph is not on the device (upload first)");
+    if ((st = gcut__graph_alloc_solution(g)))
+        return st;
+    const double upload_ms = gs->stats.upload_ms, color_ms = gs->stats.color_ms;
+    memset(&gs->stats, 0, sizeof gs->stats);
+    gs->stats.upload_ms = upload_ms;
+    gs->stats.color_ms = color_ms;
+    gs->stats.device_bytes = graph_bytes(gs->n_room, gs->m_room) +
+                             (gs->color_room ? (size_t)gs->m_room * sizeof(int32_t) : 0);
+    gs->is_flow = 0;
+    gs->side_on_host = 0;
+    {
+        /* Lanes per node: enough for a node of mean degree (in + out) in
+         * one pass; a whole warp for dense graphs. */
+        int group = gs->knobs.group;
+        if (group <= 0) {
+            const double mean = g->n > 0 ? 2.0 * g->m / g->n : 0;
+            group = mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
+        }
+        gs->dg.group = group;
+    }
+    gs->seq = 0;
+    switch (variant) {
+    case GCUT__GPU_WORKLIST:
+        st = gcut__gpu_graph_run_worklist(g, s, gs);
+        break;
+    case GCUT__GPU_ASYNC:
+        st = gcut__gpu_graph_run_async(g, s, gs);
+        break;
+    case GCUT__GPU_COLOR:
+        st = gcut__gpu_graph_run_color(g, s, gs);
+        break;
+    default:
+        return gcut__fail(ctx, GCUT_E_INVALID, "gpu: unknown graph variant %d", variant);
+    }
+    if (!st && (flags & GCUT_GRAPH_SOLVE_FLOW))
+        st = gcut__gpu_graph_run_phase2(g, s, gs);
+    if (st) {
+        cudaStreamSynchronize(s->stream);
+        cudaGetLastError();
+        return st;
+    }
+    if (iterations)
+        *iterations = gs->stats.push_launches;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_download(gcut_graph *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (st)
+        return st;
+    if (gs->owner != g)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: this graph is not on the device");
+    const double t0 = gcut__now_ms();
+    if (g->m > 0 &&
+        (st = stage_down(ctx, s, gs, g->flow, gs->dg.flow, (size_t)g->m * sizeof(int32_t))))
+        return st;
+    if (!gs->side_on_host && (st = stage_down(ctx, s, gs, g->side, gs->dg.side, (size_t)g->n)))
+        return st;
+    g->flow_value = gs->flow_value;
+    g->is_flow = gs->is_flow;
+    g->flow_stored = 1;
+    if (!g->is_flow) {
+        /* Phase 2 on the CPU later (gcut__graph_need_flow) reads the
+         * residual network: make it match the preflow. */
+        gcut__resnet rn;
+        if ((st = gcut__resnet_build(g, g->flow, &rn)))
+            return st;
+        gcut__resnet_free(&rn);
+    }
+    gs->stats.download_ms = gcut__now_ms() - t0;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_solve(gcut_graph *g, int variant, unsigned flags,
+                                             int64_t *iterations)
+{
+    gcut_status st = gcut__gpu_graph_upload(g);
+    if (!st)
+        st = gcut__gpu_graph_run(g, variant, flags, iterations);
+    if (!st)
+        st = gcut__gpu_graph_download(g);
+    if (!st) {
+        gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+        g->info.device = s->name;
+    }
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_graph_knobs *k)
+{
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (st)
+        return st;
+    gcut__gpu_graph_knobs *c = &gs->knobs;
+    if (k->batch > 0)
+        c->batch = k->batch;
+    if (k->gr_freq >= 0)
+        c->gr_freq = k->gr_freq;
+    if (k->gr_lifts >= 0)
+        c->gr_lifts = k->gr_lifts;
+    if (k->rounds > 0)
+        c->rounds = k->rounds;
+    if (k->async_cycles > 0)
+        c->async_cycles = k->async_cycles;
+    if (k->color_cycles > 0)
+        c->color_cycles = k->color_cycles;
+    if (k->group >= 0)
+        c->group = k->group;
+    if (k->occupancy > 0) {
+        const int blocks = gcut__graph_coop_blocks(s->device, k->occupancy);
+        if (blocks <= 0)
+            return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: no cooperative launch of %d blocks per SM",
+                              k->occupancy);
+        c->occupancy = k->occupancy;
+        gs->dg.coop_blocks = blocks;
+    }
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_stats_get(gcut_context *ctx, gcut__gpu_graph_stats *stats)
+{
+    const gcut__gpu *s = (const gcut__gpu *)ctx->gpu;
+    if (!s || !s->graph)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: no GPU graph run yet");
+    *stats = s->graph->stats;
+    return GCUT_OK;
+}

@@ -1,0 +1,58 @@
+/* What the general-graph GPU path keeps in the context's GPU state between
+ * calls (device buffers grown on demand and reused, pinned staging, knobs,
+ * the last run's statistics). Internal to src/gpu/graph_gpu*.cu. */
+#ifndef GCUT_GPU_GRAPH_GPU_STATE_H
+#define GCUT_GPU_GRAPH_GPU_STATE_H
+
+#include <cuda_runtime.h>
+
+#include "gpu/gpu.h"
+#include "gpu/gpu_state.h"
+#include "graph/csr.h"
+#include "graph_kernels.h"
+
+struct gcut__gpu_graph {
+    gcut__dgraph dg;
+    int64_t n_room, m_room;     /* nodes and arcs the device arrays hold */
+    int color_room;             /* 1 when dg.color is allocated for m_room arcs */
+    const gcut_graph *owner;    /* the graph on the device, NULL if none */
+
+    /* Pinned staging, two halves used in turn, each of `half` bytes. */
+    unsigned char *pinned;
+    size_t half;
+    cudaEvent_t staged[2];
+    unsigned long long *h_counters; /* pinned, GCUT_GCNT_SLOTS */
+
+    /* The chain-launch sequence number (graph_kernels.h). */
+    int seq;
+
+    /* Host work arrays of the asynchronous variant's global relabel. */
+    int32_t *h_height, *h_queue;
+    int64_t h_room;
+
+    /* Colours of the precoloring variant, for the graph uploaded last. */
+    int colors;                 /* 0 until computed */
+
+    /* Knobs (gcut__gpu_graph_tune) and the last run's result and statistics. */
+    gcut__gpu_graph_knobs knobs;
+    gcut__gpu_graph_stats stats;
+    int64_t flow_value;
+    int is_flow;
+    int side_on_host;           /* the async variant computes the side on the host */
+};
+
+/* The graph state of the context's GPU state, created on first use. */
+gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, struct gcut__gpu_graph **out);
+
+/* Read the counters into gs->h_counters (waits for the stream). */
+gcut_status gcut__gpu_graph_read_counters(gcut_context *ctx, gcut__gpu *s,
+                                          struct gcut__gpu_graph *gs);
+
+/* The solve loops (graph_gpu_run.cu): phase 1 of each variant, and the
+ * shared phase 2 on the device. */
+gcut_status gcut__gpu_graph_run_worklist(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+gcut_status gcut__gpu_graph_run_async(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+gcut_status gcut__gpu_graph_run_phase2(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+
+#endif

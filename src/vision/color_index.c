@@ -1,0 +1,99 @@
+/* Distinct colours by a bitmap over the 2^24 RGB values (2 MB) with a rank
+ * per 64-bit word: a pixel's colour number is the count of present colours
+ * below it, so the numbering is the sorted order, whatever the threads. */
+#include "vision/color_index.h"
+
+#include <stdlib.h>
+
+#include "io/big_alloc.h"
+#include "vision/parallel.h"
+
+#define WORDS ((1 << 24) / 64)
+
+static inline uint32_t key_of(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/* Bits set in v (SWAR): inline, where __builtin_popcountll without -mpopcnt
+ * is a library call per pixel. */
+static inline uint32_t bit_count(uint64_t v)
+{
+    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((v * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+typedef struct number_job {
+    const uint8_t *rgb;
+    const uint64_t *bits;
+    const uint32_t *rank;
+    uint32_t *of_pixel;
+} number_job;
+
+static void number_pixels(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    const number_job *j = arg;
+    for (int64_t i = begin; i < end; i++) {
+        uint32_t key = key_of(j->rgb + 3 * i);
+        uint64_t below = j->bits[key >> 6] & ((UINT64_C(1) << (key & 63)) - 1);
+        j->of_pixel[i] = j->rank[key >> 6] + bit_count(below);
+    }
+}
+
+gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64_t n,
+                                    int threads, gcut__color_index *out)
+{
+    out->count = 0;
+    out->colors = NULL;
+    out->of_pixel = gcut__big_alloc((size_t)n * sizeof(uint32_t));
+    uint64_t *bits = calloc(WORDS, sizeof *bits);
+    uint32_t *rank = malloc(WORDS * sizeof *rank);
+    if (!out->of_pixel || !bits || !rank)
+        goto nomem;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t key = key_of(rgb + 3 * i);
+        bits[key >> 6] |= UINT64_C(1) << (key & 63);
+    }
+    uint32_t total = 0;
+    for (int w = 0; w < WORDS; w++) {
+        rank[w] = total;
+        total += bit_count(bits[w]);
+    }
+    out->count = total;
+    out->colors = malloc((size_t)total * 3);
+    if (!out->colors)
+        goto nomem;
+    uint8_t *c = out->colors;
+    for (int w = 0; w < WORDS; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1) {
+            uint32_t key = (uint32_t)w << 6 | (uint32_t)__builtin_ctzll(b);
+            *c++ = (uint8_t)(key >> 16);
+            *c++ = (uint8_t)(key >> 8);
+            *c++ = (uint8_t)key;
+        }
+    number_job job = {rgb, bits, rank, out->of_pixel};
+    gcut__parallel_for(gcut__thread_count(threads, n), n, number_pixels, &job);
+    free(bits);
+    free(rank);
+    return GCUT_OK;
+nomem:
+    free(bits);
+    free(rank);
+    gcut__color_index_free(out);
+    return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory indexing the colours of %lld pixels",
+                      (long long)n);
+}
+
+void gcut__color_index_free(gcut__color_index *ci)
+{
+    if (!ci)
+        return;
+    free(ci->colors);
+    free(ci->of_pixel);
+    ci->colors = NULL;
+    ci->of_pixel = NULL;
+    ci->count = 0;
+}

@@ -1,0 +1,314 @@
+/* GPU general-graph solvers against the reference and prf
+ * (check_graph_gpu.h). */
+#include "check_graph_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_graph.h"
+#include "gcut.h"
+#include "graph/gen.h"
+
+static gcut_context *make_context(gcut_device device)
+{
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = device;
+    gcut_context *ctx = NULL;
+    return gcut_context_create(&opt, &ctx) == GCUT_OK ? ctx : NULL;
+}
+
+/* The arc list of a built graph (generators repeat no arc). */
+static int arcs_of(const gcut_graph *g, check_graph_arcs *a)
+{
+    memset(a, 0, sizeof *a);
+    int32_t m = gcut_graph_arcs(g);
+    a->n = gcut_graph_nodes(g);
+    a->m = m;
+    a->source = gcut_graph_source(g);
+    a->sink = gcut_graph_sink(g);
+    a->tail = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
+    a->head = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
+    a->cap = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
+    if (!a->tail || !a->head || !a->cap) {
+        check_graph_arcs_free(a);
+        return -1;
+    }
+    for (int32_t k = 0; k < m; k++)
+        gcut_graph_arc(g, k, &a->tail[k], &a->head[k], &a->cap[k]);
+    return 0;
+}
+
+/* A random graph around a hub joined both ways to every other node, plus
+ * random sparse arcs; the hub is sometimes the source or the sink. */
+static gcut_status hub_graph(gcut_context *ctx, gcut__rng *rng, int32_t n, gcut_graph **out)
+{
+    const int64_t extra = 3 * (int64_t)n, room = 2 * (int64_t)n + extra;
+    int32_t *tail = malloc((size_t)room * sizeof *tail), *head = malloc((size_t)room * sizeof *head);
+    int32_t *cap = malloc((size_t)room * sizeof *cap);
+    gcut_status st = GCUT_E_NOMEM;
+    if (tail && head && cap) {
+        const int32_t hub = (int32_t)gcut__rng_range(rng, 0, n - 1);
+        int32_t s = (int32_t)gcut__rng_range(rng, 0, n - 1), t;
+        do
+            t = (int32_t)gcut__rng_range(rng, 0, n - 1);
+        while (t == s);
+        int64_t m = 0;
+        for (int32_t v = 0; v < n; v++) {
+            if (v == hub)
+                continue;
+            tail[m] = hub, head[m] = v, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
+            tail[m] = v, head[m] = hub, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
+        }
+        for (int64_t i = 0; i < extra; i++) {
+            tail[m] = (int32_t)gcut__rng_range(rng, 0, n - 1);
+            head[m] = (int32_t)gcut__rng_range(rng, 0, n - 1);
+            cap[m++] = (int32_t)gcut__rng_range(rng, 0, 100);
+        }
+        st = gcut_graph_create_from_arcs(ctx, n, m, tail, head, cap, s, t, out);
+    }
+    free(tail);
+    free(head);
+    free(cap);
+    return st;
+}
+
+/* Larger instance `index` (every tenth), built in `ctx`. */
+static gcut_status large_graph(gcut_context *ctx, const char *algo, uint64_t seed, int index,
+                               gcut_graph **out, char *name, size_t name_size)
+{
+    gcut__rng rng;
+    gcut__rng_seed(&rng, seed, 0x6a7a0000u + (uint64_t)index);
+    const uint64_t gseed = gcut__rng_next(&rng);
+    /* The precoloring variant takes nodes of at most 512 arcs. */
+    const int small_hubs = strcmp(algo, "color") == 0;
+    switch ((index / 10) % 5) {
+    case 0: {
+        int32_t a = (int32_t)gcut__rng_range(&rng, 3, 12), b = (int32_t)gcut__rng_range(&rng, 4, 40);
+        snprintf(name, name_size, "genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
+        return gcut__gen_genrmf(ctx, a, b, 1, 1000, gseed, out);
+    }
+    case 1: {
+        int32_t rows = (int32_t)gcut__rng_range(&rng, 4, small_hubs ? 256 : 200);
+        int32_t cols = (int32_t)gcut__rng_range(&rng, 4, 80);
+        snprintf(name, name_size, "rlg %dx%d seed=%llu", rows, cols, (unsigned long long)gseed);
+        return gcut__gen_rlg(ctx, rows, cols, 10000, gseed, out);
+    }
+    case 2: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 20, 250);
+        snprintf(name, name_size, "acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
+        return gcut__gen_acyclic_dense(ctx, n, gseed, out);
+    }
+    case 3: {
+        int32_t w = (int32_t)gcut__rng_range(&rng, 20, 160), h = (int32_t)gcut__rng_range(&rng, 20, 120);
+        int conn = gcut__rng_range(&rng, 0, 1) ? 8 : 4;
+        /* color: the terminals' arcs make the source's degree */
+        const double density = small_hubs && w * h > 900 ? 450.0 / (w * h) : 0.5;
+        snprintf(name, name_size, "vision %dx%d conn=%d density=%.3f seed=%llu", w, h, conn,
+                 density, (unsigned long long)gseed);
+        return gcut__gen_vision(ctx, w, h, conn, density, gseed, out);
+    }
+    default: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 50, small_hubs ? 240 : 3000);
+        snprintf(name, name_size, "hub n=%d seed=%llu", n, (unsigned long long)gseed);
+        return hub_graph(ctx, &rng, n, out);
+    }
+    }
+}
+
+/* Small generator instance `index`, built in `ctx`. */
+static gcut_status small_family(gcut_context *ctx, uint64_t seed, int index, gcut_graph **out,
+                                char *name, size_t name_size)
+{
+    gcut__rng rng;
+    gcut__rng_seed(&rng, seed, 0x5a11f000u + (uint64_t)index);
+    const uint64_t gseed = gcut__rng_next(&rng);
+    switch ((index / 3) % 4) {
+    case 0: {
+        int32_t a = (int32_t)gcut__rng_range(&rng, 1, 5), b = (int32_t)gcut__rng_range(&rng, 2, 6);
+        snprintf(name, name_size, "genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
+        return gcut__gen_genrmf(ctx, a, b, 0, 60, gseed, out);
+    }
+    case 1: {
+        int32_t rows = (int32_t)gcut__rng_range(&rng, 1, 8), cols = (int32_t)gcut__rng_range(&rng, 1, 8);
+        snprintf(name, name_size, "rlg %dx%d seed=%llu", rows, cols, (unsigned long long)gseed);
+        return gcut__gen_rlg(ctx, rows, cols, 100, gseed, out);
+    }
+    case 2: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 2, 24);
+        snprintf(name, name_size, "acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
+        return gcut__gen_acyclic_dense(ctx, n, gseed, out);
+    }
+    default: {
+        int32_t w = (int32_t)gcut__rng_range(&rng, 1, 9), h = (int32_t)gcut__rng_range(&rng, 1, 9);
+        int conn = gcut__rng_range(&rng, 0, 1) ? 8 : 4;
+        double density = (double)gcut__rng_range(&rng, 0, 4) / 4.0;
+        snprintf(name, name_size, "vision %dx%d conn=%d density=%g seed=%llu", w, h, conn, density,
+                 (unsigned long long)gseed);
+        return gcut__gen_vision(ctx, w, h, conn, density, gseed, out);
+    }
+    }
+}
+
+/* Solve `gg` on the GPU with `algo`; its value must be `want`, its proof
+ * must check, and its side must equal `cpu_side`. Small instances (`arcs`
+ * given) are also checked independently against the reference. */
+static int check_gpu_solve(check_report *r, gcut_context *gpu, gcut_graph *gg, const char *algo,
+                           unsigned flags, int64_t want, const uint8_t *cpu_side,
+                           const check_graph_arcs *arcs, const uint8_t *ref_side, const char *what)
+{
+    gcut_solve_info info;
+    gcut_status st = gcut_graph_solve(gg, algo, flags, &info);
+    if (st != GCUT_OK) {
+        check_fail(r, "%s: the GPU solve failed (%s): %s", what, gcut_status_str(st),
+                   gcut_last_error(gpu));
+        return 0;
+    }
+    if (!info.device || strcmp(info.device, "cpu") == 0 || !info.algo ||
+        strcmp(info.algo, algo) != 0) {
+        check_fail(r, "%s: the solve reports device '%s', algo '%s'", what,
+                   info.device ? info.device : "(null)", info.algo ? info.algo : "(null)");
+        return 0;
+    }
+    if (info.flow != want) {
+        check_fail(r, "%s: GPU flow %lld, CPU %lld", what, (long long)info.flow, (long long)want);
+        return 0;
+    }
+    const int32_t n = gcut_graph_nodes(gg);
+    uint8_t *side = malloc((size_t)n);
+    int ok = 0;
+    if (!side) {
+        check_fail(r, "%s: out of memory", what);
+        return 0;
+    }
+    gcut_graph_cut_side(gg, side);
+    if (memcmp(side, cpu_side, (size_t)n) != 0) {
+        int32_t v = 0;
+        while (side[v] == cpu_side[v])
+            v++;
+        check_fail(r, "%s: node %d is on side %d on the GPU, %d with prf", what, v, side[v],
+                   cpu_side[v]);
+        goto done;
+    }
+    if (arcs) {
+        ok = check_graph_solution(r, gg, arcs, want, ref_side, what);
+        goto done;
+    }
+    int64_t cut = -1;
+    if ((st = gcut_graph_verify(gg, &cut)) != GCUT_OK || cut != want) {
+        check_fail(r, "%s: verify: %s (cut %lld, want %lld)", what, gcut_status_str(st),
+                   (long long)cut, (long long)want);
+        goto done;
+    }
+    ok = 1;
+done:
+    free(side);
+    return ok;
+}
+
+static void check_one(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
+                      uint64_t seed, int index)
+{
+    const int large = index % 10 == 9;
+    const unsigned flags = (index / 2) % 2 ? GCUT_GRAPH_SOLVE_FLOW : 0;
+    check_graph_arcs arcs;
+    memset(&arcs, 0, sizeof arcs);
+    gcut_graph *cg = NULL, *gg = NULL;
+    uint8_t *ref_side = NULL, *cpu_side = NULL;
+    char name[160], what[240];
+    gcut_status st;
+    if (large) {
+        st = large_graph(cpu, algo, seed, index, &cg, name, sizeof name);
+        if (!st)
+            st = large_graph(gpu, algo, seed, index, &gg, name, sizeof name);
+    } else if (index % 3 == 2) {
+        st = small_family(cpu, seed, index, &cg, name, sizeof name);
+        if (!st)
+            st = arcs_of(cg, &arcs) ? GCUT_E_NOMEM : GCUT_OK;
+    } else {
+        snprintf(name, sizeof name, "random %s graph",
+                 check_graph_regime_name(index % CHECK_GRAPH_REGIMES));
+        st = check_graph_random_arcs(seed, index, &arcs) ? GCUT_E_NOMEM : GCUT_OK;
+        if (!st)
+            st = gcut_graph_create_from_arcs(cpu, arcs.n, arcs.m, arcs.tail, arcs.head, arcs.cap,
+                                             arcs.source, arcs.sink, &cg);
+    }
+    if (!st && !large)
+        st = gcut_graph_create_from_arcs(gpu, arcs.n, arcs.m, arcs.tail, arcs.head, arcs.cap,
+                                         arcs.source, arcs.sink, &gg);
+    snprintf(what, sizeof what, "%s%s: seed %llu index %d (%s)", algo,
+             flags ? " --flow" : "", (unsigned long long)seed, index, name);
+    if (st) {
+        check_fail(r, "%s: building the graph failed (%s): %s", what, gcut_status_str(st),
+                   gcut_last_error(cpu));
+        goto done;
+    }
+    const int32_t n = gcut_graph_nodes(cg);
+    int64_t want = -1;
+    ref_side = malloc((size_t)n);
+    cpu_side = malloc((size_t)n);
+    if (!ref_side || !cpu_side) {
+        check_fail(r, "%s: out of memory", what);
+        goto done;
+    }
+    if (!large && (want = check_graph_reference(&arcs, ref_side)) < 0) {
+        check_fail(r, "%s: the reference failed", what);
+        goto done;
+    }
+    gcut_solve_info cinfo;
+    if ((st = gcut_graph_solve(cg, "prf", 0, &cinfo)) != GCUT_OK) {
+        check_fail(r, "%s: prf failed (%s): %s", what, gcut_status_str(st), gcut_last_error(cpu));
+        goto done;
+    }
+    if (large)
+        want = cinfo.flow;
+    else if (cinfo.flow != want) {
+        check_fail(r, "%s: prf's flow %lld differs from the reference's %lld", what,
+                   (long long)cinfo.flow, (long long)want);
+        goto done;
+    }
+    gcut_graph_cut_side(cg, cpu_side);
+    if (check_gpu_solve(r, gpu, gg, algo, flags, want, cpu_side, large ? NULL : &arcs,
+                        large ? NULL : ref_side, what))
+        r->passed++;
+done:
+    free(ref_side);
+    free(cpu_side);
+    check_graph_arcs_free(&arcs);
+    gcut_graph_destroy(cg);
+    gcut_graph_destroy(gg);
+}
+
+static void run(check_report *r, const char *algo, int count, uint64_t seed)
+{
+    gcut_context *cpu = make_context(GCUT_DEVICE_CPU);
+    gcut_context *gpu = make_context(GCUT_DEVICE_GPU);
+    int devices = 0;
+    if (!cpu || !gpu) {
+        check_fail(r, "could not create the contexts");
+    } else if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK ||
+               devices == 0) {
+        r->skipped += count; /* no usable GPU here */
+    } else {
+        for (int i = 0; i < count; i++)
+            check_one(r, cpu, gpu, algo, seed, i);
+    }
+    gcut_context_destroy(cpu);
+    gcut_context_destroy(gpu);
+}
+
+void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    run(r, "worklist", count, seed);
+}
+
+void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    run(r, "async", count, seed);
+}
+
+void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    run(r, "color", count, seed);
+}

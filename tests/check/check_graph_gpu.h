@@ -1,0 +1,26 @@
+/* GPU general-graph solvers against the CPU, in plain C (gcut-check runs
+ * these on the device machine; without a usable GPU every instance counts
+ * as skipped). */
+#ifndef GCUT_TESTS_CHECK_GRAPH_GPU_H
+#define GCUT_TESTS_CHECK_GRAPH_GPU_H
+
+#include <stdint.h>
+
+#include "check_common.h"
+
+/* On `count` instances of the stream `seed`: small random graphs of every
+ * regime of check_graph_random_arcs() (sparse, dense, s-t disconnected,
+ * zero capacities, parallel arcs and self-loops, tiny and near-INT32_MAX
+ * capacities, layered) and small generator instances, checked against the
+ * independent reference (check_graph_solution: value, verify, arc flows,
+ * cut); and every tenth instance a larger one (genrmf, RLG, acyclic-dense,
+ * vision, a random graph with a high-degree hub), checked against prf: the
+ * same value, gcut_graph_verify() on the GPU's flow and cut, and the same
+ * cut side as prf. Alternate instances ask for the flow inside the solve
+ * (phase 2 on the GPU) or afterwards (phase 2 on the CPU). The solve must
+ * report the GPU's name as its device. */
+void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed);
+void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed);
+void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed);
+
+#endif
