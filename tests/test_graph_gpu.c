@@ -7,41 +7,21 @@
 
 #include "check_graph_gpu.h"
 #include "gcut.h"
-
-static int have_gpu(void)
-{
-    gcut_context *ctx = NULL;
-    int count = 0;
-    cr_assert_eq(gcut_context_create(NULL, &ctx), GCUT_OK);
-    gcut_device_count(ctx, &count);
-    gcut_context_destroy(ctx);
-    return gcut_cuda_built() && count > 0;
-}
-
-static void run_check(void (*check)(check_report *, int, uint64_t), int count)
-{
-    if (!have_gpu())
-        cr_skip_test("no usable GPU");
-    check_report r;
-    memset(&r, 0, sizeof r);
-    check(&r, count, 17);
-    cr_assert_eq(r.failed, 0, "%d failed; first: %s", r.failed, r.first_failure);
-    cr_assert_eq(r.passed, count);
-}
+#include "gpu_test.h"
 
 Test(graph_gpu, worklist_equals_the_reference_and_prf_and_verifies)
 {
-    run_check(check_graph_gpu_worklist_vs_cpu, 200);
+    run_gpu_check(check_graph_gpu_worklist_vs_cpu, 200, 17);
 }
 
 Test(graph_gpu, async_equals_the_reference_and_prf_and_verifies)
 {
-    run_check(check_graph_gpu_async_vs_cpu, 60);
+    run_gpu_check(check_graph_gpu_async_vs_cpu, 60, 17);
 }
 
 Test(graph_gpu, color_equals_the_reference_and_prf_and_verifies)
 {
-    run_check(check_graph_gpu_color_vs_cpu, 60);
+    run_gpu_check(check_graph_gpu_color_vs_cpu, 60, 17);
 }
 
 Test(graph_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)

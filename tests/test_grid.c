@@ -373,14 +373,29 @@ Test(grid, flow_total_beyond_int32_is_exact)
     gcut_grid_destroy(g);
 }
 
-Test(grid, solving_after_a_change_gives_the_new_answer)
+/* A 3-pixel chain p0 -> p1 -> p2, source 5 at p0, sink 5 at p2, the two
+ * E arcs of capacity e01 and e12, solved: flow min(e01, e12). */
+static gcut_grid *solved_chain_of(int32_t e01, int32_t e12)
 {
     gcut_grid *g = make_grid(3, 1, 4);
     cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
     cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 2), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 4), GCUT_OK);
-    cr_assert_eq(solve(g), 2);
+    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, e01), GCUT_OK);
+    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, e12), GCUT_OK);
+    cr_assert_eq(solve(g), e01 < e12 ? e01 : e12);
+    return g;
+}
+
+/* The chain of min_cut_through_n_links: flow 2, arcs p0 -E-> p1 saturated,
+ * p1 -E-> p2 carrying 2 of 4. */
+static gcut_grid *solved_chain(void)
+{
+    return solved_chain_of(2, 4);
+}
+
+Test(grid, solving_after_a_change_gives_the_new_answer)
+{
+    gcut_grid *g = solved_chain_of(2, 4);
     cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 1), GCUT_OK);
     cr_assert_eq(solve(g), 1);
     assert_labels(g, (const uint8_t[]){1, 1, 1}, 3);
@@ -393,12 +408,7 @@ Test(grid, resolve_after_a_source_cut_below_its_flow)
 {
     /* The chain carries 2 out of p0's source arc; cutting that arc to 1
      * leaves p0 sending out more than it gets, which the re-solve repairs. */
-    gcut_grid *g = make_grid(3, 1, 4);
-    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 2), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 4), GCUT_OK);
-    cr_assert_eq(solve(g), 2);
+    gcut_grid *g = solved_chain_of(2, 4);
     cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 1, 0), GCUT_OK);
     cr_assert_eq(solve(g), 1);
     assert_labels(g, (const uint8_t[]){0, 0, 0}, 3);
@@ -412,12 +422,7 @@ Test(grid, resolve_after_a_source_cut_below_its_flow)
 
 Test(grid, resolve_after_an_n_link_cut_below_its_flow)
 {
-    gcut_grid *g = make_grid(3, 1, 4);
-    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 4), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 3), GCUT_OK);
-    cr_assert_eq(solve(g), 3);
+    gcut_grid *g = solved_chain_of(4, 3);
     cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 1), GCUT_OK);
     cr_assert_eq(solve(g), 1);
     assert_labels(g, (const uint8_t[]){1, 1, 0}, 3);
@@ -616,19 +621,6 @@ Test(grid, generator_is_deterministic)
 }
 
 /* ---- the proof checker catches wrong answers -------------------------- */
-
-/* The 3-pixel chain of min_cut_through_n_links, solved: flow 2, arcs
- * p0 -E-> p1 saturated, p1 -E-> p2 carrying 2 of 4. */
-static gcut_grid *solved_chain(void)
-{
-    gcut_grid *g = make_grid(3, 1, 4);
-    cr_assert_eq(gcut_grid_set_terminal(g, 0, 0, 5, 0), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_terminal(g, 2, 0, 0, 5), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 0, 0, GCUT_DIR_E, 2), GCUT_OK);
-    cr_assert_eq(gcut_grid_set_edge(g, 1, 0, GCUT_DIR_E, 4), GCUT_OK);
-    cr_assert_eq(solve(g), 2);
-    return g;
-}
 
 static void assert_verify_fails(gcut_grid *g, const char *needle)
 {

@@ -7,36 +7,16 @@
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "gcut.h"
-
-static int have_gpu(void)
-{
-    gcut_context *ctx = NULL;
-    int count = 0;
-    cr_assert_eq(gcut_context_create(NULL, &ctx), GCUT_OK);
-    gcut_device_count(ctx, &count);
-    gcut_context_destroy(ctx);
-    return count > 0;
-}
-
-static void run_check(void (*check)(check_report *, int, uint64_t), int count)
-{
-    if (!have_gpu())
-        cr_skip_test("no usable GPU");
-    check_report r;
-    memset(&r, 0, sizeof r);
-    check(&r, count, 11);
-    cr_assert_eq(r.failed, 0, "%d failed; first: %s", r.failed, r.first_failure);
-    cr_assert_eq(r.passed, count);
-}
+#include "gpu_test.h"
 
 Test(grid_gpu, tiled_equals_cpu_and_verifies_on_random_grids)
 {
-    run_check(check_grid_gpu_tiled_vs_cpu, 120);
+    run_gpu_check(check_grid_gpu_tiled_vs_cpu, 120, 11);
 }
 
 Test(grid_gpu, lockfree_equals_cpu_and_verifies_on_random_grids)
 {
-    run_check(check_grid_gpu_lockfree_vs_cpu, 60);
+    run_gpu_check(check_grid_gpu_lockfree_vs_cpu, 60, 11);
 }
 
 Test(grid_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)

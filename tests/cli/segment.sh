@@ -2,42 +2,12 @@
 # gcut segment: exit codes, messages, --json shape, outputs (mask values,
 # overlay, graph), seeds of every kind, and no output file left after a
 # failure. Usage: segment.sh /path/to/gcut /path/to/source-dir
-set -u
 GCUT=$1
 SRC=$2
 IMG="$SRC/samples/teddy.jpg"
 SEEDS="$SRC/samples/teddy-scribbles.png"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-run() {
-    "$GCUT" segment "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-
-expect() {
-    local what=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $what (exit $rc)"
-        sed 's/^/  stdout: /' "$TMP/out" | head -5
-        sed 's/^/  stderr: /' "$TMP/err" | head -5
-    fi
-}
-
-out_has() { grep -qF -- "$1" "$TMP/out"; }
-err_has() { grep -qF -- "$1" "$TMP/err"; }
-out_empty() { [ ! -s "$TMP/out" ]; }
-err_empty() { [ ! -s "$TMP/err" ]; }
-is() { [ "$rc" -eq "$1" ]; }
-nothing_at() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" 2>/dev/null | grep -q '\.tmp-'; }
-# A PNG file (by its signature).
-is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
+SUBCOMMAND=segment
+. "$SRC/tests/cli_harness.sh"
 
 # --- help and version -------------------------------------------------------
 run --help
@@ -194,5 +164,4 @@ if [ "$rc" -ne 0 ]; then
     expect "--device gpu without one says why" err_has "GPU"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
