@@ -28,7 +28,10 @@
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
  *        [--only NAME] [--tune 1] [--sweeps N] [--pushes N] [--relabel-worklist 0|1]
  *        [--shared-res 0|1] [--push-worklist 0|1] [--pymaxflow SCRIPT] [--segment GCUT]
- *        [--scratch DIR] */
+ *        [--scratch DIR] [--conn 4|8] [--min-mp X]
+ *
+ * --conn and --min-mp keep only the graphs of that connectivity and of at
+ * least X megapixels (a profiler run on one graph: bench/gpu_device_profile.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -337,7 +340,8 @@ int main(int argc, char **argv)
     int reps = 9;
     const char *up_name = "flower", *only = NULL;
     const char *pymaxflow = NULL, *segment = NULL, *scratch = "/tmp/gcut-gpu-bench";
-    double lockfree_max_mp = 1.1;
+    double lockfree_max_mp = 1.1, min_mp = 0;
+    int only_conn = 0;
     int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0, worklist = -1, shared = -1;
     int push_wl = -1;
     for (int i = 3; i + 1 < argc; i += 2) {
@@ -371,6 +375,10 @@ int main(int argc, char **argv)
             segment = argv[i + 1];
         else if (!strcmp(argv[i], "--scratch"))
             scratch = argv[i + 1];
+        else if (!strcmp(argv[i], "--conn"))
+            only_conn = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--min-mp"))
+            min_mp = atof(argv[i + 1]);
     }
     if (reps < 1)
         reps = 1;
@@ -474,6 +482,14 @@ int main(int argc, char **argv)
         rgb_image base;
         if (load_pair(cpu, data, name, &base))
             return 1;
+        const double pixels = k < n_names ? (double)base.w * base.h
+                                          : (double)sizes[k - n_names + 1][0] *
+                                                sizes[k - n_names + 1][1];
+        if (pixels < min_mp * 1e6) {
+            free(base.rgb);
+            free(base.seed);
+            continue;
+        }
         rgb_image im = base;
         if (k >= n_names) {
             im = upscale(&base, sizes[k - n_names + 1][0], sizes[k - n_names + 1][1]);
@@ -506,6 +522,8 @@ int main(int argc, char **argv)
             free(sd);
         }
         for (int conn = 4; conn <= 8; conn += 4) {
+            if (only_conn && conn != only_conn)
+                continue;
             char label[128], size[32], graph_path[1024];
             snprintf(label, sizeof label, "%s%s", name, k >= n_names ? " (up)" : "");
             snprintf(size, sizeof size, "%dx%d", im.w, im.h);

@@ -200,7 +200,9 @@ gcut_status gcut_grid_solve(gcut_grid *grid, const char *algo, gcut_solve_info *
 gcut_status gcut_grid_maxflow(gcut_grid *grid, int64_t *flow);
 
 /* After a solve: labels[y*width + x] = 1 for pixels on the source side of
- * the minimum cut, 0 for the sink side. */
+ * the minimum cut, 0 for the sink side. The source side is the pixels that
+ * cannot reach the sink in the final residual graph, the largest source
+ * side of any minimum cut: one set, whichever solver or device ran. */
 gcut_status gcut_grid_labels(const gcut_grid *grid, uint8_t *labels);
 
 /* Check the last solve's proof: the residuals describe a feasible flow

@@ -699,7 +699,10 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
             int32_t i = row + x;
             int32_t tr = s.node[i].tr;
             flow += (int64_t)g->source_cap[i] - (tr > 0 ? tr : 0);
-            g->label[i] = (s.tag[i] & PARENT_MASK) != PARENT_FREE && !(s.tag[i] & SINK_TREE);
+            /* Source side = not in the sink tree: at the end the sink tree
+             * is every pixel that can still reach the sink, so this is the
+             * set the GPU solvers return too (the largest source side). */
+            g->label[i] = (s.tag[i] & PARENT_MASK) == PARENT_FREE || !(s.tag[i] & SINK_TREE);
         }
     }
     g->flow = flow;

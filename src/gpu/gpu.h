@@ -38,6 +38,10 @@ gcut_status gcut__gpu_grid_upload(gcut_grid *g);
 gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *iterations);
 gcut_status gcut__gpu_grid_download(gcut_grid *g);
 
+/* The device buffers sized for `g`, for a caller that writes the graph on
+ * the device itself (segment_gpu.cu) and then marks it as uploaded. */
+gcut_status gcut__gpu_grid_reserve(gcut_grid *g);
+
 /* Statistics of the last run: milliseconds (CUDA events), push-relabel
  * launches, BFS launches, global relabels; the device bytes in use; the
  * knobs (see gcut__gpu_grid_tune). */

@@ -155,6 +155,19 @@ fail:
     return st;
 }
 
+/* For a graph built on the device (src/gpu/segment_gpu.cu): the buffers,
+ * sized for `g`; the caller fills them and sets grid_owner. */
+extern "C" gcut_status gcut__gpu_grid_reserve(gcut_grid *g)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(g->ctx, &s);
+    if (!st)
+        st = reserve(g, s);
+    if (!st)
+        s->grid_owner = NULL;
+    return st;
+}
+
 /* Read the counters back (waits for the stream). */
 static gcut_status read_counters(gcut_context *ctx, gcut__gpu *s)
 {

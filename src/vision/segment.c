@@ -27,6 +27,10 @@
 #include "vision/color_index.h"
 #include "vision/color_model.h"
 #include "vision/parallel.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#include "gpu/segment_gpu.h"
+#endif
 
 /* Defaults, chosen on the whole GrabCut benchmark (bench/segment_quality.py),
  * never per image. */
@@ -96,6 +100,10 @@ typedef struct seg_state {
     gcut_grid *grid;
     double beta;
     int32_t hard_cap;
+    /* --device gpu: the graph lives on the device (segment_gpu.h); NULL on
+     * the CPU path. best_tcap: the best cut's terminal table (save_graph). */
+    struct gcut__seg_gpu *gpu;
+    int32_t *best_tcap;
 } seg_state;
 
 static void pack_rgb(seg_state *s, const uint8_t *pixels, int channels, size_t stride)
@@ -213,6 +221,34 @@ static void nlink_sums(void *arg, int64_t y0, int64_t y1, int part)
     j->largest[part] = largest;
 }
 
+/* beta from the exact sum of d2 over the pairs, and the n-link weight of
+ * each d2 (entries [0, MAX_D2]: axis-aligned, then diagonal); NULL when out
+ * of memory. */
+static int32_t *nlink_table(seg_state *s, const gcut_segment_options *o, int64_t sum,
+                            int64_t pairs)
+{
+    double mean = pairs ? (double)sum / (double)pairs : 0;
+    /* A flat image has no contrast to weigh: any beta gives the same weights. */
+    s->beta = mean > 0 ? 1.0 / (2.0 * mean) : 0.0;
+
+    int32_t *table = malloc(2 * (MAX_D2 + 1) * sizeof(int32_t));
+    if (!table)
+        return NULL;
+    int d2 = 0;
+    for (; d2 <= MAX_D2; d2++) {
+        double wt = o->lambda * exp(-s->beta * d2) * GCUT_SEGMENT_SCALE;
+        table[d2] = (int32_t)lround(wt);
+        table[MAX_D2 + 1 + d2] = (int32_t)lround(wt / sqrt(2.0)); /* diagonal: dist = sqrt 2 */
+        if (table[d2] == 0)
+            break; /* the weight only falls from here: the rest rounds to 0 too */
+    }
+    for (d2++; d2 <= MAX_D2; d2++)
+        table[d2] = table[MAX_D2 + 1 + d2] = 0;
+    return table;
+}
+
+static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int32_t largest);
+
 /* n-links in every direction and K. GrabCut's beta = 1 / (2 <|Ip - Iq|^2>)
  * over the neighbour pairs used. */
 static gcut_status set_up_nlinks(seg_state *s, const gcut_segment_options *o)
@@ -226,31 +262,44 @@ static gcut_status set_up_nlinks(seg_state *s, const gcut_segment_options *o)
         pairs += 2 * (int64_t)(w - 1) * (h - 1);
     for (int p = 0; p < parts; p++)
         sum += job.d2_sum[p];
-    double mean = pairs ? (double)sum / (double)pairs : 0;
-    /* A flat image has no contrast to weigh: any beta gives the same weights. */
-    s->beta = mean > 0 ? 1.0 / (2.0 * mean) : 0.0;
-
-    int32_t *table = malloc(2 * (MAX_D2 + 1) * sizeof(int32_t));
+    int32_t *table = nlink_table(s, o, sum, pairs);
     if (!table)
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
     job.table[0] = table;
     job.table[1] = table + MAX_D2 + 1;
-    int d2 = 0;
-    for (; d2 <= MAX_D2; d2++) {
-        double wt = o->lambda * exp(-s->beta * d2) * GCUT_SEGMENT_SCALE;
-        table[d2] = (int32_t)lround(wt);
-        table[MAX_D2 + 1 + d2] = (int32_t)lround(wt / sqrt(2.0)); /* diagonal: dist = sqrt 2 */
-        if (table[d2] == 0)
-            break; /* the weight only falls from here: the rest rounds to 0 too */
-    }
-    for (d2++; d2 <= MAX_D2; d2++)
-        table[d2] = table[MAX_D2 + 1 + d2] = 0;
     gcut__parallel_for(parts, h, nlink_rows, &job);
     free(table);
     gcut__parallel_for(parts, h, nlink_sums, &job);
     int32_t largest = 0;
     for (int p = 0; p < parts; p++)
         largest = job.largest[p] > largest ? job.largest[p] : largest;
+    return set_hard_cap(s, o, largest);
+}
+
+#ifdef GCUT_HAVE_CUDA
+/* The same on the device: the exact sum there, beta and the table here
+ * (the same numbers as above), the n-links and their largest sum there. */
+static gcut_status set_up_nlinks_gpu(seg_state *s, const gcut_segment_options *o)
+{
+    int w = s->width, h = s->height;
+    int64_t sum = 0, pairs = (int64_t)(w - 1) * h + (int64_t)w * (h - 1);
+    if (o->connectivity == 8)
+        pairs += 2 * (int64_t)(w - 1) * (h - 1);
+    gcut_status st = gcut__seg_gpu_d2_sum(s->gpu, &sum);
+    if (st)
+        return st;
+    int32_t *table = nlink_table(s, o, sum, pairs), largest = 0;
+    if (!table)
+        return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
+    st = gcut__seg_gpu_set_nlinks(s->gpu, table, MAX_D2 + 1, &largest);
+    free(table);
+    return st ? st : set_hard_cap(s, o, largest);
+}
+#endif
+
+/* K from the largest n-link sum. */
+static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int32_t largest)
+{
     /* The bound of the header comment, checked: K + arcs out + arcs in. */
     int64_t worst = 1 + 3 * (int64_t)largest + (int64_t)(GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE);
     if (worst > INT32_MAX)
@@ -406,6 +455,10 @@ static void free_state(seg_state *s)
     free(s->best_sink);
     free(s->runs);
     free(s->seed_list);
+#ifdef GCUT_HAVE_CUDA
+    gcut__seg_gpu_destroy(s->gpu);
+#endif
+    free(s->best_tcap);
     gcut_grid_destroy(s->grid);
 }
 
@@ -421,7 +474,7 @@ static gcut_status index_colours(seg_state *s)
     s->n_bg_seed = calloc(u, sizeof(uint32_t));
     s->cost_fg = malloc(u * sizeof(float));
     s->cost_bg = malloc(u * sizeof(float));
-    s->tcap = malloc(u * sizeof(int32_t));
+    s->tcap = malloc((u + 2) * sizeof(int32_t)); /* + the seeds' entries (GPU path) */
     if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg || !s->tcap)
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory for %lld colours",
                           (long long)s->colors.count);
@@ -434,6 +487,74 @@ static gcut_status index_colours(seg_state *s)
     }
     return GCUT_OK;
 }
+
+/* The GPU variant (0 tiled, 1 lockfree) when the cuts will run on the
+ * GPU: --device gpu or auto with a usable GPU, and no CPU solver named;
+ * else -1, the CPU path (which also gives --device gpu's error when there
+ * is no GPU). */
+static int gpu_variant(gcut_context *ctx, const char *algo)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (!ctx || ctx->options.device == GCUT_DEVICE_CPU)
+        return -1;
+    int variant = !algo || strcmp(algo, "tiled") == 0 ? 0 : strcmp(algo, "lockfree") == 0 ? 1 : -1;
+    int devices = 0;
+    if (variant >= 0 && gcut_device_count(ctx, &devices) == GCUT_OK && devices > 0)
+        return variant;
+#else
+    (void)ctx;
+    (void)algo;
+#endif
+    return -1;
+}
+
+#ifdef GCUT_HAVE_CUDA
+/* The image, seeds and colour numbers to the device, the n-links there. */
+static gcut_status start_gpu(seg_state *s, const gcut_segment_options *o)
+{
+    gcut_status st = gcut__seg_gpu_create(s->grid, s->rgb, s->seeds, s->colors.of_pixel,
+                                          s->colors.count, &s->gpu);
+    if (!st && o->save_graph &&
+        !(s->best_tcap = malloc((size_t)(s->colors.count + 2) * sizeof(int32_t))))
+        st = gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
+    if (!st)
+        st = set_up_nlinks_gpu(s, o);
+    return st;
+}
+
+/* One cut on the device: the seeds' entries of the terminal table, the
+ * graph built there from the table and solved, the labels into s->mask.
+ * With verify, the graph and the solution come to the host for the proof. */
+static gcut_status cut_gpu(seg_state *s, const gcut_segment_options *o, int variant, double t0,
+                           gcut_solve_info *si, gcut_segment_info *info)
+{
+    s->tcap[s->colors.count] = s->hard_cap;
+    s->tcap[s->colors.count + 1] = -s->hard_cap;
+    gcut_status st = gcut__seg_gpu_build(s->gpu, s->tcap);
+    if (!st && o->verify)
+        st = gcut__seg_gpu_fetch_graph(s->gpu);
+    double t1 = gcut__now_ms();
+    info->time_graph_ms += t1 - t0;
+    int64_t iterations = 0;
+    if (!st)
+        st = gcut__seg_gpu_solve(s->gpu, variant, s->mask, &iterations);
+    if (!st && o->verify) {
+        st = gcut__grid_alloc_solution(s->grid);
+        if (!st)
+            st = gcut__gpu_grid_download(s->grid);
+        s->grid->solved = !st;
+        if (!st)
+            st = gcut_grid_verify(s->grid, NULL);
+    }
+    info->time_cut_ms += gcut__now_ms() - t1;
+    memset(si, 0, sizeof *si);
+    si->flow = s->grid->flow;
+    si->device = s->grid->info.device;
+    si->algo = variant ? "lockfree" : "tiled";
+    si->iterations = iterations;
+    return st;
+}
+#endif
 
 static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t *mask_out,
                            gcut_segment_info *info)
@@ -481,7 +602,24 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     info->time_model_ms += t1 - t0;
     if (!st)
         st = gcut_grid_create(ctx, s->width, s->height, o->connectivity, &s->grid);
-    if (!st)
+    int variant = st ? -1 : gpu_variant(ctx, o->algo);
+#ifdef GCUT_HAVE_CUDA
+    if (variant >= 0) {
+        st = start_gpu(s, o);
+        /* --device auto: a GPU without room for the image means the CPU. */
+        if ((st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE) && !o->algo &&
+            ctx->options.device == GCUT_DEVICE_AUTO) {
+            gcut__log(ctx, 1, "%s: segmenting on the CPU", gcut_last_error(ctx));
+            gcut__clear_error(ctx);
+            gcut__seg_gpu_destroy(s->gpu);
+            s->gpu = NULL;
+            st = GCUT_OK;
+        }
+    }
+#else
+    (void)variant;
+#endif
+    if (!st && !s->gpu)
         st = set_up_nlinks(s, o);
     info->time_graph_ms += gcut__now_ms() - t1;
 
@@ -493,18 +631,25 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
         double constant = colour_terminals(s);
-        gcut__parallel_for(parts, s->n, pixel_terminals, s);
-        st = gcut_grid_set_terminals(s->grid, s->source, s->sink);
-        double t3 = gcut__now_ms();
-        info->time_graph_ms += t3 - t2;
         gcut_solve_info si;
-        if (!st)
-            st = gcut_grid_solve(s->grid, algo, &si);
-        if (!st && o->verify)
-            st = gcut_grid_verify(s->grid, NULL);
-        if (!st)
-            st = gcut_grid_labels(s->grid, s->mask);
-        info->time_cut_ms += gcut__now_ms() - t3;
+#ifdef GCUT_HAVE_CUDA
+        if (s->gpu)
+            st = cut_gpu(s, o, variant, t2, &si, info);
+        else
+#endif
+        {
+            gcut__parallel_for(parts, s->n, pixel_terminals, s);
+            st = gcut_grid_set_terminals(s->grid, s->source, s->sink);
+            double t3 = gcut__now_ms();
+            info->time_graph_ms += t3 - t2;
+            if (!st)
+                st = gcut_grid_solve(s->grid, algo, &si);
+            if (!st && o->verify)
+                st = gcut_grid_verify(s->grid, NULL);
+            if (!st)
+                st = gcut_grid_labels(s->grid, s->mask);
+            info->time_cut_ms += gcut__now_ms() - t3;
+        }
         if (st)
             break;
         info->device = si.device;
@@ -536,6 +681,8 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
             memcpy(s->best_source, s->source, (size_t)s->n * sizeof(int32_t));
             memcpy(s->best_sink, s->sink, (size_t)s->n * sizeof(int32_t));
         }
+        if (s->best_tcap)
+            memcpy(s->best_tcap, s->tcap, (size_t)(s->colors.count + 2) * sizeof(int32_t));
         if (it + 1 == o->iterations)
             break;
         /* Re-estimate the models from this segmentation. */
@@ -559,7 +706,15 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     if (o->save_graph) {
         /* The saved graph is the one whose cut is the mask: a later, worse
          * iteration may have replaced its terminals. */
-        st = gcut_grid_set_terminals(s->grid, s->best_source, s->best_sink);
+#ifdef GCUT_HAVE_CUDA
+        if (s->gpu) {
+            /* The device's graph, fetched: the same capacities. */
+            st = gcut__seg_gpu_build(s->gpu, s->best_tcap);
+            if (!st)
+                st = gcut__seg_gpu_fetch_graph(s->gpu);
+        } else
+#endif
+            st = gcut_grid_set_terminals(s->grid, s->best_source, s->best_sink);
         if (!st)
             st = gcut_grid_write_dimacs(s->grid, o->save_graph);
     }

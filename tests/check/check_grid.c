@@ -413,7 +413,7 @@ gcut_status check_grid_reference(const gcut_grid *g, int64_t *flow, uint8_t *ref
     int64_t f = bad ? -1 : ref_graph_maxflow(rg, s, t);
     if (f >= 0 && ref_side)
         for (int p = 0; p < n; p++)
-            ref_side[p] = (uint8_t)ref_graph_source_side(rg, p);
+            ref_side[p] = (uint8_t)!ref_graph_reaches_sink(rg, p);
     ref_graph_destroy(rg);
     if (f < 0)
         return GCUT_E_NOMEM;
@@ -491,14 +491,16 @@ int check_grid_solution(check_report *r, gcut_context *ctx, gcut_grid *g, int64_
                    (long long)cut, (long long)want_flow);
     } else {
         ok = 1;
-        /* Whatever is reachable from s in a maximum flow's residual graph is
-         * on the source side of every minimum cut. */
+        /* The source side every solver returns: the pixels that cannot reach
+         * the sink after a maximum flow (the same set for every maximum
+         * flow, so CPU and GPU masks agree even where minimum cuts tie). */
         for (int p = 0; ref_side && p < w * h; p++)
-            if (ref_side[p] && labels[p] != 1) {
+            if (ref_side[p] != labels[p]) {
                 check_fail(r,
-                           "%s: pixel (%d, %d) is reachable from the source after the "
-                           "reference's flow, but labelled %d",
-                           what, p % w, p / w, labels[p]);
+                           "%s: pixel (%d, %d) %s the sink after the reference's flow, "
+                           "but is labelled %d",
+                           what, p % w, p / w, ref_side[p] ? "cannot reach" : "reaches",
+                           labels[p]);
                 ok = 0;
                 break;
             }

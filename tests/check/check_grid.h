@@ -41,9 +41,9 @@ gcut_status check_grid_random_in(gcut_context *ctx, uint64_t seed, int index, in
 gcut_status check_grid_random(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out);
 
 /* The reference maximum flow of `grid` (read through the public getters
- * only), and optionally the residual-reachable source side of the
- * reference's cut (ref_side[y*width+x] = 1), which lies inside the source
- * side of every minimum cut. GCUT_E_NOMEM when the reference fails. */
+ * only), and optionally the source side every solver must return
+ * (ref_side[y*width+x] = 1): the pixels that cannot reach the sink in the
+ * reference's residual graph. GCUT_E_NOMEM when the reference fails. */
 gcut_status check_grid_reference(const gcut_grid *grid, int64_t *flow, uint8_t *ref_side);
 
 /* Check the CPU solver "bk" against the reference on `count` grids of the

@@ -16,6 +16,7 @@
 #include "check_graph_gpu.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
+#include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
 
@@ -41,6 +42,7 @@ static const check_entry checks[] = {
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
     {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
+    {"segment.gpu_vs_cpu", 54, 9, check_segment_gpu_vs_cpu},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 

@@ -14,6 +14,7 @@ struct ref_graph {
     int *to;      /* head node of each arc */
     int64_t *res; /* residual capacity of each arc */
     int *side;    /* after maxflow: 1 = reachable from s */
+    int *to_sink; /* after maxflow: 1 = can reach t */
 };
 
 ref_graph *ref_graph_create(int n)
@@ -26,7 +27,8 @@ ref_graph *ref_graph_create(int n)
     g->n = n;
     g->head = malloc((size_t)n * sizeof *g->head);
     g->side = calloc((size_t)n, sizeof *g->side);
-    if (!g->head || !g->side) {
+    g->to_sink = calloc((size_t)n, sizeof *g->to_sink);
+    if (!g->head || !g->side || !g->to_sink) {
         ref_graph_destroy(g);
         return NULL;
     }
@@ -44,6 +46,7 @@ void ref_graph_destroy(ref_graph *g)
     free(g->to);
     free(g->res);
     free(g->side);
+    free(g->to_sink);
     free(g);
 }
 
@@ -162,6 +165,25 @@ static int64_t blocking_flow(ref_graph *g, int s, int t, int *level, int *cur, i
     return total;
 }
 
+/* Backward BFS from t over residual arcs: u reaches t through v when the
+ * arc u -> v (the pair of an arc out of v) has residual capacity left. */
+static void mark_to_sink(ref_graph *g, int t, int *queue)
+{
+    int qh = 0, qt = 0;
+    g->to_sink[t] = 1;
+    queue[qt++] = t;
+    while (qh < qt) {
+        int v = queue[qh++];
+        for (int a = g->head[v]; a >= 0; a = g->next[a]) {
+            int u = g->to[a];
+            if (!g->to_sink[u] && g->res[a ^ 1] > 0) {
+                g->to_sink[u] = 1;
+                queue[qt++] = u;
+            }
+        }
+    }
+}
+
 int64_t ref_graph_maxflow(ref_graph *g, int s, int t)
 {
     if (!g || s < 0 || t < 0 || s >= g->n || t >= g->n)
@@ -182,12 +204,20 @@ int64_t ref_graph_maxflow(ref_graph *g, int s, int t)
     bfs_levels(g, s, t, 0, level, queue);
     for (int i = 0; i < g->n; i++)
         g->side[i] = level[i] >= 0;
+    mark_to_sink(g, t, queue);
 done:
     free(level);
     free(queue);
     free(cur);
     free(path);
     return flow;
+}
+
+int ref_graph_reaches_sink(const ref_graph *g, int v)
+{
+    if (!g || v < 0 || v >= g->n)
+        return 0;
+    return g->to_sink[v];
 }
 
 int ref_graph_source_side(const ref_graph *g, int v)

@@ -25,6 +25,11 @@ int64_t ref_graph_maxflow(ref_graph *g, int s, int t);
  * graph (the source side of a minimum cut), else 0. */
 int ref_graph_source_side(const ref_graph *g, int v);
 
+/* After ref_graph_maxflow(): 1 if v can reach t in the residual graph. The
+ * nodes that cannot form the largest source side of a minimum cut, the
+ * same for every maximum flow: the side gcut's solvers return. */
+int ref_graph_reaches_sink(const ref_graph *g, int v);
+
 /* Release a graph. NULL is a no-op. */
 void ref_graph_destroy(ref_graph *g);
 

@@ -1,0 +1,58 @@
+/* The segmentation energy built on the GPU (src/gpu/segment_gpu.cu): the
+ * image goes to the device once, and every cut's graph is written there,
+ * straight into the tiled solver's residual arrays, from two small tables
+ * the host computes exactly as the CPU path does (the n-link weight per
+ * squared colour difference, the terminal capacity per colour). Only the
+ * labels come back. Internal to libgcut; only under GCUT_HAVE_CUDA. */
+#ifndef GCUT_GPU_SEGMENT_GPU_H
+#define GCUT_GPU_SEGMENT_GPU_H
+
+#include <stdint.h>
+
+#include "graph/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gcut__seg_gpu gcut__seg_gpu;
+
+/* Size the device grid for `g` (whose host arrays stay untouched unless
+ * fetched) and upload the n packed RGB pixels, the seeds and each pixel's
+ * colour number (of `colors` distinct ones). A pixel's terminal entry is
+ * its colour's, or entry colors for a foreground seed, colors + 1 for a
+ * background one. GCUT_E_DEVICE_NOMEM when it does not fit. */
+gcut_status gcut__seg_gpu_create(gcut_grid *g, const uint8_t *rgb, const uint8_t *seeds,
+                                 const uint32_t *colour_of_pixel, int64_t colors,
+                                 gcut__seg_gpu **out);
+void gcut__seg_gpu_destroy(gcut__seg_gpu *sg);
+
+/* The exact sum of |Ip - Iq|^2 over the neighbour pairs (each once). */
+gcut_status gcut__seg_gpu_d2_sum(gcut__seg_gpu *sg, int64_t *sum);
+
+/* Keep the n-link table (entries [0, len): axis-aligned weight by squared
+ * difference, [len, 2 len): diagonal) on the device, write the n-links and
+ * return the largest sum of a pixel's n-link capacities. */
+gcut_status gcut__seg_gpu_set_nlinks(gcut__seg_gpu *sg, const int32_t *table, int len,
+                                     int32_t *largest);
+
+/* Write the whole graph of a cut into the device grid: n-links from the
+ * table, terminal capacity tcap[entry] (> 0 to the source, < 0 to the
+ * sink; colors + 2 entries) and zero heights, ready for gcut__gpu_grid_run. */
+gcut_status gcut__seg_gpu_build(gcut__seg_gpu *sg, const int32_t *tcap);
+
+/* Copy the built graph (before a solve) into the host grid's cap,
+ * source_cap and sink_cap, for --verify, --save-graph and the tests. */
+gcut_status gcut__seg_gpu_fetch_graph(gcut__seg_gpu *sg);
+
+/* Solve the built graph (variant 0 tiled, 1 lockfree), set g->flow, and
+ * copy the labels (1 = cannot reach the sink: the source side) into
+ * mask (width * height bytes). */
+gcut_status gcut__seg_gpu_solve(gcut__seg_gpu *sg, int variant, uint8_t *mask,
+                                int64_t *iterations);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
