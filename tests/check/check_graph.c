@@ -412,8 +412,7 @@ void check_graph_solvers_vs_reference(check_report *r, int count, uint64_t seed)
 
 /* ---- generator families ------------------------------------------------ */
 
-/* The arc list of a built graph (generators repeat no arc). */
-static int arcs_of(const gcut_graph *g, check_graph_arcs *a)
+int check_graph_arcs_of(const gcut_graph *g, check_graph_arcs *a)
 {
     memset(a, 0, sizeof *a);
     int32_t m = gcut_graph_arcs(g);
@@ -504,7 +503,7 @@ void check_graph_families_vs_reference(check_report *r, int count, uint64_t seed
             continue;
         }
         check_graph_arcs a;
-        if (arcs_of(g, &a) != 0)
+        if (check_graph_arcs_of(g, &a) != 0)
             check_fail(r, "%s: out of memory", name);
         else
             check_all_solvers(r, g, &a, name);

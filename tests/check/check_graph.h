@@ -41,6 +41,10 @@ const char *check_graph_regime_name(int regime);
 int check_graph_random_arcs(uint64_t seed, int index, check_graph_arcs *out);
 void check_graph_arcs_free(check_graph_arcs *arcs);
 
+/* The arc list of a built graph, through the public getters (generators
+ * repeat no arc). Free with check_graph_arcs_free(). 0 on success. */
+int check_graph_arcs_of(const gcut_graph *graph, check_graph_arcs *arcs);
+
 /* The reference maximum flow of an arc list; ref_side (n entries, may be
  * NULL) gets the residual-reachable source side of the reference's cut,
  * which lies inside the source side of every minimum cut. -1 on failure. */

@@ -10,42 +10,13 @@
 #include "gcut.h"
 #include "graph/gen.h"
 
-static gcut_context *make_context(gcut_device device)
-{
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = device;
-    gcut_context *ctx = NULL;
-    return gcut_context_create(&opt, &ctx) == GCUT_OK ? ctx : NULL;
-}
-
-/* The arc list of a built graph (generators repeat no arc). */
-static int arcs_of(const gcut_graph *g, check_graph_arcs *a)
-{
-    memset(a, 0, sizeof *a);
-    int32_t m = gcut_graph_arcs(g);
-    a->n = gcut_graph_nodes(g);
-    a->m = m;
-    a->source = gcut_graph_source(g);
-    a->sink = gcut_graph_sink(g);
-    a->tail = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
-    a->head = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
-    a->cap = malloc((size_t)(m ? m : 1) * sizeof(int32_t));
-    if (!a->tail || !a->head || !a->cap) {
-        check_graph_arcs_free(a);
-        return -1;
-    }
-    for (int32_t k = 0; k < m; k++)
-        gcut_graph_arc(g, k, &a->tail[k], &a->head[k], &a->cap[k]);
-    return 0;
-}
-
 /* A random graph around a hub joined both ways to every other node, plus
  * random sparse arcs; the hub is sometimes the source or the sink. */
 static gcut_status hub_graph(gcut_context *ctx, gcut__rng *rng, int32_t n, gcut_graph **out)
 {
     const int64_t extra = 3 * (int64_t)n, room = 2 * (int64_t)n + extra;
-    int32_t *tail = malloc((size_t)room * sizeof *tail), *head = malloc((size_t)room * sizeof *head);
+    int32_t *tail = malloc((size_t)room * sizeof *tail),
+            *head = malloc((size_t)room * sizeof *head);
     int32_t *cap = malloc((size_t)room * sizeof *cap);
     gcut_status st = GCUT_E_NOMEM;
     if (tail && head && cap) {
@@ -85,7 +56,8 @@ static gcut_status large_graph(gcut_context *ctx, const char *algo, uint64_t see
     const int small_hubs = strcmp(algo, "color") == 0;
     switch ((index / 10) % 5) {
     case 0: {
-        int32_t a = (int32_t)gcut__rng_range(&rng, 3, 12), b = (int32_t)gcut__rng_range(&rng, 4, 40);
+        int32_t a = (int32_t)gcut__rng_range(&rng, 3, 12),
+                b = (int32_t)gcut__rng_range(&rng, 4, 40);
         snprintf(name, name_size, "genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
         return gcut__gen_genrmf(ctx, a, b, 1, 1000, gseed, out);
     }
@@ -101,7 +73,8 @@ static gcut_status large_graph(gcut_context *ctx, const char *algo, uint64_t see
         return gcut__gen_acyclic_dense(ctx, n, gseed, out);
     }
     case 3: {
-        int32_t w = (int32_t)gcut__rng_range(&rng, 20, 160), h = (int32_t)gcut__rng_range(&rng, 20, 120);
+        int32_t w = (int32_t)gcut__rng_range(&rng, 20, 160),
+                h = (int32_t)gcut__rng_range(&rng, 20, 120);
         int conn = gcut__rng_range(&rng, 0, 1) ? 8 : 4;
         /* color: the terminals' arcs make the source's degree */
         const double density = small_hubs && w * h > 900 ? 450.0 / (w * h) : 0.5;
@@ -131,7 +104,8 @@ static gcut_status small_family(gcut_context *ctx, uint64_t seed, int index, gcu
         return gcut__gen_genrmf(ctx, a, b, 0, 60, gseed, out);
     }
     case 1: {
-        int32_t rows = (int32_t)gcut__rng_range(&rng, 1, 8), cols = (int32_t)gcut__rng_range(&rng, 1, 8);
+        int32_t rows = (int32_t)gcut__rng_range(&rng, 1, 8),
+                cols = (int32_t)gcut__rng_range(&rng, 1, 8);
         snprintf(name, name_size, "rlg %dx%d seed=%llu", rows, cols, (unsigned long long)gseed);
         return gcut__gen_rlg(ctx, rows, cols, 100, gseed, out);
     }
@@ -225,7 +199,7 @@ static void check_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
     } else if (index % 3 == 2) {
         st = small_family(cpu, seed, index, &cg, name, sizeof name);
         if (!st)
-            st = arcs_of(cg, &arcs) ? GCUT_E_NOMEM : GCUT_OK;
+            st = check_graph_arcs_of(cg, &arcs) ? GCUT_E_NOMEM : GCUT_OK;
     } else {
         snprintf(name, sizeof name, "random %s graph",
                  check_graph_regime_name(index % CHECK_GRAPH_REGIMES));
@@ -237,8 +211,8 @@ static void check_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
     if (!st && !large)
         st = gcut_graph_create_from_arcs(gpu, arcs.n, arcs.m, arcs.tail, arcs.head, arcs.cap,
                                          arcs.source, arcs.sink, &gg);
-    snprintf(what, sizeof what, "%s%s: seed %llu index %d (%s)", algo,
-             flags ? " --flow" : "", (unsigned long long)seed, index, name);
+    snprintf(what, sizeof what, "%s%s: seed %llu index %d (%s)", algo, flags ? " --flow" : "",
+             (unsigned long long)seed, index, name);
     if (st) {
         check_fail(r, "%s: building the graph failed (%s): %s", what, gcut_status_str(st),
                    gcut_last_error(cpu));
@@ -280,35 +254,17 @@ done:
     gcut_graph_destroy(gg);
 }
 
-static void run(check_report *r, const char *algo, int count, uint64_t seed)
-{
-    gcut_context *cpu = make_context(GCUT_DEVICE_CPU);
-    gcut_context *gpu = make_context(GCUT_DEVICE_GPU);
-    int devices = 0;
-    if (!cpu || !gpu) {
-        check_fail(r, "could not create the contexts");
-    } else if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK ||
-               devices == 0) {
-        r->skipped += count; /* no usable GPU here */
-    } else {
-        for (int i = 0; i < count; i++)
-            check_one(r, cpu, gpu, algo, seed, i);
-    }
-    gcut_context_destroy(cpu);
-    gcut_context_destroy(gpu);
-}
-
 void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    run(r, "worklist", count, seed);
+    check_gpu_run(r, check_one, "worklist", count, seed);
 }
 
 void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    run(r, "async", count, seed);
+    check_gpu_run(r, check_one, "async", count, seed);
 }
 
 void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    run(r, "color", count, seed);
+    check_gpu_run(r, check_one, "color", count, seed);
 }

@@ -8,43 +8,26 @@
 #include "check_grid.h"
 #include "gcut.h"
 
-static gcut_context *make_context(gcut_device device)
-{
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = device;
-    gcut_context *ctx = NULL;
-    return gcut_context_create(&opt, &ctx) == GCUT_OK ? ctx : NULL;
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* A larger grid: blobs of source and sink preference over random n-links,
  * so that flow has to travel across many tiles. */
 static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
 {
     uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)index * 0xbf58476d1ce4e5b9ull + 1;
     for (int i = 0; i < 4; i++)
-        mix(&s);
-    int w = 33 + (int)(mix(&s) % 668), h = 17 + (int)(mix(&s) % 384);
+        check_mix(&s);
+    int w = 33 + (int)(check_mix(&s) % 668), h = 17 + (int)(check_mix(&s) % 384);
     int conn = (index / 10) % 2 ? 8 : 4;
-    int arc_max = 1 + (int)(mix(&s) % 200);
+    int arc_max = 1 + (int)(check_mix(&s) % 200);
     gcut_status st = gcut_grid_create(ctx, w, h, conn, out);
     if (st)
         return st;
-    double cx = (double)(mix(&s) % (uint64_t)w), cy = (double)(mix(&s) % (uint64_t)h);
-    double rad = 5.0 + (double)(mix(&s) % (uint64_t)(w < h ? w : h));
+    double cx = (double)(check_mix(&s) % (uint64_t)w), cy = (double)(check_mix(&s) % (uint64_t)h);
+    double rad = 5.0 + (double)(check_mix(&s) % (uint64_t)(w < h ? w : h));
     for (int y = 0; y < h && !st; y++)
         for (int x = 0; x < w && !st; x++) {
             double dx = x - cx, dy = y - cy;
             int inside = dx * dx + dy * dy < rad * rad;
-            int32_t a = (int32_t)(mix(&s) % 1000), b = (int32_t)(mix(&s) % 1000);
+            int32_t a = (int32_t)(check_mix(&s) % 1000), b = (int32_t)(check_mix(&s) % 1000);
             st = gcut_grid_set_terminal(*out, x, y, inside ? a : a / 8, inside ? b / 8 : b);
             for (int d = 0; d < conn && !st; d++) {
                 int ox, oy;
@@ -52,7 +35,7 @@ static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_
                 if (x + ox < 0 || y + oy < 0 || x + ox >= w || y + oy >= h)
                     continue;
                 st = gcut_grid_set_edge(*out, x, y, (gcut_dir)d,
-                                        (int32_t)(mix(&s) % (uint64_t)(arc_max + 1)));
+                                        (int32_t)(check_mix(&s) % (uint64_t)(arc_max + 1)));
             }
         }
     if (st) {
@@ -69,8 +52,8 @@ static void check_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
     gcut_grid *cg = NULL, *gg = NULL;
     uint8_t *ref_side = NULL;
     char what[240];
-    gcut_status st = large ? large_grid(cpu, seed, index, &cg)
-                           : check_grid_random(cpu, seed, index, &cg);
+    gcut_status st =
+        large ? large_grid(cpu, seed, index, &cg) : check_grid_random(cpu, seed, index, &cg);
     if (!st)
         st = large ? large_grid(gpu, seed, index, &gg) : check_grid_random(gpu, seed, index, &gg);
     if (st) {
@@ -123,29 +106,12 @@ done:
     gcut_grid_destroy(gg);
 }
 
-static void run(check_report *r, const char *algo, int count, uint64_t seed)
-{
-    gcut_context *cpu = make_context(GCUT_DEVICE_CPU);
-    gcut_context *gpu = make_context(GCUT_DEVICE_GPU);
-    int devices = 0;
-    if (!cpu || !gpu) {
-        check_fail(r, "could not create the contexts");
-    } else if (gcut_device_count(gpu, &devices) != GCUT_OK || devices == 0) {
-        r->skipped += count; /* no usable GPU here */
-    } else {
-        for (int i = 0; i < count; i++)
-            check_one(r, cpu, gpu, algo, seed, i);
-    }
-    gcut_context_destroy(cpu);
-    gcut_context_destroy(gpu);
-}
-
 void check_grid_gpu_tiled_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    run(r, "tiled", count, seed);
+    check_gpu_run(r, check_one, "tiled", count, seed);
 }
 
 void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    run(r, "lockfree", count, seed);
+    check_gpu_run(r, check_one, "lockfree", count, seed);
 }

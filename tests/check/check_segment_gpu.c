@@ -10,23 +10,6 @@
 
 #include "gcut.h"
 
-static gcut_context *make_context(gcut_device device)
-{
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = device;
-    gcut_context *ctx = NULL;
-    return gcut_context_create(&opt, &ctx) == GCUT_OK ? ctx : NULL;
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* One input: pixels (any of 1-4 channels, with a stride), seeds. */
 typedef struct seg_input {
     char what[96];
@@ -48,7 +31,7 @@ static void input_free(seg_input *in)
 static int load_sample(seg_input *in, char *err, size_t err_size)
 {
     static const char *const prefixes[] = {"", "../", "../../"};
-    gcut_context *ctx = make_context(GCUT_DEVICE_CPU);
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
     gcut_image *im = NULL, *sc = NULL;
     int ok = 0;
     for (int k = 0; k < 3 && ctx && !im; k++) {
@@ -103,32 +86,34 @@ static int make_synthetic(seg_input *in, int kind, uint64_t *s)
     case 0: /* random sizes, rarely whole tiles */
     case 1:
     case 2:
-        in->w = 2 + (int)(mix(s) % 500);
-        in->h = 2 + (int)(mix(s) % 260);
+        in->w = 2 + (int)(check_mix(s) % 500);
+        in->h = 2 + (int)(check_mix(s) % 260);
         in->channels = channels_of[kind];
         break;
     case 3: /* one pixel wide */
         in->w = 1;
-        in->h = 3 + (int)(mix(s) % 300);
+        in->h = 3 + (int)(check_mix(s) % 300);
         in->channels = 3;
         break;
     default: /* one pixel tall */
-        in->w = 3 + (int)(mix(s) % 300);
+        in->w = 3 + (int)(check_mix(s) % 300);
         in->h = 1;
         in->channels = 1;
         break;
     }
-    in->stride = (size_t)in->w * (size_t)in->channels + (size_t)(mix(s) % 3) * (in->channels == 4);
+    in->stride =
+        (size_t)in->w * (size_t)in->channels + (size_t)(check_mix(s) % 3) * (in->channels == 4);
     in->pixels = calloc(in->stride * (size_t)in->h, 1);
     in->seeds = calloc((size_t)in->w * (size_t)in->h, 1);
     if (!in->pixels || !in->seeds)
         return 0;
-    const int w = in->w, h = in->h, noise = 1 + (int)(mix(s) % 60);
-    const double cx = (double)(mix(s) % (uint64_t)w), cy = (double)(mix(s) % (uint64_t)h);
-    const double rad = 1.0 + (double)(mix(s) % (uint64_t)(w > h ? w : h)) / 2;
-    const uint8_t fg[3] = {(uint8_t)mix(s), (uint8_t)mix(s), (uint8_t)mix(s)};
-    const uint8_t bg[3] = {(uint8_t)mix(s), (uint8_t)mix(s), (uint8_t)mix(s)};
-    const int box = mix(s) % 3 == 0;
+    const int w = in->w, h = in->h, noise = 1 + (int)(check_mix(s) % 60);
+    const double cx = (double)(check_mix(s) % (uint64_t)w),
+                 cy = (double)(check_mix(s) % (uint64_t)h);
+    const double rad = 1.0 + (double)(check_mix(s) % (uint64_t)(w > h ? w : h)) / 2;
+    const uint8_t fg[3] = {(uint8_t)check_mix(s), (uint8_t)check_mix(s), (uint8_t)check_mix(s)};
+    const uint8_t bg[3] = {(uint8_t)check_mix(s), (uint8_t)check_mix(s), (uint8_t)check_mix(s)};
+    const int box = check_mix(s) % 3 == 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             uint8_t *p = in->pixels + (size_t)y * in->stride + (size_t)x * (size_t)in->channels;
@@ -136,7 +121,7 @@ static int make_synthetic(seg_input *in, int kind, uint64_t *s)
             int inside = dx * dx + dy * dy <= rad * rad;
             for (int c = 0; c < in->channels; c++) {
                 int base = c == 3 ? 255 : inside ? fg[c] : bg[c] + (x + y) % 32;
-                int v = base + (int)(mix(s) % (uint64_t)(2 * noise + 1)) - noise;
+                int v = base + (int)(check_mix(s) % (uint64_t)(2 * noise + 1)) - noise;
                 p[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
             }
             uint8_t *sd = &in->seeds[(size_t)y * w + x];
@@ -171,8 +156,8 @@ static int make_synthetic(seg_input *in, int kind, uint64_t *s)
 /* Inputs both paths must refuse. */
 static int make_refused(seg_input *in, int kind, uint64_t *s)
 {
-    in->w = kind == 0 ? 1 : 3 + (int)(mix(s) % 40);
-    in->h = kind == 0 ? 1 : 3 + (int)(mix(s) % 40);
+    in->w = kind == 0 ? 1 : 3 + (int)(check_mix(s) % 40);
+    in->h = kind == 0 ? 1 : 3 + (int)(check_mix(s) % 40);
     in->channels = 3;
     in->stride = (size_t)in->w * 3;
     in->pixels = malloc(in->stride * (size_t)in->h);
@@ -180,7 +165,7 @@ static int make_refused(seg_input *in, int kind, uint64_t *s)
     if (!in->pixels || !in->seeds)
         return 0;
     for (size_t i = 0; i < in->stride * (size_t)in->h; i++)
-        in->pixels[i] = (uint8_t)mix(s);
+        in->pixels[i] = (uint8_t)check_mix(s);
     const char *why = "";
     if (kind == 0) {
         why = "1x1, unseeded";
@@ -291,8 +276,8 @@ static int agree(const seg_input *in, const seg_run *c, const seg_run *g, const 
 
 /* Runs both paths on `in` with `o` (the GPU's verified when o->verify). */
 static void run_both(gcut_context *cpu, gcut_context *gpu, const seg_input *in,
-                     gcut_segment_options *o, const char *graph_c, const char *graph_g,
-                     seg_run *c, seg_run *g)
+                     gcut_segment_options *o, const char *graph_c, const char *graph_g, seg_run *c,
+                     seg_run *g)
 {
     int verify = o->verify;
     o->verify = 0;
@@ -318,8 +303,8 @@ static void compare(check_report *r, const char *what, gcut_context *cpu, gcut_c
     char why[400] = "";
     if (in->must_fail || c.st || g.st) {
         if (!may_fail || (!in->must_fail && (!c.st || !g.st)))
-            check_fail(r, "%s: cpu %s (%s), gpu %s (%s)", what, gcut_status_str(c.st),
-                       c.message, gcut_status_str(g.st), g.message);
+            check_fail(r, "%s: cpu %s (%s), gpu %s (%s)", what, gcut_status_str(c.st), c.message,
+                       gcut_status_str(g.st), g.message);
         else if (c.st == GCUT_OK || c.st != g.st || strcmp(c.message, g.message) != 0)
             check_fail(r, "%s: must fail alike: cpu %s '%s', gpu %s '%s'", what,
                        gcut_status_str(c.st), c.message, gcut_status_str(g.st), g.message);
@@ -338,7 +323,7 @@ done:
 
 void check_segment_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    gcut_context *cpu = make_context(GCUT_DEVICE_CPU), *gpu = make_context(GCUT_DEVICE_GPU);
+    gcut_context *cpu = check_context(GCUT_DEVICE_CPU), *gpu = check_context(GCUT_DEVICE_GPU);
     int devices = 0;
     char dir[] = "/tmp/gcut-check-seg-XXXXXX";
     int have_dir = 0;
@@ -361,7 +346,7 @@ void check_segment_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
     for (int index = 0; index < count; index++) {
         uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)index * 0xbf58476d1ce4e5b9ull + 7;
         for (int i = 0; i < 4; i++)
-            mix(&s);
+            check_mix(&s);
         seg_input in = {0};
         char err[300] = "out of memory";
         const int kind = index % 9;
@@ -369,27 +354,26 @@ void check_segment_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
                  : kind <= 5 ? make_synthetic(&in, kind - 1, &s)
                              : make_refused(&in, kind - 6, &s);
         if (!ok) {
-            check_fail(r, "seed %llu index %d: no input: %s", (unsigned long long)seed, index,
-                       err);
+            check_fail(r, "seed %llu index %d: no input: %s", (unsigned long long)seed, index, err);
             input_free(&in);
             continue;
         }
         static const double lambdas[] = {75, 0, 20, 400, 3000};
         gcut_segment_options o;
         gcut_segment_options_init(&o);
-        o.connectivity = mix(&s) % 2 ? 8 : 4;
-        o.model = mix(&s) % 4 == 0 ? GCUT_MODEL_HIST : GCUT_MODEL_GMM;
-        o.components = 1 + (int)(mix(&s) % 6);
-        o.iterations = 1 + (int)(mix(&s) % 5);
-        o.lambda = lambdas[mix(&s) % 5];
-        o.threads = 1 + (int)(mix(&s) % 3);
+        o.connectivity = check_mix(&s) % 2 ? 8 : 4;
+        o.model = check_mix(&s) % 4 == 0 ? GCUT_MODEL_HIST : GCUT_MODEL_GMM;
+        o.components = 1 + (int)(check_mix(&s) % 6);
+        o.iterations = 1 + (int)(check_mix(&s) % 5);
+        o.lambda = lambdas[check_mix(&s) % 5];
+        o.threads = 1 + (int)(check_mix(&s) % 3);
         o.verify = index % 2;
         char what[300];
         snprintf(what, sizeof what,
                  "seed %llu index %d (%s; %d-connected, %s, k %d, lambda %g, %d iterations%s)",
                  (unsigned long long)seed, index, in.what, o.connectivity,
-                 o.model == GCUT_MODEL_HIST ? "hist" : "gmm", o.components, o.lambda,
-                 o.iterations, o.verify ? ", verified" : "");
+                 o.model == GCUT_MODEL_HIST ? "hist" : "gmm", o.components, o.lambda, o.iterations,
+                 o.verify ? ", verified" : "");
         compare(r, what, cpu, gpu, &in, &o, graph_c, graph_g);
         input_free(&in);
     }
