@@ -27,7 +27,7 @@
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
  *        [--only NAME] [--tune 1] [--sweeps N] [--pushes N] [--relabel-worklist 0|1]
- *        [--shared-res 0|1] [--push-worklist 0|1] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--shared-res 0..5] [--push-worklist 0|1] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X]
  *
  * --conn and --min-mp keep only the graphs of that connectivity and of at
@@ -282,8 +282,9 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
 /* --tune 1: the tiled solver's variants and knobs on the upscaled 1 MP and
  * 8.3 MP graphs, 8- and 4-connected, one line per setting (no table
  * written): relabel by rounds (0) or worklist (1), in-tile residuals in
- * global (0) or shared (1) memory, local sweeps per launch, launches per
- * relabel. */
+ * global (0) or shared (1: the default; 2: one thread per pixel; 3: the
+ * active-pixel list; 4, 5: those with the branch-free step) memory, local
+ * sweeps per launch, launches per relabel. */
 static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
                     int reps)
 {
@@ -432,11 +433,16 @@ int main(int argc, char **argv)
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s, in-tile residuals in %s memory during a push launch, "
+                     "relabel, relabel by %s, in-tile residuals in %s during a push launch, "
                      "%d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
-                k.shared_res ? "shared" : "global", k.lockfree_cycles);
+                k.shared_res == 0   ? "global memory"
+                : k.shared_res == 2 ? "shared memory, one thread per pixel"
+                : k.shared_res == 3 ? "shared memory, the active pixels run from a per-tile list"
+                : k.shared_res == 4 ? "shared memory, one thread per pixel, branch-free push step"
+                                    : "shared memory, per-tile active list, branch-free push step",
+                k.lockfree_cycles);
     }
     fprintf(out, "| graph | size | conn | BK ms | GPU ms | relabel ms | speed-up | PyMaxflow ms "
                  "| solve e2e ms | segment ms | launches push/relabel/relabels | tile runs "

@@ -95,6 +95,23 @@ cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int en
 /* Sum the final sink residuals into GCUT_CNT_SINK_END. */
 cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream);
 
+/* Values of the push launchers' `shared_res`: residuals in global memory;
+ * in shared memory, the default way (GCUT_PUSH_SHARED_DEFAULT); in shared
+ * memory with one thread per pixel; the same with the active pixels run
+ * from a per-tile list on the first threads; and both of those with the
+ * branch-free push and relabel step (_BF). grid_tiled.cu says more. */
+enum {
+    GCUT_PUSH_GLOBAL = 0,
+    GCUT_PUSH_SHARED = 1,
+    GCUT_PUSH_SHARED_PIXEL = 2,
+    GCUT_PUSH_SHARED_LIST = 3,
+    GCUT_PUSH_SHARED_PIXEL_BF = 4,
+    GCUT_PUSH_SHARED_LIST_BF = 5
+};
+
+/* What GCUT_PUSH_SHARED means (bench/results: the faster, measured). */
+#define GCUT_PUSH_SHARED_DEFAULT GCUT_PUSH_SHARED_PIXEL_BF
+
 /* The tiled push-relabel: the resident blocks share out the tiles of
  * list[in]; each tile gets up to `sweeps` synchronous push/relabel sweeps
  * with heights and excess in shared memory (and its residuals too when

@@ -21,6 +21,10 @@
  * (exact BFS) repairs the heights. Exactness rests on the preflow and on
  * the termination test, which uses exact heights.
  *
+ * Push step variants (GCUT_PUSH_*, grid_kernels.h): one thread per pixel
+ * or the active pixels from a per-tile list, each with the branchy or the
+ * branch-free step; one thread per pixel, branch-free, is the default.
+ *
  * Two drivers: launches over a device-built list of active tiles (the
  * default), and one persistent launch over a worklist of tiles (opt-in:
  * faster on the largest graphs, with outliers on others; bench/results). */
@@ -37,22 +41,162 @@
  * raise is at worst too high, which the next global relabel repairs, like
  * a stale halo height. Pushes across the border go to global memory by
  * atomics (fire and forget). */
-template <int NDIR, bool SHARED_RES>
+/* LIST (with SHARED_RES; opt-in, measured slower: bench/results): the push
+ * phase runs the active pixels from a per-tile list, packed on the first
+ * threads, instead of each pixel on its own thread: about one pixel in
+ * eight is active, so the per-direction push code ran on 1 to 4 lanes of
+ * most warps (the Nsight Compute profile in bench/results).
+ * Excess and sink residual then live in shared memory, so that any thread
+ * can run any pixel. The list is built at the end of a sweep by warp
+ * ballots (one shared atomic per warp) and published by the barrier that
+ * ends the sweep; no barrier is added. Which thread runs a pixel is all
+ * that changes: the pushes, and the one-writer-per-arc argument, are the
+ * same. */
+template <int NDIR, bool SHARED_RES, bool LIST>
 struct tile_smem {
     int32_t h[HALO_N];
     int32_t in[GCUT_TILE_PIXELS]; /* flow arrived from tile-mates this phase */
     int32_t res[SHARED_RES ? NDIR : 1][GCUT_TILE_PIXELS];
+    int32_t e[LIST ? GCUT_TILE_PIXELS : 1];    /* excess (LIST) */
+    int32_t sink[LIST ? GCUT_TILE_PIXELS : 1]; /* sink residual (LIST) */
+    int16_t list[LIST ? GCUT_TILE_PIXELS : 1]; /* the active pixels of this sweep (LIST) */
+    int nlist;       /* entries of list; zero between tile runs */
     unsigned notify; /* bit 3 * (dy + 1) + dx + 1: flow went to that neighbour tile */
     int tile;
 };
 
+/* Push pixel (lx, ly) of the tile, node p, with excess e, sink residual
+ * sink_res and height h: to the sink first, then to every lower neighbour. */
+template <int NDIR, bool SHARED_RES, bool LIST>
+static __device__ __forceinline__ void push_pixel(const gcut__dgrid &g,
+                                                  tile_smem<NDIR, SHARED_RES, LIST> &sm, int lx,
+                                                  int ly, long long p, int &e, int &sink_res)
+{
+    const int tid = ly * GCUT_TILE_W + lx, me = (ly + 1) * HALO_W + lx + 1;
+    const int h = sm.h[me];
+    if (sink_res > 0) {
+        int delta = e < sink_res ? e : sink_res;
+        sink_res -= delta;
+        e -= delta;
+    }
+#pragma unroll
+    for (int d = 0; d < NDIR; d++) {
+        const int dx = dir_dx(d), dy = dir_dy(d);
+        if (e > 0 && sm.h[me + dx + dy * HALO_W] < h) {
+            int32_t *arc = &g.res[d][p];
+            const int nx = lx + dx, ny = ly + dy;
+            const int inside = nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H;
+            const long long q = p + dx + (long long)dy * g.pitch;
+            const int qt = ny * GCUT_TILE_W + nx;
+            const int r = SHARED_RES ? sm.res[SHARED_RES ? d : 0][tid]
+                          : inside   ? __ldcg(arc)
+                                     : load_volatile(arc);
+            if (r > 0) {
+                const int delta = e < r ? e : r;
+                e -= delta;
+                if (SHARED_RES)
+                    sm.res[SHARED_RES ? d : 0][tid] = r - delta;
+                if (inside) {
+                    if (SHARED_RES) {
+                        sm.res[SHARED_RES ? d ^ 1 : 0][qt] += delta;
+                    } else {
+                        *arc = r - delta;
+                        g.res[d ^ 1][q] = __ldcg(&g.res[d ^ 1][q]) + delta;
+                    }
+                    atomicAdd(&sm.in[qt], delta);
+                } else {
+                    atomicSub(arc, delta);
+                    atomicAdd(&g.res[d ^ 1][q], delta);
+                    atomicAdd(&g.excess[q], delta);
+                    const int bx = nx < 0 ? 0 : nx >= GCUT_TILE_W ? 2 : 1;
+                    const int by = ny < 0 ? 0 : ny >= GCUT_TILE_H ? 2 : 1;
+                    atomicOr(&sm.notify, 1u << (3 * by + bx));
+                }
+            }
+        }
+    }
+}
+
+/* push_pixel without the branches on the way (BF, the default): the
+ * neighbour heights and the residuals towards the lower neighbours are
+ * loaded first, side by side, then the excess runs down the directions by
+ * min, each push written as it is found. Same pushes, in the same order, as
+ * push_pixel; a residual is read only towards a lower neighbour, as there
+ * (a higher one may be raising it in this phase). */
+template <int NDIR, bool LIST>
+static __device__ __forceinline__ void push_pixel_bf(const gcut__dgrid &g,
+                                                     tile_smem<NDIR, true, LIST> &sm, int lx,
+                                                     int ly, long long p, int &e, int &sink_res)
+{
+    const int tid = ly * GCUT_TILE_W + lx, me = (ly + 1) * HALO_W + lx + 1;
+    const int h = sm.h[me];
+    const int to_sink = e < sink_res ? e : sink_res;
+    sink_res -= to_sink;
+    e -= to_sink;
+    int delta[NDIR]; /* first the residual towards a lower neighbour, else 0 */
+#pragma unroll
+    for (int d = 0; d < NDIR; d++)
+        delta[d] = sm.h[me + dir_dx(d) + dir_dy(d) * HALO_W] < h ? sm.res[d][tid] : 0;
+#pragma unroll
+    for (int d = 0; d < NDIR; d++) {
+        const int r = delta[d];
+        const int push = e < r ? e : r;
+        e -= push;
+        if (push > 0) {
+            sm.res[d][tid] = r - push;
+            const int dx = dir_dx(d), dy = dir_dy(d);
+            const int nx = lx + dx, ny = ly + dy;
+            if (nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H) {
+                const int qt = ny * GCUT_TILE_W + nx;
+                sm.res[d ^ 1][qt] += push;
+                atomicAdd(&sm.in[qt], push);
+            } else {
+                const long long q = p + dx + (long long)dy * g.pitch;
+                atomicSub(&g.res[d][p], push);
+                atomicAdd(&g.res[d ^ 1][q], push);
+                atomicAdd(&g.excess[q], push);
+                const int bx = nx < 0 ? 0 : nx >= GCUT_TILE_W ? 2 : 1;
+                const int by = ny < 0 ? 0 : ny >= GCUT_TILE_H ? 2 : 1;
+                atomicOr(&sm.notify, 1u << (3 * by + bx));
+            }
+        }
+    }
+}
+
+/* Either push step, by the BF template argument. */
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
+static __device__ __forceinline__ void push_step(const gcut__dgrid &g,
+                                                 tile_smem<NDIR, SHARED_RES, LIST> &sm, int lx,
+                                                 int ly, long long p, int &e, int &sink_res)
+{
+    if constexpr (BF && SHARED_RES)
+        push_pixel_bf(g, sm, lx, ly, p, e, sink_res);
+    else
+        push_pixel(g, sm, lx, ly, p, e, sink_res);
+}
+
+/* Append this thread's pixel to sm.list when `active` (LIST): one shared
+ * atomic per warp. Called by every thread of the block. */
+template <int NDIR, bool SHARED_RES, bool LIST>
+static __device__ __forceinline__ void list_append(tile_smem<NDIR, SHARED_RES, LIST> &sm,
+                                                   int tid, int active)
+{
+    const unsigned lane = threadIdx.x & 31, ball = __ballot_sync(0xffffffffu, active);
+    int base = 0;
+    if (lane == 0 && ball)
+        base = atomicAdd(&sm.nlist, __popc(ball));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (active)
+        sm.list[base + __popc(ball & ((1u << lane) - 1u))] = (int16_t)tid;
+}
+
 /* Up to `sweeps` push/relabel sweeps on `tile` by the whole block; returns
  * (the same in every thread) whether pixels are still active, and leaves in
  * sm.notify (which the caller zeroes) the neighbour tiles that received
- * flow. */
-template <int NDIR, bool SHARED_RES>
+ * flow. With LIST, sm.nlist is zero on entry and on return. */
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
 static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
-                                tile_smem<NDIR, SHARED_RES> &sm)
+                                tile_smem<NDIR, SHARED_RES, LIST> &sm)
 {
     int32_t *sh_h = sm.h, *sh_in = sm.in;
     int32_t(*sh_res)[GCUT_TILE_PIXELS] = sm.res;
@@ -76,56 +220,37 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
     const int e_start = load_volatile(&g.excess[p]);
     int e = e_start;
     int sink_res = __ldcg(&g.sink[p]);
-    __syncthreads();
-    int h = sh_h[me];
-
+    int h = __ldcg(&g.height[p]); /* the value this thread's halo load may not cover */
     int active = e > 0 && h < GCUT_HEIGHT_INF;
+    if (LIST) {
+        sm.e[LIST ? tid : 0] = e;
+        sm.sink[LIST ? tid : 0] = sink_res;
+        list_append(sm, tid, active); /* nlist was zero; the barrier publishes */
+    }
+    __syncthreads();
+
     for (int s = 0; s < sweeps; s++) {
-        /* Push: to the sink first, then to every lower neighbour. */
-        if (active) {
-            if (sink_res > 0) {
-                int delta = e < sink_res ? e : sink_res;
-                sink_res -= delta;
-                e -= delta;
+        if (LIST) {
+            /* Push: the listed pixels, on the first threads of the block. */
+            if (tid < sm.nlist) {
+                const int i = sm.list[LIST ? tid : 0];
+                const int ix = i % GCUT_TILE_W, iy = i / GCUT_TILE_W;
+                int ie = sm.e[LIST ? i : 0], isink = sm.sink[LIST ? i : 0];
+                const long long ip = origin + (long long)(iy + 1) * g.pitch + ix + 1;
+                push_step<NDIR, SHARED_RES, LIST, BF>(g, sm, ix, iy, ip, ie, isink);
+                sm.e[LIST ? i : 0] = ie;
+                sm.sink[LIST ? i : 0] = isink;
             }
-#pragma unroll
-            for (int d = 0; d < NDIR; d++) {
-                const int dx = dir_dx(d), dy = dir_dy(d);
-                if (e > 0 && sh_h[me + dx + dy * HALO_W] < h) {
-                    int32_t *arc = &g.res[d][p];
-                    const int nx = lx + dx, ny = ly + dy;
-                    const int inside = nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H;
-                    const long long q = p + dx + (long long)dy * g.pitch;
-                    const int qt = ny * GCUT_TILE_W + nx;
-                    const int r = SHARED_RES ? sh_res[SHARED_RES ? d : 0][tid]
-                                  : inside   ? __ldcg(arc)
-                                             : load_volatile(arc);
-                    if (r > 0) {
-                        const int delta = e < r ? e : r;
-                        e -= delta;
-                        if (SHARED_RES)
-                            sh_res[SHARED_RES ? d : 0][tid] = r - delta;
-                        if (inside) {
-                            if (SHARED_RES) {
-                                sh_res[SHARED_RES ? d ^ 1 : 0][qt] += delta;
-                            } else {
-                                *arc = r - delta;
-                                g.res[d ^ 1][q] = __ldcg(&g.res[d ^ 1][q]) + delta;
-                            }
-                            atomicAdd(&sh_in[qt], delta);
-                        } else {
-                            atomicSub(arc, delta);
-                            atomicAdd(&g.res[d ^ 1][q], delta);
-                            atomicAdd(&g.excess[q], delta);
-                            const int bx = nx < 0 ? 0 : nx >= GCUT_TILE_W ? 2 : 1;
-                            const int by = ny < 0 ? 0 : ny >= GCUT_TILE_H ? 2 : 1;
-                            atomicOr(&sm.notify, 1u << (3 * by + bx));
-                        }
-                    }
-                }
-            }
+            __syncthreads();
+            if (tid == 0)
+                sm.nlist = 0; /* every read of it this sweep is done; appends follow a barrier */
+            e = sm.e[LIST ? tid : 0];
+            sink_res = sm.sink[LIST ? tid : 0];
+        } else {
+            if (active)
+                push_step<NDIR, SHARED_RES, LIST, BF>(g, sm, lx, ly, p, e, sink_res);
+            __syncthreads();
         }
-        __syncthreads();
         e += sh_in[tid];
         sh_in[tid] = 0;
 
@@ -133,7 +258,18 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
          * rises to one above its lowest residual neighbour (infinite when it
          * has none: it cannot reach the sink). */
         int h_new = h;
-        if (e > 0 && h < GCUT_HEIGHT_INF) {
+        if (BF && SHARED_RES && e > 0 && h < GCUT_HEIGHT_INF) {
+            /* The same minimum, every load issued up front. */
+            int low = sink_res > 0 ? 0 : GCUT_HEIGHT_INF;
+#pragma unroll
+            for (int d = 0; d < NDIR; d++) {
+                const int hq = sh_h[me + dir_dx(d) + dir_dy(d) * HALO_W];
+                const int cand = sh_res[SHARED_RES ? d : 0][tid] > 0 ? hq : GCUT_HEIGHT_INF;
+                low = cand < low ? cand : low;
+            }
+            if (low >= h)
+                h_new = low >= GCUT_HEIGHT_INF ? GCUT_HEIGHT_INF : low + 1;
+        } else if (e > 0 && h < GCUT_HEIGHT_INF) {
             int low = sink_res > 0 ? 0 : GCUT_HEIGHT_INF;
 #pragma unroll
             for (int d = 0; d < NDIR; d++) {
@@ -152,6 +288,10 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
         h = h_new;
         sh_h[me] = h;
         active = e > 0 && h < GCUT_HEIGHT_INF;
+        if (LIST) {
+            sm.e[LIST ? tid : 0] = e;
+            list_append(sm, tid, active); /* published by the barrier below */
+        }
         if (!__syncthreads_or(active))
             break;
     }
@@ -168,6 +308,8 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
     }
     if (e != e_start)
         atomicAdd(&g.excess[p], e - e_start);
+    if (LIST && tid == 0)
+        sm.nlist = 0; /* the last sweep's list is not run */
     return __syncthreads_or(active);
 }
 
@@ -175,12 +317,15 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
  * blocks (a grid of all tiles spent tens of microseconds per launch on
  * blocks with nothing to do): each tile runs, then the tiles with work left
  * and those that received flow go to flag[1 - in] and list[1 - in]. */
-template <int NDIR, bool SHARED_RES>
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut__dgrid g, int in,
                                                                         int sweeps)
 {
-    __shared__ tile_smem<NDIR, SHARED_RES> sm;
+    __shared__ tile_smem<NDIR, SHARED_RES, LIST> sm;
     const int out = 1 - in, tid = threadIdx.y * GCUT_TILE_W + threadIdx.x;
+    if (tid == 0)
+        sm.nlist = 0;
+    __syncthreads();
     const long long count = (long long)g.counters[GCUT_CNT_LIST0 + in];
     if (blockIdx.x == 0 && tid == 0)
         atomicAdd(&g.counters[GCUT_CNT_TAKEN], (unsigned long long)count); /* tile runs */
@@ -189,7 +334,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut_
         if (tid == 0)
             sm.notify = 0;
         /* push_tile's first barrier orders this before any atomicOr. */
-        const int active = push_tile<NDIR, SHARED_RES>(g, tile, sweeps, sm);
+        const int active = push_tile<NDIR, SHARED_RES, LIST, BF>(g, tile, sweeps, sm);
         if (tid < 9) {
             const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
             const int nx = tx + tid % 3 - 1, ny = ty + tid / 3 - 1;
@@ -241,12 +386,14 @@ static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
  * check or finds the flag clear and queues the tile. Ends when the queue
  * drains or after `budget` tile runs; what is left waits for the next
  * global relabel. */
-template <int NDIR, bool SHARED_RES>
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
     gcut__dgrid g, int sweeps, long long budget)
 {
-    __shared__ tile_smem<NDIR, SHARED_RES> sm;
+    __shared__ tile_smem<NDIR, SHARED_RES, LIST> sm;
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
+    if (tid == 0)
+        sm.nlist = 0; /* the first take's barrier publishes it */
     for (;;) {
         if (tid == 0) {
             sm.tile = take_push_tile(g, budget);
@@ -256,7 +403,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
         const int tile = sm.tile;
         if (tile < 0)
             return;
-        push_tile<NDIR, SHARED_RES>(g, tile, sweeps, sm);
+        push_tile<NDIR, SHARED_RES, LIST, BF>(g, tile, sweeps, sm);
         __threadfence(); /* this run's writes are visible before the tile is unqueued */
         __syncthreads();
         if (tid == 0) {
@@ -284,27 +431,53 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
 }
 
 
+/* The push kernels' variants by `shared_res` (GCUT_PUSH_*). */
+#define PUSH_VARIANTS(K, NDIR)                                                                    \
+    {                                                                                             \
+        (void *)K<NDIR, false, false, false>, (void *)K<NDIR, true, false, false>,                \
+            (void *)K<NDIR, true, true, false>, (void *)K<NDIR, true, false, true>,               \
+            (void *)K<NDIR, true, true, true>                                                     \
+    }
+
+static int push_variant(int shared_res)
+{
+    if (shared_res == GCUT_PUSH_SHARED)
+        shared_res = GCUT_PUSH_SHARED_DEFAULT;
+    switch (shared_res) {
+    case GCUT_PUSH_GLOBAL: return 0;
+    case GCUT_PUSH_SHARED_PIXEL: return 1;
+    case GCUT_PUSH_SHARED_LIST: return 2;
+    case GCUT_PUSH_SHARED_PIXEL_BF: return 3;
+    default: return 4; /* GCUT_PUSH_SHARED_LIST_BF */
+    }
+}
+
+static void *tiled_kernel_for(int ndirs, int shared_res)
+{
+    static void *const k4[] = PUSH_VARIANTS(tiled_kernel, 4);
+    static void *const k8[] = PUSH_VARIANTS(tiled_kernel, 8);
+    return (ndirs == 8 ? k8 : k4)[push_variant(shared_res)];
+}
+
+static void *worklist_kernel_for(int ndirs, int shared_res)
+{
+    static void *const k4[] = PUSH_VARIANTS(tiled_worklist_kernel, 4);
+    static void *const k8[] = PUSH_VARIANTS(tiled_worklist_kernel, 8);
+    return (ndirs == 8 ? k8 : k4)[push_variant(shared_res)];
+}
+
 extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
                                                int shared_res, cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    void *kernel = g->ndirs == 8 ? (shared_res ? (void *)tiled_kernel<8, true>
-                                               : (void *)tiled_kernel<8, false>)
-                                 : (shared_res ? (void *)tiled_kernel<4, true>
-                                               : (void *)tiled_kernel<4, false>);
+    void *kernel = tiled_kernel_for(g->ndirs, shared_res);
     int blocks = 0;
     cudaError_t err = gcut__resident_blocks(kernel, g->tiles_x * g->tiles_y, &blocks);
     if (err != cudaSuccess)
         return err;
-    if (g->ndirs == 8 && shared_res)
-        tiled_kernel<8, true><<<blocks, block, 0, stream>>>(*g, in, sweeps);
-    else if (g->ndirs == 8)
-        tiled_kernel<8, false><<<blocks, block, 0, stream>>>(*g, in, sweeps);
-    else if (shared_res)
-        tiled_kernel<4, true><<<blocks, block, 0, stream>>>(*g, in, sweeps);
-    else
-        tiled_kernel<4, false><<<blocks, block, 0, stream>>>(*g, in, sweeps);
-    return cudaPeekAtLastError();
+    gcut__dgrid arg = *g;
+    void *args[] = {&arg, &in, &sweeps};
+    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), block, args, 0, stream);
 }
 
 extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps,
@@ -312,11 +485,7 @@ extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, in
                                                         cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    void *kernel = g->ndirs == 8
-                       ? (shared_res ? (void *)tiled_worklist_kernel<8, true>
-                                     : (void *)tiled_worklist_kernel<8, false>)
-                       : (shared_res ? (void *)tiled_worklist_kernel<4, true>
-                                     : (void *)tiled_worklist_kernel<4, false>);
+    void *kernel = worklist_kernel_for(g->ndirs, shared_res);
     int blocks = 0;
     cudaError_t err = gcut__resident_blocks(kernel, g->tiles_x * g->tiles_y, &blocks);
     if (err != cudaSuccess)

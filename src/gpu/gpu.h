@@ -63,10 +63,11 @@ gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_re
 
 /* Variants of the tiled solver's parts, for measuring one against the
  * other: the global relabel as one persistent worklist launch (1, the
- * default) or as rounds of launches (0); pushes with in-tile residuals in
- * shared memory (1, the default) or in global memory (0); each push phase
- * as one persistent worklist launch (1) or as pushes_per_relabel launches
- * (0); values < 0 keep the current. */
+ * default) or as rounds of launches (0); where pushes keep the in-tile
+ * residuals, a GCUT_PUSH_* value of grid_kernels.h (1, the default, is the
+ * measured fastest; 0 global memory; 2-5 the shared-memory variants by
+ * name); each push phase as one persistent worklist launch (1) or as
+ * pushes_per_relabel launches (0); values < 0 keep the current. */
 gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
                                 int push_worklist);
 

@@ -404,7 +404,8 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     stats->relabel_worklist = s->relabel_worklist;
     stats->push_worklist = s->push_worklist;
     stats->tile_runs = s->tile_runs;
-    stats->shared_res = s->shared_res;
+    stats->shared_res =
+        s->shared_res == GCUT_PUSH_SHARED ? GCUT_PUSH_SHARED_DEFAULT : s->shared_res;
     stats->push_launches = s->push_launches;
     stats->bfs_launches = s->bfs_launches;
     stats->relabels = s->relabels;
@@ -444,7 +445,7 @@ extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_workli
     if (relabel_worklist >= 0)
         s->relabel_worklist = relabel_worklist != 0;
     if (shared_res >= 0)
-        s->shared_res = shared_res != 0;
+        s->shared_res = shared_res > GCUT_PUSH_SHARED_LIST_BF ? GCUT_PUSH_SHARED : shared_res;
     if (push_worklist >= 0)
         s->push_worklist = push_worklist != 0;
     return GCUT_OK;
