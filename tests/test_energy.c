@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gcut.h"
+#include "temp_dir.h"
 
 static gcut_context *ctx;
 static char dir[64];
@@ -18,15 +19,12 @@ static void setup(void)
     gcut_options_init(&opt);
     opt.device = GCUT_DEVICE_CPU;
     cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
-    snprintf(dir, sizeof dir, "/tmp/gcut-energy-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir, sizeof dir, "energy");
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
+    temp_dir_remove(dir);
     gcut_context_destroy(ctx);
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gcut.h"
+#include "temp_dir.h"
 
 static gcut_context *ctx;
 static char dir[64];
@@ -15,15 +16,12 @@ static char dir[64];
 static void setup(void)
 {
     cr_assert_eq(gcut_context_create(NULL, &ctx), GCUT_OK);
-    snprintf(dir, sizeof dir, "/tmp/gcut-seeds-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    temp_dir_make(dir, sizeof dir, "seeds");
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
+    temp_dir_remove(dir);
     gcut_context_destroy(ctx);
 }
 

@@ -2,6 +2,7 @@
  * running it, and reading the result (flows, the cut side). */
 #include <string.h>
 
+#include "core/solver_device.h"
 #include "graph/csr.h"
 #include "gpu/gpu.h"
 
@@ -42,59 +43,23 @@ static const graph_solver *find_solver(const char *name)
     return NULL;
 }
 
-/* The solver for the context's device: a named one must run there; else a
- * GPU one when a GPU is asked for or usable, else prf (DESIGN.md: auto
- * without a GPU runs on the CPU and says so). */
+/* A named solver, or the default for the context's device: the first GPU
+ * entry when the solve runs on the GPU, else prf. */
 static gcut_status pick_solver(gcut_graph *g, const char *algo, const graph_solver **out)
 {
-    gcut_context *ctx = g->ctx;
-    gcut_device want = ctx ? ctx->options.device : GCUT_DEVICE_CPU;
-    int devices = 0;
-    if (want != GCUT_DEVICE_CPU && ctx)
-        gcut_device_count(ctx, &devices);
-
-    if (algo) {
-        const graph_solver *s = find_solver(algo);
-        if (!s)
-            return gcut__fail(ctx, GCUT_E_INVALID, "graph: unknown algorithm '%s' (have: %s)", algo,
-                              gcut_graph_algorithms());
-        const int on_gpu = s->gpu_variant >= 0;
-        if (on_gpu && want == GCUT_DEVICE_CPU)
-            return gcut__fail(ctx, GCUT_E_INVALID,
-                              "graph: algorithm '%s' runs on the GPU, but the CPU was asked for",
-                              algo);
-        if (!on_gpu && want == GCUT_DEVICE_GPU)
-            return gcut__fail(ctx, GCUT_E_INVALID,
-                              "graph: algorithm '%s' runs on the CPU, but the GPU was asked for",
-                              algo);
-        if (on_gpu && devices == 0)
-            return gcut__fail(ctx, GCUT_E_NODEVICE, "graph: algorithm '%s' needs a GPU, and none "
-                              "is usable", algo);
-        *out = s;
-        return GCUT_OK;
-    }
-    const graph_solver *gpu = NULL;
+    const graph_solver *named = NULL, *gpu = NULL;
+    if (algo && !(named = find_solver(algo)))
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: unknown algorithm '%s' (have: %s)",
+                          algo, gcut_graph_algorithms());
     for (int i = 0; i < n_solvers && !gpu; i++)
         if (solvers[i].gpu_variant >= 0)
             gpu = &solvers[i];
-    if (want == GCUT_DEVICE_GPU) {
-        if (!gcut_cuda_built())
-            return gcut__fail(ctx, GCUT_E_NODEVICE,
-                              "graph: no GPU: gcut was built without CUDA (CPU solvers: prf,bk)");
-        if (devices == 0)
-            return gcut__fail(ctx, GCUT_E_NODEVICE, "graph: no usable GPU was found");
-        *out = gpu;
-        return GCUT_OK;
-    }
-    if (want == GCUT_DEVICE_AUTO && gpu && devices > 0) {
-        *out = gpu;
-        return GCUT_OK;
-    }
-    if (want == GCUT_DEVICE_AUTO)
-        gcut__log(ctx, 1, "%s: solving on the CPU",
-                  !gcut_cuda_built() ? "no GPU (gcut was built without CUDA)" : "no usable GPU");
-    *out = &solvers[0];
-    return GCUT_OK;
+    int on_gpu = 0;
+    gcut_status st = gcut__solver_device(g->ctx, "graph", algo,
+                                         named ? named->gpu_variant >= 0 : -1, gpu != NULL, &on_gpu);
+    if (!st)
+        *out = named ? named : on_gpu ? gpu : &solvers[0];
+    return st;
 }
 
 #ifdef GCUT_HAVE_CUDA

@@ -2,6 +2,7 @@
  * and reading the result (labels). */
 #include <string.h>
 
+#include "core/solver_device.h"
 #include "graph/grid.h"
 #include "gpu/gpu.h"
 
@@ -40,62 +41,23 @@ static const grid_solver *find_solver(const char *name)
     return NULL;
 }
 
-/* The default solver for the context's device: a GPU one when a GPU is
- * asked for or usable, else BK. */
+/* A named solver, or the default for the context's device: the first GPU
+ * entry when the solve runs on the GPU, else BK. */
 static gcut_status pick_solver(gcut_grid *g, const char *algo, const grid_solver **out)
 {
-    gcut_context *ctx = g->ctx;
-    gcut_device want = ctx ? ctx->options.device : GCUT_DEVICE_CPU;
-    int devices = 0;
-    if (want != GCUT_DEVICE_CPU && ctx)
-        gcut_device_count(ctx, &devices);
-
-    if (algo) {
-        const grid_solver *s = find_solver(algo);
-        if (!s)
-            return gcut__fail(ctx, GCUT_E_INVALID, "grid: unknown algorithm '%s' (have: %s)",
-                              algo, gcut_grid_algorithms());
-        if (s->on_gpu && want == GCUT_DEVICE_CPU)
-            return gcut__fail(ctx, GCUT_E_INVALID,
-                              "grid: algorithm '%s' runs on the GPU, but the CPU was asked for",
-                              algo);
-        if (!s->on_gpu && want == GCUT_DEVICE_GPU)
-            return gcut__fail(ctx, GCUT_E_INVALID,
-                              "grid: algorithm '%s' runs on the CPU, but the GPU was asked for",
-                              algo);
-        if (s->on_gpu && devices == 0)
-            return gcut__fail(ctx, GCUT_E_NODEVICE, "grid: algorithm '%s' needs a GPU, and %s",
-                              algo,
-                              gcut_cuda_built() ? "none is usable" : "gcut was built without CUDA");
-        *out = s;
-        return GCUT_OK;
-    }
-    const grid_solver *gpu = NULL;
+    const grid_solver *named = NULL, *gpu = NULL;
+    if (algo && !(named = find_solver(algo)))
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "grid: unknown algorithm '%s' (have: %s)", algo,
+                          gcut_grid_algorithms());
     for (int i = 0; i < n_solvers && !gpu; i++)
         if (solvers[i].on_gpu)
             gpu = &solvers[i];
-    if (want == GCUT_DEVICE_GPU) {
-        if (!gcut_cuda_built())
-            return gcut__fail(ctx, GCUT_E_NODEVICE, "grid: no GPU: gcut was built without CUDA");
-        if (devices == 0)
-            return gcut__fail(ctx, GCUT_E_NODEVICE, "grid: no usable GPU was found");
-        if (!gpu)
-            return gcut__fail(ctx, GCUT_E_UNSUPPORTED, "grid: this build has no GPU grid solver");
-        *out = gpu;
-        return GCUT_OK;
-    }
-    if (want == GCUT_DEVICE_AUTO && gpu && devices > 0) {
-        *out = gpu;
-        return GCUT_OK;
-    }
-    /* DESIGN.md: auto without a GPU runs on the CPU and says so. */
-    if (want == GCUT_DEVICE_AUTO)
-        gcut__log(ctx, 1, "%s: solving on the CPU",
-                  !gcut_cuda_built() ? "no GPU (gcut was built without CUDA)"
-                  : devices == 0     ? "no usable GPU"
-                                     : "no GPU grid solver in this build");
-    *out = find_solver("bk");
-    return GCUT_OK;
+    int on_gpu = 0;
+    gcut_status st = gcut__solver_device(g->ctx, "grid", algo, named ? named->on_gpu : -1,
+                                         gpu != NULL, &on_gpu);
+    if (!st)
+        *out = named ? named : on_gpu ? gpu : find_solver("bk");
+    return st;
 }
 
 gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *info)
