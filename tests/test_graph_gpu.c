@@ -34,18 +34,6 @@ Test(graph_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)
     }
 }
 
-typedef struct log_capture {
-    char text[1024];
-} log_capture;
-
-static void capture(void *user, int level, const char *message)
-{
-    log_capture *c = user;
-    (void)level;
-    strncat(c->text, message, sizeof c->text - strlen(c->text) - 2);
-    strcat(c->text, "\n");
-}
-
 /* s -5-> a -3-> t and s -2-> t: maximum flow 5. */
 static gcut_graph *small_graph(gcut_context *ctx)
 {
@@ -55,23 +43,10 @@ static gcut_graph *small_graph(gcut_context *ctx)
     return g;
 }
 
-static gcut_context *context(gcut_device device, log_capture *log)
-{
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = device;
-    opt.verbosity = 1;
-    opt.log = capture;
-    opt.log_user = log;
-    gcut_context *ctx = NULL;
-    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
-    return ctx;
-}
-
 Test(graph_gpu, auto_solves_on_the_gpu_or_says_it_runs_on_the_cpu)
 {
     log_capture log = {""};
-    gcut_context *ctx = context(GCUT_DEVICE_AUTO, &log);
+    gcut_context *ctx = logging_context(GCUT_DEVICE_AUTO, &log);
     gcut_graph *g = small_graph(ctx);
     gcut_solve_info info;
     cr_assert_eq(gcut_graph_solve(g, NULL, GCUT_GRAPH_SOLVE_FLOW, &info), GCUT_OK, "%s",
@@ -95,7 +70,7 @@ Test(graph_gpu, gpu_without_a_device_fails_clearly_and_computes_nothing)
     if (have_gpu())
         cr_skip_test("a GPU is present");
     log_capture log = {""};
-    gcut_context *ctx = context(GCUT_DEVICE_GPU, &log);
+    gcut_context *ctx = logging_context(GCUT_DEVICE_GPU, &log);
     gcut_graph *g = small_graph(ctx);
     cr_assert_eq(gcut_graph_solve(g, NULL, 0, NULL), GCUT_E_NODEVICE);
     cr_assert(strstr(gcut_last_error(ctx), "GPU") != NULL, "%s", gcut_last_error(ctx));
@@ -112,7 +87,7 @@ Test(graph_gpu, gpu_without_a_device_fails_clearly_and_computes_nothing)
 Test(graph_gpu, a_gpu_algorithm_on_the_cpu_device_is_refused)
 {
     log_capture log = {""};
-    gcut_context *ctx = context(GCUT_DEVICE_CPU, &log);
+    gcut_context *ctx = logging_context(GCUT_DEVICE_CPU, &log);
     gcut_graph *g = small_graph(ctx);
     /* "runs on the GPU" in a CUDA build, "unknown algorithm" without */
     cr_assert_eq(gcut_graph_solve(g, "worklist", 0, NULL), GCUT_E_INVALID);
@@ -126,7 +101,7 @@ Test(graph_gpu, color_refuses_a_node_of_too_high_a_degree_by_name)
     if (!have_gpu())
         cr_skip_test("no usable GPU");
     log_capture log = {""};
-    gcut_context *ctx = context(GCUT_DEVICE_GPU, &log);
+    gcut_context *ctx = logging_context(GCUT_DEVICE_GPU, &log);
     /* a star: node 0 joined to 600 others */
     enum { LEAVES = 600 };
     int32_t tail[LEAVES], head[LEAVES], cap[LEAVES];

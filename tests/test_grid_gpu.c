@@ -27,18 +27,6 @@ Test(grid_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)
     cr_assert_eq(strstr(algos, "lockfree") != NULL, gcut_cuda_built() != 0, "%s", algos);
 }
 
-typedef struct log_capture {
-    char text[1024];
-} log_capture;
-
-static void capture(void *user, int level, const char *message)
-{
-    log_capture *c = user;
-    (void)level;
-    strncat(c->text, message, sizeof c->text - strlen(c->text) - 2);
-    strcat(c->text, "\n");
-}
-
 /* A 2x1 grid whose maximum flow is 3: s -5-> a -3-> b -4-> t. */
 static gcut_grid *small_grid(gcut_context *ctx)
 {
@@ -53,14 +41,7 @@ static gcut_grid *small_grid(gcut_context *ctx)
 Test(grid_gpu, auto_solves_on_the_gpu_or_says_it_runs_on_the_cpu)
 {
     log_capture log = {""};
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = GCUT_DEVICE_AUTO;
-    opt.verbosity = 1;
-    opt.log = capture;
-    opt.log_user = &log;
-    gcut_context *ctx = NULL;
-    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    gcut_context *ctx = logging_context(GCUT_DEVICE_AUTO, &log);
     gcut_grid *g = small_grid(ctx);
     gcut_solve_info info;
     cr_assert_eq(gcut_grid_solve(g, NULL, &info), GCUT_OK, "%s", gcut_last_error(ctx));
@@ -81,11 +62,8 @@ Test(grid_gpu, gpu_without_a_device_fails_clearly)
 {
     if (have_gpu())
         cr_skip_test("a GPU is present");
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = GCUT_DEVICE_GPU;
-    gcut_context *ctx = NULL;
-    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    log_capture log = {""};
+    gcut_context *ctx = logging_context(GCUT_DEVICE_GPU, &log);
     gcut_grid *g = small_grid(ctx);
     cr_assert_eq(gcut_grid_solve(g, NULL, NULL), GCUT_E_NODEVICE);
     cr_assert(strstr(gcut_last_error(ctx), "GPU") != NULL, "%s", gcut_last_error(ctx));
@@ -95,11 +73,8 @@ Test(grid_gpu, gpu_without_a_device_fails_clearly)
 
 Test(grid_gpu, a_gpu_algorithm_on_the_cpu_device_is_refused)
 {
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = GCUT_DEVICE_CPU;
-    gcut_context *ctx = NULL;
-    cr_assert_eq(gcut_context_create(&opt, &ctx), GCUT_OK);
+    log_capture log = {""};
+    gcut_context *ctx = logging_context(GCUT_DEVICE_CPU, &log);
     gcut_grid *g = small_grid(ctx);
     cr_assert_eq(gcut_grid_solve(g, "tiled", NULL), GCUT_E_INVALID);
     cr_assert(strstr(gcut_last_error(ctx), "tiled") != NULL, "%s", gcut_last_error(ctx));

@@ -367,18 +367,32 @@ static void flush_all(line_buffer *lb, FILE *fp)
     lb->p = lb->buf;
 }
 
+/* One line "KIND tail head value" per arc after what af holds already, then
+ * the file is committed (or removed on failure). */
+static gcut_status write_arc_lines(const gcut_graph *g, gcut__atomic_file *af, const char *path,
+                                   char kind, const int32_t *value)
+{
+    line_buffer *lb = malloc(sizeof *lb);
+    if (!lb) {
+        gcut__atomic_abort(af);
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "out of memory writing %s", path);
+    }
+    lb->p = lb->buf;
+    for (int32_t a = 0; a < g->m; a++) {
+        lb->p = put_line3(lb->p, kind, g->arc_tail[a] + 1, g->out_head[a] + 1, value[a]);
+        flush_if_full(lb, af->fp);
+    }
+    flush_all(lb, af->fp);
+    free(lb);
+    return gcut__atomic_commit(g->ctx, af);
+}
+
 gcut_status gcut__graph_write_dimacs(const gcut_graph *g, const char *path, const char *comment)
 {
     gcut__atomic_file af;
     gcut_status st = gcut__atomic_open(g->ctx, path, &af);
     if (st)
         return st;
-    line_buffer *lb = malloc(sizeof *lb);
-    if (!lb) {
-        gcut__atomic_abort(&af);
-        return gcut__fail(g->ctx, GCUT_E_NOMEM, "out of memory writing %s", path);
-    }
-    lb->p = lb->buf;
     for (const char *c = comment; c && *c;) {
         const char *nl = strchr(c, '\n');
         size_t len = nl ? (size_t)(nl - c) : strlen(c);
@@ -386,13 +400,7 @@ gcut_status gcut__graph_write_dimacs(const gcut_graph *g, const char *path, cons
         c += len + (nl != NULL);
     }
     fprintf(af.fp, "p max %d %d\nn %d s\nn %d t\n", g->n, g->m, g->source + 1, g->sink + 1);
-    for (int32_t a = 0; a < g->m; a++) {
-        lb->p = put_line3(lb->p, 'a', g->arc_tail[a] + 1, g->out_head[a] + 1, g->out_cap[a]);
-        flush_if_full(lb, af.fp);
-    }
-    flush_all(lb, af.fp);
-    free(lb);
-    return gcut__atomic_commit(g->ctx, &af);
+    return write_arc_lines(g, &af, path, 'a', g->out_cap);
 }
 
 gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
@@ -414,21 +422,9 @@ gcut_status gcut_graph_write_flow(gcut_graph *g, const char *path)
     gcut__atomic_file af;
     if ((st = gcut__atomic_open(g->ctx, path, &af)))
         return st;
-    line_buffer *lb = malloc(sizeof *lb);
-    if (!lb) {
-        gcut__atomic_abort(&af);
-        return gcut__fail(g->ctx, GCUT_E_NOMEM, "out of memory writing %s", path);
-    }
-    lb->p = lb->buf;
     fprintf(af.fp, "c gcut maximum flow: %d nodes, %d arcs, source %d, sink %d\ns %lld\n", g->n,
             g->m, g->source + 1, g->sink + 1, (long long)g->flow_value);
-    for (int32_t a = 0; a < g->m; a++) {
-        lb->p = put_line3(lb->p, 'f', g->arc_tail[a] + 1, g->out_head[a] + 1, g->flow[a]);
-        flush_if_full(lb, af.fp);
-    }
-    flush_all(lb, af.fp);
-    free(lb);
-    return gcut__atomic_commit(g->ctx, &af);
+    return write_arc_lines(g, &af, path, 'f', g->flow);
 }
 
 gcut_status gcut_graph_write_cut(const gcut_graph *g, const char *path)
