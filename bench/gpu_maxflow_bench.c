@@ -20,9 +20,13 @@
  *
  * Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N]
  *        [--reps N] [--variants LIST] [--async-max-arcs N] [--color-max-arcs N]
- *        [--batch N] [--gr-freq N] [--gr-lifts N] [--rounds N] [-K B,F,L,R[,O[,G]]]...
- * -K B,F,L,R[,O[,G]] adds a worklist run per graph with those knobs (batch,
- * gr_freq, gr_lifts, rounds, blocks per SM, lanes per node; -1 keeps the
+ *        [--batch N] [--gr-freq N] [--gr-lifts N] [--rounds N]
+ *        [-K B,F,L,R[,O[,G[,T,H,S,P,A,Q,X]]]]...
+ * -K B,F,L,R[,O[,G[,T,H,S,P,A,Q,X]]] adds a worklist run per graph with
+ * those knobs (batch, gr_freq, gr_lifts, rounds, blocks per SM, lanes per
+ * node, the split push's thread and block degree limits (T = 0: the
+ * warp-per-node push), the BFS kind, spread, aggregate, tie order, adapt:
+ * 0 takes T and Q as given, 1 picks them from the graph; -1 keeps the
  * default), for tuning.
  * SPEC: genrmf-long:32x256, genrmf-wide:96, rlg-wide:1536, rlg-long:512x1024,
  *       acyclic-dense:2000. */
@@ -185,17 +189,25 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
         fprintf(stderr, "%s %s: %s (cut %lld, prf %lld)\n", name, variant_names[variant],
                 gcut_last_error(gpu), (long long)cut, (long long)want);
     }
+    /* which worklist push ran: split by degree (forward arcs first or by
+     * code among equal heights) or a warp per node */
+    const char *push = variant != GCUT__GPU_WORKLIST ? ""
+                       : !best.split                ? " (warp push)"
+                       : best.order                 ? " (split push, code order)"
+                                                    : " (split push, forward first)";
     printf("%-24s %-8s %9.1f ms (x%.1f vs prf)  upload %.1f  download %.1f  launches %lld  "
-           "relabels %lld  bfs %lld  lifts %lld  colours %d  relabel/push ms %.1f/%.1f  %s\n",
+           "relabels %lld  bfs %lld  lifts %lld  pushes %lld  items/step %.0f  colours %d  "
+           "relabel/push ms %.1f/%.1f  %s%s\n",
            name, variant_names[variant], best.run_ms, prf_ms / best.run_ms, best.upload_ms,
-           down_ms, best.push_launches, best.relabels, best.bfs_levels, best.lifts, best.colors,
-           best.relabel_ms, best.push_ms, verdict);
+           down_ms, best.push_launches, best.relabels, best.bfs_levels, best.lifts, best.pushes,
+           best.push_launches > 0 ? (double)best.items / (double)best.push_launches : 0.0,
+           best.colors, best.relabel_ms, best.push_ms, verdict, push);
     fprintf(o->md,
-            "| %s | %s | %.1f | %.1fx | %.1f | %.1f | %lld / %lld / %lld | %.1f / %.1f | %lld | "
+            "| %s | %s%s | %.1f | %.1fx | %.1f | %.1f | %lld / %lld / %lld | %.1f / %.1f | %lld | "
             "%s |\n",
-            name, variant_names[variant], best.run_ms, prf_ms / best.run_ms, best.upload_ms,
-            down_ms, best.push_launches, best.relabels, best.bfs_levels, best.relabel_ms,
-            best.push_ms, best.lifts, verdict);
+            name, variant_names[variant], push, best.run_ms, prf_ms / best.run_ms,
+            best.upload_ms, down_ms, best.push_launches, best.relabels, best.bfs_levels,
+            best.relabel_ms, best.push_ms, best.lifts, verdict);
     fflush(stdout);
 }
 
@@ -243,14 +255,16 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
     for (int k = 0; k < o->nknobs; k++) {
         /* Tuning: worklist with other knobs, then back to the defaults. */
         const gcut__gpu_graph_knobs *kn = &o->knobs[k];
-        char label[128];
+        char label[256];
         snprintf(label, sizeof label,
-                 "%s [batch %d, gr_freq %d, gr_lifts %d, rounds %d, occ %d, group %d]", name,
-                 kn->batch, kn->gr_freq, kn->gr_lifts, kn->rounds, kn->occupancy, kn->group);
+                 "%s [batch %d, gr_freq %d, gr_lifts %d, rounds %d, occ %d, group %d, light %d, "
+                 "heavy %d, bfs %d, spread %d, aggregate %d, order %d, adapt %d]",
+                 name, kn->batch, kn->gr_freq, kn->gr_lifts, kn->rounds, kn->occupancy, kn->group,
+                 kn->light, kn->heavy, kn->bfs, kn->spread, kn->aggregate, kn->order, kn->adapt);
         gcut__gpu_graph_tune(gpu, kn);
         if (gcut__gpu_graph_upload(gg) == GCUT_OK)
             bench_variant(gpu, gg, label, 0, 1, info.flow, prf_ms, o);
-        gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32};
+        gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 1, 0, 1};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }
@@ -301,7 +315,7 @@ int main(int argc, char **argv)
     o.variants = 7;
     o.async_max_arcs = 3000000;
     o.color_max_arcs = 30000000;
-    gcut__gpu_graph_knobs knobs = {-1, -1, -1, -1, -1, -1, -1, -1};
+    gcut__gpu_graph_knobs knobs = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     int c;
     while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:b:f:l:R:K:h", longs, NULL)) != -1) {
         switch (c) {
@@ -327,8 +341,10 @@ int main(int argc, char **argv)
             if (o.nknobs < 16) {
                 gcut__gpu_graph_knobs *k = &o.knobs[o.nknobs];
                 memset(k, -1, sizeof *k);
-                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d", &k->batch, &k->gr_freq, &k->gr_lifts,
-                           &k->rounds, &k->occupancy, &k->group) >= 4)
+                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
+                           &k->gr_freq, &k->gr_lifts, &k->rounds, &k->occupancy, &k->group,
+                           &k->light, &k->heavy, &k->bfs, &k->spread, &k->aggregate, &k->order,
+                           &k->adapt) >= 4)
                     o.nknobs++;
             }
             break;

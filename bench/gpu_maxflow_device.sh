@@ -6,7 +6,8 @@
 #   bash bench/gpu_maxflow_device.sh OUTDIR [COUNT|full|0] [SAN_COUNT|0] [BENCH_ARGS...|none]
 # COUNT instances per check (0 skips the checks), SAN_COUNT for the
 # sanitizer runs (0 skips them), BENCH_ARGS for gpu-maxflow-bench ("none"
-# skips it). Logs go to OUTDIR. CHECK_TIMEOUT, SAN_TIMEOUT (each tool) and
+# skips it). Logs go to OUTDIR, the build log to the build directory (the
+# device returns few files). CHECK_TIMEOUT, SAN_TIMEOUT (each tool) and
 # BENCH_TIMEOUT bound the steps (seconds); BUILD_DIR (default build-dev) is
 # where it builds: a fresh one when the sources may be older than the objects.
 set -uo pipefail
@@ -18,13 +19,13 @@ bdir=${BUILD_DIR:-build-dev}
 shift $(( $# > 3 ? 3 : $# ))
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
-t0=$(date +%s)
+t0=$(date +%s); mkdir -p "$bdir"
 cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGCUT_TESTS=ON \
-  >"$out/build.log" 2>&1 &&
+  >"$bdir/build.log" 2>&1 &&
   cmake --build $bdir -j"$(nproc)" --target gcut gcut-check \
     $( [ -f bench/gpu_maxflow_bench.c ] && echo gpu-maxflow-bench ) \
-    >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-echo "build: $(( $(date +%s) - t0 )) s, warnings: $(grep -c 'warning' "$out/build.log")"
+    >>"$bdir/build.log" 2>&1 || { tail -30 "$bdir/build.log"; exit 1; }
+echo "build: $(( $(date +%s) - t0 )) s, warnings: $(grep -c 'warning' "$bdir/build.log")"
 status=0
 if [ "$count" != 0 ]; then
   if [ "$count" = full ]; then n=(); else n=(-n "$count"); fi
@@ -42,6 +43,18 @@ if [ "$san" != 0 ]; then
       ./$bdir/tests/gcut-check -o "$only" -n "$n_san" >"$out/sanitizer_$tool.log" 2>&1
     rc=$?
     echo "compute-sanitizer $tool: exit $rc ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_$tool.log" | tail -1))"
+    [ $rc = 0 ] || status=1
+  done
+fi
+# SAN_BENCH="ARGS": also the benchmark program under memcheck and racecheck
+# (SAN_BENCH_TOOLS), on small graphs and knobs that reach the split push's
+# block path, whose shared memory racecheck inspects.
+if [ -n "${SAN_BENCH:-}" ]; then
+  for tool in ${SAN_BENCH_TOOLS:-memcheck racecheck}; do
+    timeout "${SAN_TIMEOUT:-150}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+      ./$bdir/bench/gpu-maxflow-bench -o "$bdir/san_bench_$tool.md" $SAN_BENCH >"$out/san_bench_$tool.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool (bench $SAN_BENCH): exit $rc ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_bench_$tool.log" | tail -1))"
     [ $rc = 0 ] || status=1
   done
 fi

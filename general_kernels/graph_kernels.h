@@ -49,14 +49,23 @@ enum {
     GCUT_GCNT_STEPS = 8,  /* push steps run */
     GCUT_GCNT_BFS_NS = 9, /* time in the global relabel kernels (device clock, ns) */
     GCUT_GCNT_PUSH_NS = 10, /* time in the push kernels (ns) */
-    GCUT_GCNT_SLOTS = 16
+    GCUT_GCNT_ITEMS = 11, /* worklist entries over all push steps */
+    GCUT_GCNT_MSIZE0 = 16, /* the three sizes of the warp-per-node worklist (split push) */
+    GCUT_GCNT_HSIZE0 = 19, /* the three sizes of the block-per-node worklist */
+    GCUT_GCNT_SLOTS = 24
 };
 
 typedef struct gcut__dgraph {
     int32_t n, m, source, sink;
     int blocks;              /* blocks of 256 threads for grid-wide launches */
     int coop_blocks;         /* blocks of the cooperative (persistent) launches */
+    int split_blocks;        /* the same for the split push (graph_split.cu) */
     int group;               /* lanes per node in the push and BFS kernels: 4, 8, 16, 32 */
+    int light_max;           /* split push: nodes of at most this degree get a thread */
+    int heavy_min;           /* split push: nodes of at least this degree get a block (0: none) */
+    int spread;              /* split push: push to every lower neighbour, not only the lowest */
+    int aggregate;           /* split push: one append atomic per warp and class */
+    int order;               /* split push: ties by arc code (1) or forward arcs first (0) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -64,6 +73,8 @@ typedef struct gcut__dgraph {
     int32_t *height;         /* n */
     int32_t *stamp;          /* n */
     int32_t *list[2];        /* n each */
+    int32_t *mlist[2], *hlist[2]; /* n each: the split push's warp and block worklists */
+    uint8_t *dclass;         /* n: 0 thread, 1 warp, 2 block per node (split push) */
     uint8_t *side;           /* n: 1 = cannot reach the sink (after phase 1) */
     unsigned long long *counters; /* GCUT_GCNT_SLOTS */
     /* precoloring variant */
@@ -86,6 +97,25 @@ cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, in
                                        int32_t hmax, int32_t bfs_id, int phase2,
                                        cudaStream_t stream);
 
+/* The global relabel with each frontier node's in- and out-arcs scanned
+ * in one pass (a shorter chain of dependent loads per level); with `split`
+ * the active nodes go to the worklist of their degree class. */
+cudaError_t gcut__graph_relabel2_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
+                                        int32_t hmax, int32_t bfs_id, int phase2, int split,
+                                        cudaStream_t stream);
+
+/* dclass[v] from v's degree (in + out) and light_max, heavy_min. */
+cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream);
+
+/* Up to `steps` push-relabel iterations with the work split by degree
+ * (graph_split.cu): a thread per node of the light worklist, a warp per
+ * node of the medium one, a block per node of the heavy one; each node
+ * discharges up to `rounds` times: lift to one above its lowest residual
+ * neighbour (ties by `order`), push to it, and with `spread` to every
+ * other lower neighbour. */
+cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
+                                          int phase2, int rounds, cudaStream_t stream);
+
 /* Up to `steps` push-relabel iterations over the worklist, one cooperative
  * launch, ending early when the worklist empties. Each step gives every
  * active node a warp: the lowest residual neighbour by a shuffle reduction,
@@ -97,6 +127,10 @@ cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hm
 /* Blocks of 256 threads of the cooperative launches that fit on the
  * device at once, at most `cap` per SM (0 on error). */
 int gcut__graph_coop_blocks(int device, int cap);
+
+/* Blocks of 256 threads for the launches of the split push and its
+ * relabel (graph_split.cu), at most `cap` per SM (0 on error). */
+int gcut__graph_split_blocks(int device, int cap);
 
 /* side[v] = height[v] >= n, after phase 1's last global relabel. */
 cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream);

@@ -16,63 +16,9 @@
  * excess that can reach the target. */
 #include <cooperative_groups.h>
 
-#include "graph_kernels.h"
+#include "graph_device.cuh"
 
 namespace cg = cooperative_groups;
-
-#define THREADS 256
-#define FULL_MASK 0xffffffffu
-#define NO_ARC 0xffffffffffffffffull
-
-/* Append `item` for every lane with `want`, one atomic per warp. All 32
- * lanes must call it. */
-static __device__ __forceinline__ void warp_append(bool want, int32_t item, int32_t *out,
-                                                   unsigned long long *size)
-{
-    const unsigned mask = __ballot_sync(FULL_MASK, want);
-    if (!mask)
-        return;
-    const int lane = threadIdx.x & 31;
-    unsigned long long base = 0;
-    if (lane == 0)
-        base = atomicAdd(size, (unsigned long long)__popc(mask));
-    base = __shfl_sync(FULL_MASK, base, 0);
-    if (want)
-        out[base + __popc(mask & ((1u << lane) - 1u))] = item;
-}
-
-/* The minimum over each group of W lanes (all 32 lanes call it). */
-template <int W>
-static __device__ __forceinline__ unsigned long long group_min(unsigned long long x)
-{
-    for (int off = W / 2; off > 0; off >>= 1) {
-        const unsigned long long y = __shfl_xor_sync(FULL_MASK, x, off, W);
-        x = y < x ? y : x;
-    }
-    return x;
-}
-
-static __device__ __forceinline__ int warp_max(int x)
-{
-    for (int off = 16; off > 0; off >>= 1) {
-        const int y = __shfl_xor_sync(FULL_MASK, x, off);
-        x = y > x ? y : x;
-    }
-    return x;
-}
-
-/* The device's nanosecond clock (for the relabel / push time split). */
-static __device__ __forceinline__ unsigned long long clock_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-static __device__ __forceinline__ void add_excess(long long *excess, int32_t v, long long d)
-{
-    atomicAdd((unsigned long long *)&excess[v], (unsigned long long)d);
-}
 
 static __global__ __launch_bounds__(THREADS) void init_kernel(gcut__dgraph g)
 {
@@ -260,13 +206,14 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long warp = tid / 32, nwarps = (gridDim.x * blockDim.x) / 32;
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
-    unsigned long long lifts = 0, pushes = 0;
+    unsigned long long lifts = 0, pushes = 0, items = 0;
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
         const unsigned long long size = __ldcg(&g.counters[seq % 3]);
         if (size == 0)
             break;
+        items += size;
         const int32_t iter = (int32_t)seq;
         const int32_t *in = g.list[seq & 1];
         int32_t *out = g.list[(seq + 1) & 1];
@@ -330,6 +277,7 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
         g.counters[GCUT_GCNT_SEQ] = seq;
         g.counters[GCUT_GCNT_STEPS] += (unsigned long long)step;
         g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
+        g.counters[GCUT_GCNT_ITEMS] += items;
     }
     if (glane == 0 && lifts)
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);

@@ -52,6 +52,8 @@ typedef struct gcut__gpu_grid_stats {
     int sweeps, pushes_per_relabel, bfs_batch, lockfree_cycles;
     int relabel_worklist, shared_res, push_worklist;
     long long tile_runs; /* tiles run by the pushes (each up to `sweeps` sweeps) */
+    int relabel_variant;       /* GCUT_RELABEL_* bits of the persistent relabel, -1 rounds */
+    long long relabel_visits;  /* tiles taken by the persistent relabels */
 } gcut__gpu_grid_stats;
 gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *stats);
 
@@ -63,11 +65,15 @@ gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_re
 
 /* Variants of the tiled solver's parts, for measuring one against the
  * other: the global relabel as one persistent worklist launch (1, the
- * default) or as rounds of launches (0); where pushes keep the in-tile
- * residuals, a GCUT_PUSH_* value of grid_kernels.h (1, the default, is the
- * measured fastest; 0 global memory; 2-5 the shared-memory variants by
- * name); each push phase as one persistent worklist launch (1) or as
- * pushes_per_relabel launches (0); values < 0 keep the current. */
+ * default parts; 2 + GCUT_RELABEL_* bits of grid_kernels.h for others) or
+ * as rounds of launches (0); where pushes keep the in-tile residuals, a
+ * GCUT_PUSH_* value of grid_kernels.h (1, the default, is the measured
+ * fastest; 0 global memory; 2-5 the shared-memory variants by name); each
+ * push phase as pushes_per_relabel launches (0, the default way), one
+ * persistent worklist launch (1), launches with the host's read of the
+ * count and memsets between (2, as profiled), with nothing between (3),
+ * or that and each a programmatic dependent of the one before (4); values
+ * < 0 keep the current. */
 gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
                                 int push_worklist);
 
@@ -112,6 +118,13 @@ typedef struct gcut__gpu_graph_knobs {
     int color_cycles; /* cycles of the precoloring variant between global relabels */
     int occupancy;    /* blocks of 256 threads per SM in the persistent launches */
     int group;        /* lanes per node (4, 8, 16, 32; default 32); 0 = from the mean degree */
+    int light;        /* split push: a thread per node of at most this degree (<= 12; 0 = off) */
+    int heavy;        /* split push: a block per node of at least this degree (0 = none) */
+    int bfs;          /* global relabel: 1 = one scan per frontier node, 0 = in- then out-arcs */
+    int spread;       /* split push: 1 = push to every lower neighbour, 0 = to the lowest only */
+    int aggregate;    /* split push: 1 = one worklist-append atomic per warp, 0 = per node */
+    int order;        /* split push: neighbours of equal height by arc code (1), scan order (0) */
+    int adapt;        /* 1 = the push kind and order from the graph (graph_gpu.cu), 0 = as set */
 } gcut__gpu_graph_knobs;
 
 /* What the last run did. Milliseconds from CUDA events. */
@@ -123,6 +136,8 @@ typedef struct gcut__gpu_graph_stats {
     size_t device_bytes;
     /* of run_ms: time in the global relabel and the push kernels (device clock) */
     double relabel_ms, push_ms;
+    long long items; /* worklist entries over all push steps */
+    int split, order; /* the push that ran: split (graph_split.cu) or warp per node; tie order */
 } gcut__gpu_graph_stats;
 
 gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_graph_knobs *knobs);

@@ -14,7 +14,7 @@ typedef struct gcut__gpu_graph gpu_graph;
 static size_t graph_bytes(int64_t n, int64_t m)
 {
     return (size_t)m * 5 * sizeof(int32_t) +
-           (size_t)n * (6 * sizeof(int32_t) + sizeof(long long) + 1) +
+           (size_t)n * (12 * sizeof(int32_t) + sizeof(long long) + 2) +
            2 * sizeof(int32_t) + GCUT_GCNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -33,16 +33,22 @@ static void free_buffers(gpu_graph *gs)
     cudaFree(d->stamp);
     cudaFree(d->list[0]);
     cudaFree(d->list[1]);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(d->mlist[k]);
+        cudaFree(d->hlist[k]);
+    }
+    cudaFree(d->dclass);
     cudaFree(d->side);
     cudaFree(d->counters);
     cudaFree((void *)d->color);
     cudaFree(d->choice);
     cudaFree(d->lift_to);
     cudaFreeHost(gs->pinned);
-    const int blocks = d->blocks, coop_blocks = d->coop_blocks;
+    const int blocks = d->blocks, coop_blocks = d->coop_blocks, split_blocks = d->split_blocks;
     memset(d, 0, sizeof *d);
     d->blocks = blocks;
     d->coop_blocks = coop_blocks;
+    d->split_blocks = split_blocks;
     gs->pinned = NULL;
     gs->half = 0;
     gs->n_room = gs->m_room = 0;
@@ -94,6 +100,13 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     gs->knobs.color_cycles = 16;
     gs->knobs.occupancy = 4;
     gs->knobs.group = 32;
+    gs->knobs.light = 12;
+    gs->knobs.heavy = 1024;
+    gs->knobs.bfs = 1;
+    gs->knobs.spread = 1;
+    gs->knobs.aggregate = 1;
+    gs->knobs.order = 0;
+    gs->knobs.adapt = 1;
     {
         /* Enough warps to fill the GPU: 8 blocks of 256 threads per SM. */
         int sms = 0;
@@ -103,7 +116,8 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     /* The persistent kernels need every block resident; a few per SM keep
      * the grid barrier cheap. */
     gs->dg.coop_blocks = gcut__graph_coop_blocks(s->device, gs->knobs.occupancy);
-    if (gs->dg.coop_blocks <= 0) {
+    gs->dg.split_blocks = gcut__graph_split_blocks(s->device, gs->knobs.occupancy);
+    if (gs->dg.coop_blocks <= 0 || gs->dg.split_blocks <= 0) {
         st = gcut__fail(ctx, GCUT_E_DEVICE, "gpu: %s cannot run the cooperative kernels", s->name);
         goto fail;
     }
@@ -150,6 +164,11 @@ static gcut_status reserve(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
     GPU_CHECK(ctx, cudaMalloc((void **)&d->stamp, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->list[0], (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->list[1], (size_t)n * sizeof(int32_t)));
+    for (int k = 0; k < 2; k++) {
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->mlist[k], (size_t)n * sizeof(int32_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->hlist[k], (size_t)n * sizeof(int32_t)));
+    }
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->dclass, (size_t)n));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->choice, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->lift_to, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->side, (size_t)n));
@@ -203,6 +222,28 @@ fail:
     return st;
 }
 
+/* The share of arcs u -> v for which v -> u is an arc too, over an even
+ * sample of at most 4096 arcs (the CSR is sorted by tail, then head). */
+static double paired_share(const gcut_graph *g)
+{
+    const int64_t m = g->m, samples = m < 4096 ? m : 4096;
+    int64_t twins = 0;
+    for (int64_t i = 0; i < samples; i++) {
+        const int64_t a = i * m / samples;
+        const int32_t u = g->arc_tail[a], v = g->out_head[a];
+        int32_t lo = g->out_start[v], hi = g->out_start[v + 1];
+        while (lo < hi) {
+            const int32_t mid = lo + (hi - lo) / 2;
+            if (g->out_head[mid] < u)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        twins += lo < g->out_start[v + 1] && g->out_head[lo] == u;
+    }
+    return samples > 0 ? (double)twins / (double)samples : 0.0;
+}
+
 extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
 {
     gcut_context *ctx = g->ctx;
@@ -213,6 +254,7 @@ extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
         return st;
     gs->owner = NULL;
     gs->colors = 0;
+    gs->paired = paired_share(g) >= 0.25;
     if ((st = reserve(g, s, gs)))
         return st;
     gcut__dgraph *d = &gs->dg;
@@ -273,6 +315,25 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
             group = mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
         }
         gs->dg.group = group;
+        gs->dg.light_max = gs->knobs.light;
+        gs->dg.heavy_min = gs->knobs.heavy;
+        gs->dg.spread = gs->knobs.spread;
+        gs->dg.aggregate = gs->knobs.aggregate;
+        gs->dg.order = gs->knobs.order;
+        if (gs->knobs.adapt) {
+            /* Measured (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md):
+             * where arcs come in anti-parallel pairs (genrmf frames, grids,
+             * symmetric matrices) the warp-per-node push with ties by arc
+             * code is fastest, 1.2-3x ahead of the split push; on networks
+             * without them (Washington RLG, acyclic-dense) the split push
+             * with forward arcs first among equal heights is 1.5-3x ahead:
+             * there a reverse entry only sends excess back to where it came
+             * from. */
+            gs->dg.light_max = gs->paired ? 0 : gs->knobs.light;
+            gs->dg.order = 0;
+        }
+        gs->stats.split = gs->dg.light_max > 0;
+        gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
     }
     gs->seq = 0;
     switch (variant) {
@@ -368,13 +429,33 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
         c->color_cycles = k->color_cycles;
     if (k->group >= 0)
         c->group = k->group;
+    if (k->light >= 0) {
+        if (k->light > 12)
+            return gcut__fail(ctx, GCUT_E_INVALID,
+                              "gpu: light=%d: a thread takes nodes of at most 12 arcs", k->light);
+        c->light = k->light;
+    }
+    if (k->heavy >= 0)
+        c->heavy = k->heavy;
+    if (k->bfs >= 0)
+        c->bfs = k->bfs != 0;
+    if (k->spread >= 0)
+        c->spread = k->spread != 0;
+    if (k->aggregate >= 0)
+        c->aggregate = k->aggregate != 0;
+    if (k->order >= 0)
+        c->order = k->order != 0;
+    if (k->adapt >= 0)
+        c->adapt = k->adapt != 0;
     if (k->occupancy > 0) {
         const int blocks = gcut__graph_coop_blocks(s->device, k->occupancy);
-        if (blocks <= 0)
+        const int split_blocks = gcut__graph_split_blocks(s->device, k->occupancy);
+        if (blocks <= 0 || split_blocks <= 0)
             return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: no cooperative launch of %d blocks per SM",
                               k->occupancy);
         c->occupancy = k->occupancy;
         gs->dg.coop_blocks = blocks;
+        gs->dg.split_blocks = split_blocks;
     }
     return GCUT_OK;
 }

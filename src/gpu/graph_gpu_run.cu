@@ -32,6 +32,8 @@ static gcut_status start(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
     GPU_CHECK(ctx, cudaMemsetAsync(d->counters, 0, GCUT_GCNT_SLOTS * sizeof(unsigned long long),
                                    s->stream));
     GPU_CHECK(ctx, gcut__graph_init_launch(d, s->stream));
+    if (d->light_max > 0)
+        GPU_CHECK(ctx, gcut__graph_class_launch(d, s->stream));
 fail:
     return st;
 }
@@ -61,8 +63,12 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t excluded = phase2 ? d->sink : d->source;
     /* Distinct and decreasing within a solve (graph_kernels.h). */
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
-    GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
-                                              s->stream));
+    if (gs->knobs.bfs || d->light_max > 0)
+        GPU_CHECK(ctx, gcut__graph_relabel2_launch(d, target, excluded, hmax, bfs_id, phase2,
+                                                   d->light_max > 0, s->stream));
+    else
+        GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
+                                                  s->stream));
     gs->stats.relabels++;
 fail:
     return st;
@@ -75,7 +81,8 @@ static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
     gcut_status st = gcut__gpu_graph_read_counters(ctx, s, gs);
     if (!st) {
         const unsigned long long *c = gs->h_counters;
-        *active = c[c[GCUT_GCNT_SEQ] % 3];
+        const unsigned long long now = c[GCUT_GCNT_SEQ] % 3;
+        *active = c[GCUT_GCNT_SIZE0 + now] + c[GCUT_GCNT_MSIZE0 + now] + c[GCUT_GCNT_HSIZE0 + now];
         gs->stats.push_launches = (long long)c[GCUT_GCNT_STEPS];
         gs->stats.bfs_levels = (long long)c[GCUT_GCNT_LEVELS];
     }
@@ -116,8 +123,12 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     if ((st = global_relabel(ctx, s, gs, phase2)))
         return st;
     for (;;) {
-        GPU_CHECK(ctx, gcut__graph_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
-                                               s->stream));
+        if (d->light_max > 0)
+            GPU_CHECK(ctx, gcut__graph_split_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
+                                                         s->stream));
+        else
+            GPU_CHECK(ctx, gcut__graph_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
+                                                   s->stream));
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
         const unsigned long long lifts = gs->h_counters[GCUT_GCNT_LIFTS];
@@ -170,6 +181,7 @@ static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
     gs->stats.bfs_levels = (long long)gs->h_counters[GCUT_GCNT_LEVELS];
     gs->stats.relabel_ms = (double)gs->h_counters[GCUT_GCNT_BFS_NS] / 1e6;
     gs->stats.push_ms = (double)gs->h_counters[GCUT_GCNT_PUSH_NS] / 1e6;
+    gs->stats.items = (long long)gs->h_counters[GCUT_GCNT_ITEMS];
     if (gs->stats.push_launches < (long long)gs->h_counters[GCUT_GCNT_STEPS])
         gs->stats.push_launches = (long long)gs->h_counters[GCUT_GCNT_STEPS];
 fail:

@@ -39,6 +39,7 @@ struct gcut__gpu_graph {
     int64_t flow_value;
     int is_flow;
     int side_on_host;           /* the async variant computes the side on the host */
+    int paired;                 /* most arcs of the uploaded graph have an anti-parallel twin */
 };
 
 /* The graph state of the context's GPU state, created on first use. */

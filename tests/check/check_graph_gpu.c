@@ -9,6 +9,9 @@
 #include "check_graph.h"
 #include "gcut.h"
 #include "graph/gen.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 /* A random graph around a hub joined both ways to every other node, plus
  * random sparse arcs; the hub is sometimes the source or the sink. */
@@ -257,6 +260,39 @@ done:
 void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, check_one, "worklist", count, seed);
+}
+
+/* The worklist solver picks its push kind from the graph (a thread, warp
+ * or block per node by degree, or a warp per node everywhere); these force
+ * one kind on every family, hubs included, so both are checked whole. */
+static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                             const char *kind, uint64_t seed, int index)
+{
+#ifdef GCUT_HAVE_CUDA
+    const int split = strcmp(kind, "split") == 0;
+    /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
+     * (the hubs of the checks), both tie orders in turn; warp: no split. */
+    gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
+                               -1, -1, -1, index % 2, 0};
+    if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
+        check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
+                   gcut_last_error(gpu));
+        return;
+    }
+#else
+    (void)kind;
+#endif
+    check_one(r, cpu, gpu, "worklist", seed, index);
+}
+
+void check_graph_gpu_worklist_split_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_forced, "split", count, seed);
+}
+
+void check_graph_gpu_worklist_warp_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_forced, "warp", count, seed);
 }
 
 void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed)

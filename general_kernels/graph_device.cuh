@@ -1,0 +1,63 @@
+/* Device helpers shared by the worklist kernels (graph_worklist.cu,
+ * graph_split.cu): warp-aggregated appends, shuffle reductions, the
+ * device clock, 64-bit excess updates. Included by .cu files only. */
+#ifndef GCUT_GENERAL_KERNELS_GRAPH_DEVICE_CUH
+#define GCUT_GENERAL_KERNELS_GRAPH_DEVICE_CUH
+
+#include "graph_kernels.h"
+
+#define THREADS 256
+#define FULL_MASK 0xffffffffu
+#define NO_ARC 0xffffffffffffffffull
+
+/* Append `item` for every lane with `want`, one atomic per warp. All 32
+ * lanes must call it. */
+static __device__ __forceinline__ void warp_append(bool want, int32_t item, int32_t *out,
+                                                   unsigned long long *size)
+{
+    const unsigned mask = __ballot_sync(FULL_MASK, want);
+    if (!mask)
+        return;
+    const int lane = threadIdx.x & 31;
+    unsigned long long base = 0;
+    if (lane == 0)
+        base = atomicAdd(size, (unsigned long long)__popc(mask));
+    base = __shfl_sync(FULL_MASK, base, 0);
+    if (want)
+        out[base + __popc(mask & ((1u << lane) - 1u))] = item;
+}
+
+/* The minimum over each group of W lanes (all 32 lanes call it). */
+template <int W>
+static __device__ __forceinline__ unsigned long long group_min(unsigned long long x)
+{
+    for (int off = W / 2; off > 0; off >>= 1) {
+        const unsigned long long y = __shfl_xor_sync(FULL_MASK, x, off, W);
+        x = y < x ? y : x;
+    }
+    return x;
+}
+
+static __device__ __forceinline__ int warp_max(int x)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        const int y = __shfl_xor_sync(FULL_MASK, x, off);
+        x = y > x ? y : x;
+    }
+    return x;
+}
+
+/* The device's nanosecond clock (for the relabel / push time split). */
+static __device__ __forceinline__ unsigned long long clock_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+static __device__ __forceinline__ void add_excess(long long *excess, int32_t v, long long d)
+{
+    atomicAdd((unsigned long long *)&excess[v], (unsigned long long)d);
+}
+
+#endif

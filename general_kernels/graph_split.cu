@@ -1,0 +1,616 @@
+/* Worklist push-relabel with the work split by degree (ECL-MaxFlow's
+ * thread / warp / block split, seed 003): a node of the light worklist gets
+ * one thread (its at most 12 arcs' residuals and heights in registers), a
+ * node of the medium worklist a warp, a node of the heavy one a block (the
+ * thousands of arcs of an acyclic-dense node take one warp dozens of
+ * trips per scan: 3x faster there). Nodes join the worklist of their
+ * degree class (dclass), so a step still needs one barrier. Each node
+ * discharges up to `rounds` times: lift to one above its lowest residual
+ * neighbour if it is not above it, push to that neighbour, then with
+ * `spread` to every other lower one in entry order while excess is left.
+ *
+ * Which neighbour is "lowest" among equal heights decides the speed more
+ * than the lanes do (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md):
+ * forward arcs first (order 0) halves the time on Washington RLG, whose
+ * reverse entries only lead back a level, and triples it on genrmf, whose
+ * frames have arcs both ways; there the arc code (order 1, as in
+ * graph_worklist.cu) is right, and the warp push is faster still. The host
+ * picks (graph_gpu.cu, adapt).
+ *
+ * Also the global relabel with a frontier node's in- and out-arcs in one
+ * scan and its loads issued together: a BFS level is a chain of dependent
+ * loads, and this shortens it (20-30 % off the relabel time).
+ *
+ * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
+ * excess from v or raises its height, so a residual v read can only have
+ * grown when v pushes on it; exactness rests on the host's final exact BFS. */
+#include <cooperative_groups.h>
+#include <stdint.h>
+
+#include "graph_device.cuh"
+
+namespace cg = cooperative_groups;
+
+#define NO_HEIGHT 0x7fffffff
+
+static __device__ __forceinline__ unsigned long long *class_size(const gcut__dgraph &g, int c,
+                                                                  unsigned long long seq)
+{
+    const int base = c == 0 ? GCUT_GCNT_SIZE0 : c == 1 ? GCUT_GCNT_MSIZE0 : GCUT_GCNT_HSIZE0;
+    return &g.counters[base + (int)(seq % 3)];
+}
+
+static __device__ __forceinline__ int32_t *class_list(const gcut__dgraph &g, int c,
+                                                      unsigned long long seq)
+{
+    return c == 0 ? g.list[seq & 1] : c == 1 ? g.mlist[seq & 1] : g.hlist[seq & 1];
+}
+
+/* Put u on the next step's worklist of its class unless it is there.
+ * With `aggregate`, the lanes here that append to one class share one
+ * atomic: the size counter is the step's one hot address. */
+static __device__ __forceinline__ void activate(const gcut__dgraph &g, int32_t u,
+                                                unsigned long long seq)
+{
+    if (u == g.source || u == g.sink || atomicMax(&g.stamp[u], (int32_t)seq) == (int32_t)seq)
+        return;
+    const int c = g.dclass[u];
+    int32_t *list = class_list(g, c, seq + 1);
+    unsigned long long *size = class_size(g, c, seq + 1);
+    if (!g.aggregate) {
+        list[atomicAdd(size, 1ull)] = u;
+        return;
+    }
+    const cg::coalesced_group here = cg::coalesced_threads();
+    const cg::coalesced_group same = cg::labeled_partition(here, c);
+    unsigned long long base = 0;
+    if (same.thread_rank() == 0)
+        base = atomicAdd(size, (unsigned long long)same.size());
+    base = same.shfl(base, 0);
+    list[base + same.thread_rank()] = u;
+}
+
+/* Entry t of v's residual arcs in scan order: forward arcs first (dout of
+ * them, none in phase 2), then the reverse-CSR entries. Sets the neighbour
+ * and the forward arc; returns the residual as read now. */
+static __device__ __forceinline__ int32_t arc_at(const gcut__dgraph &g, int32_t os, int32_t dout,
+                                                 int32_t is, int32_t t, int32_t *u, int32_t *k)
+{
+    if (t < dout) {
+        *k = os + t;
+        *u = g.out_head[*k];
+        return g.out_cap[*k] - __ldcg(&g.flow[*k]);
+    }
+    const int32_t j = is + t - dout;
+    *k = g.in_arc[j];
+    *u = g.in_tail[j];
+    return __ldcg(&g.flow[*k]);
+}
+
+/* The order among neighbours of equal height: with `order`, the arc code
+ * of graph_worklist.cu (2k forward, 2j + 1 reverse entry; on the generated
+ * families in_start[v] < out_start[v], so mostly reverse entries first);
+ * else the scan order, forward arcs first (see the top). */
+static __device__ __forceinline__ uint32_t tie_code(const gcut__dgraph &g, int32_t os,
+                                                    int32_t dout, int32_t is, int32_t t)
+{
+    if (!g.order)
+        return (uint32_t)t;
+    return t < dout ? 2u * (uint32_t)(os + t) : 2u * (uint32_t)(is + t - dout) + 1u;
+}
+
+/* Entry t of a tie code (its inverse). */
+static __device__ __forceinline__ int32_t tie_entry(const gcut__dgraph &g, int32_t os,
+                                                    int32_t dout, int32_t is, uint32_t code)
+{
+    if (!g.order)
+        return (int32_t)code;
+    return code & 1 ? dout + (int32_t)(code >> 1) - is : (int32_t)(code >> 1) - os;
+}
+
+/* Move d units from v to u along entry t (forward arc or reverse entry). */
+static __device__ __forceinline__ void push_on(const gcut__dgraph &g, bool forward, int32_t k,
+                                               int32_t u, long long d)
+{
+    if (forward)
+        atomicAdd(&g.flow[k], (int)d);
+    else
+        atomicSub(&g.flow[k], (int)d);
+    add_excess(g.excess, u, d);
+}
+
+/* Push min(excess, room) along entry t of a light node. */
+static __device__ __forceinline__ void light_push(const gcut__dgraph &g, int32_t os, int32_t dout,
+                                                  int32_t is, int t, int32_t room, long long *ex,
+                                                  long long *sent, unsigned *pushed_to,
+                                                  unsigned long long *pushes)
+{
+    const long long d = *ex < room ? *ex : room;
+    int32_t u = 0, k = 0;
+    if (t < dout) {
+        k = os + t;
+        u = g.out_head[k];
+    } else {
+        k = g.in_arc[is + t - dout];
+        u = g.in_tail[is + t - dout];
+    }
+    push_on(g, t < dout, k, u, d);
+    *ex -= d;
+    *sent += d;
+    *pushed_to |= 1u << t;
+    (*pushes)++;
+}
+
+/* One node, one thread; its at most L arcs' residuals and heights in
+ * registers (the loops unroll with constant bounds). */
+template <int L>
+static __device__ __forceinline__ void light_node(const gcut__dgraph &g, int32_t v, int32_t hmax,
+                                                  int phase2, int rounds, unsigned long long seq,
+                                                  unsigned long long *lifts,
+                                                  unsigned long long *pushes)
+{
+    long long ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+    int32_t h = __ldcg(&g.height[v]);
+    const int32_t os = g.out_start[v], is = g.in_start[v];
+    const int32_t dout = phase2 ? 0 : g.out_start[v + 1] - os;
+    const int32_t deg = dout + g.in_start[v + 1] - is;
+    if (ex <= 0 || h >= hmax)
+        return;
+    int32_t res[L], hh[L];
+    unsigned pushed_to = 0;
+    long long sent = 0;
+    for (int r = 0; r < rounds; r++) {
+        unsigned long long key = NO_ARC; /* (height << 32 | tie code) of the lowest */
+        int best = -1;
+#pragma unroll
+        for (int t = 0; t < L; t++) {
+            res[t] = 0;
+            hh[t] = NO_HEIGHT;
+            if (t < deg) {
+                int32_t u = 0, k = 0;
+                const int32_t room = arc_at(g, os, dout, is, t, &u, &k);
+                const int32_t hu = __ldcg(&g.height[u]);
+                if (room > 0) {
+                    res[t] = room;
+                    hh[t] = hu;
+                    const unsigned long long mine =
+                        (unsigned long long)(uint32_t)hu << 32 | tie_code(g, os, dout, is, t);
+                    if (mine < key) {
+                        key = mine;
+                        best = t;
+                    }
+                }
+            }
+        }
+        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
+        if (low == NO_HEIGHT) {
+            /* nothing residual leaves v: it cannot reach the target */
+            h = hmax;
+            g.height[v] = h;
+            break;
+        }
+        if (h <= low) {
+            h = low + 1;
+            g.height[v] = h;
+            (*lifts)++;
+            if (h >= hmax)
+                break;
+        }
+        /* the lowest first; with spread then every other lower one */
+#pragma unroll
+        for (int t = 0; t < L; t++)
+            if (t == best && hh[t] < h)
+                light_push(g, os, dout, is, t, res[t], &ex, &sent, &pushed_to, pushes);
+        if (g.spread) {
+#pragma unroll
+            for (int t = 0; t < L; t++)
+                if (t < deg && t != best && ex > 0 && hh[t] < h)
+                    light_push(g, os, dout, is, t, res[t], &ex, &sent, &pushed_to, pushes);
+        }
+        if (ex == 0)
+            break;
+    }
+    if (sent)
+        add_excess(g.excess, v, -sent);
+    /* The appends after all pushes, so that their atomics overlap. */
+#pragma unroll
+    for (int t = 0; t < L; t++) {
+        if (pushed_to >> t & 1) {
+            const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
+            activate(g, u, seq);
+        }
+    }
+    if (ex > 0 && h < hmax)
+        activate(g, v, seq);
+}
+
+/* Minimum over a group of GS threads (a warp, or the block); sh holds
+ * THREADS / 32 + 1 values. All threads of the group call it. */
+template <int GS>
+static __device__ __forceinline__ unsigned long long group_min_key(unsigned long long x,
+                                                                   long long *sh)
+{
+    x = group_min<32>(x);
+    if (GS == 32)
+        return x;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0)
+        sh[threadIdx.x >> 5] = (long long)x;
+    __syncthreads();
+    x = (unsigned long long)sh[0];
+    for (int w = 1; w < GS / 32; w++)
+        x = (unsigned long long)sh[w] < x ? (unsigned long long)sh[w] : x;
+    return x;
+}
+
+/* Thread src's x to the whole group. */
+template <int GS>
+static __device__ __forceinline__ long long group_broadcast(long long x, int src, long long *sh)
+{
+    if (GS == 32)
+        return __shfl_sync(FULL_MASK, x, src);
+    __syncthreads();
+    if ((int)threadIdx.x == src)
+        sh[0] = x;
+    __syncthreads();
+    return sh[0];
+}
+
+/* Exclusive prefix sum over a group in thread order; *total = the sum. */
+template <int GS>
+static __device__ __forceinline__ long long group_exclusive_sum(long long x, long long *total,
+                                                                long long *sh)
+{
+    const int lane = threadIdx.x & 31;
+    long long incl = x;
+    for (int off = 1; off < 32; off <<= 1) {
+        const long long y = __shfl_up_sync(FULL_MASK, incl, off);
+        if (lane >= off)
+            incl += y;
+    }
+    if (GS == 32) {
+        *total = __shfl_sync(FULL_MASK, incl, 31);
+        return incl - x;
+    }
+    const int w = threadIdx.x >> 5;
+    __syncthreads();
+    if (lane == 31)
+        sh[w] = incl;
+    __syncthreads();
+    long long before = 0, all = 0;
+    for (int i = 0; i < GS / 32; i++) {
+        before += i < w ? sh[i] : 0;
+        all += sh[i];
+    }
+    *total = all;
+    return before + incl - x;
+}
+
+/* One node, a group of GS threads (a warp or the block; all call it with
+ * the same v): the lowest residual neighbour by a reduction, then the
+ * pushes to lower neighbours in arc order, split by a prefix sum of their
+ * residuals so that the excess is never overdrawn. */
+template <int GS>
+static __device__ __forceinline__ void group_node(const gcut__dgraph &g, int32_t v, int32_t hmax,
+                                                  int phase2, int rounds, unsigned long long seq,
+                                                  unsigned long long *lifts,
+                                                  unsigned long long *pushes, long long *sh)
+{
+    const int rank = GS == 32 ? (int)(threadIdx.x & 31) : (int)threadIdx.x;
+    /* excess grows under us: one read, shared by the group */
+    long long ex;
+    if (GS == 32) {
+        ex = rank == 0 ? (long long)__ldcg((const unsigned long long *)&g.excess[v]) : 0;
+        ex = __shfl_sync(FULL_MASK, ex, 0);
+    } else {
+        __syncthreads();
+        if (rank == 0)
+            sh[GS / 32] = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+        __syncthreads();
+        ex = sh[GS / 32];
+    }
+    int32_t h = __ldcg(&g.height[v]);
+    const int32_t os = g.out_start[v], is = g.in_start[v];
+    const int32_t dout = phase2 ? 0 : g.out_start[v + 1] - os;
+    const int32_t deg = dout + g.in_start[v + 1] - is;
+    if (ex <= 0 || h >= hmax)
+        return;
+    long long sent = 0;
+    for (int r = 0; r < rounds; r++) {
+        /* (height << 32 | entry) of the lowest residual neighbour */
+        unsigned long long key = NO_ARC;
+        for (int32_t t = rank; t < deg; t += GS) {
+            int32_t u = 0, k = 0;
+            const int32_t room = arc_at(g, os, dout, is, t, &u, &k);
+            const unsigned long long mine = (unsigned long long)(uint32_t)__ldcg(&g.height[u])
+                                                << 32 |
+                                            tie_code(g, os, dout, is, t);
+            if (room > 0 && mine < key)
+                key = mine;
+        }
+        key = group_min_key<GS>(key, sh);
+        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
+        const int32_t best = key == NO_ARC ? -1 : tie_entry(g, os, dout, is, (uint32_t)key);
+        if (low == NO_HEIGHT) {
+            h = hmax;
+            if (rank == 0)
+                g.height[v] = h;
+            break;
+        }
+        if (h <= low) {
+            h = low + 1;
+            if (rank == 0) {
+                g.height[v] = h;
+                (*lifts)++;
+            }
+            if (h >= hmax)
+                break;
+        }
+        {
+            /* the lowest first, by the thread that holds its entry */
+            long long d = 0;
+            if (rank == best % GS) {
+                int32_t u = 0, k = 0;
+                const int32_t room = arc_at(g, os, dout, is, best, &u, &k);
+                if (room > 0 && __ldcg(&g.height[u]) < h) {
+                    d = ex < room ? ex : room;
+                    push_on(g, best < dout, k, u, d);
+                    activate(g, u, seq);
+                    (*pushes)++;
+                }
+            }
+            d = group_broadcast<GS>(d, best % GS, sh);
+            ex -= d;
+            sent += d;
+        }
+        /* with spread, every other lower neighbour in entry order */
+        for (int32_t c = 0; g.spread && c < deg && ex > 0; c += GS) {
+            const int32_t t = c + rank;
+            int32_t u = 0, k = 0, room = 0;
+            if (t < deg && t != best) {
+                room = arc_at(g, os, dout, is, t, &u, &k);
+                if (room <= 0 || __ldcg(&g.height[u]) >= h)
+                    room = 0;
+            }
+            long long total = 0;
+            const long long before = group_exclusive_sum<GS>(room, &total, sh);
+            long long d = ex - before;
+            d = d < 0 ? 0 : d < room ? d : room;
+            if (d > 0) {
+                push_on(g, t < dout, k, u, d);
+                activate(g, u, seq);
+                (*pushes)++;
+            }
+            const long long used = total < ex ? total : ex;
+            ex -= used;
+            sent += used;
+        }
+        if (ex == 0)
+            break;
+    }
+    if (rank == 0 && sent)
+        add_excess(g.excess, v, -sent);
+    if (rank == 0 && ex > 0 && h < hmax)
+        activate(g, v, seq);
+}
+
+/* Up to `steps` push steps (graph_kernels.h); each step takes the heavy
+ * nodes a block each, the medium a warp each, the light a thread each,
+ * then one grid barrier. */
+template <int L>
+static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgraph g, int steps,
+                                                                    int32_t hmax, int phase2,
+                                                                    int rounds)
+{
+    __shared__ long long sh[THREADS / 32 + 1];
+    cg::grid_group grid = cg::this_grid();
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const int stride = gridDim.x * blockDim.x;
+    const unsigned long long warp = tid / 32, nwarps = stride / 32;
+    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
+    unsigned long long lifts = 0, pushes = 0, items = 0;
+    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    int step = 0;
+    for (; step < steps; step++, seq++) {
+        const unsigned long long nl = __ldcg(class_size(g, 0, seq));
+        const unsigned long long nm = __ldcg(class_size(g, 1, seq));
+        const unsigned long long nh = __ldcg(class_size(g, 2, seq));
+        if (nl + nm + nh == 0)
+            break;
+        items += nl + nm + nh;
+        if (tid == 0)
+            for (int c = 0; c < 3; c++)
+                *class_size(g, c, seq + 2) = 0;
+        for (unsigned long long i = blockIdx.x; i < nh; i += gridDim.x)
+            group_node<THREADS>(g, __ldcg(&g.hlist[seq & 1][i]), hmax, phase2, rounds, seq,
+                                &lifts, &pushes, sh);
+        for (unsigned long long i = warp; i < nm; i += nwarps)
+            group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
+                           &pushes, sh);
+        for (unsigned long long i = tid; i < nl; i += stride)
+            light_node<L>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
+                          &pushes);
+        grid.sync();
+    }
+    if (tid == 0) {
+        g.counters[GCUT_GCNT_SEQ] = seq;
+        g.counters[GCUT_GCNT_STEPS] += (unsigned long long)step;
+        g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
+        g.counters[GCUT_GCNT_ITEMS] += items;
+    }
+    if (lifts)
+        atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
+    if (pushes)
+        atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
+}
+
+/* The global relabel (graph_kernels.h) with one scan per frontier node:
+ * entry t < din is u -> x (reverse CSR: a forward arc with room), the rest
+ * x -> u (forward CSR: flow on it makes u -> x residual). W lanes per
+ * frontier node. */
+template <int W>
+static __global__ __launch_bounds__(THREADS) void relabel2_kernel(gcut__dgraph g, int32_t target,
+                                                                  int32_t excluded, int32_t hmax,
+                                                                  int32_t bfs_id, int phase2,
+                                                                  int split)
+{
+    constexpr int G = 32 / W;
+    cg::grid_group grid = cg::this_grid();
+    const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const int stride = gridDim.x * blockDim.x;
+    const unsigned long long warp = tid / 32, nwarps = stride / 32;
+    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
+    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    for (int32_t v = tid; v < g.n; v += stride)
+        g.height[v] = v == target ? 0 : hmax;
+    if (tid == 0) {
+        g.stamp[target] = bfs_id;
+        g.stamp[excluded] = bfs_id;
+        g.list[(seq + 1) & 1][0] = target;
+        g.counters[(seq + 1) % 3] = 1;
+        g.counters[(seq + 2) % 3] = 0;
+        for (int c = 0; c < 3; c++) {
+            g.counters[GCUT_GCNT_MSIZE0 + c] = 0;
+            g.counters[GCUT_GCNT_HSIZE0 + c] = 0;
+        }
+    }
+    grid.sync();
+    seq++;
+    int32_t level = 1;
+    for (;; level++, seq++) {
+        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
+        if (size == 0 || level > g.n + 1)
+            break;
+        const int32_t *in = g.list[seq & 1];
+        int32_t *out = g.list[(seq + 1) & 1];
+        unsigned long long *out_size = &g.counters[(seq + 1) % 3];
+        if (tid == 0)
+            g.counters[(seq + 2) % 3] = 0;
+        for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
+            const unsigned long long i = base + group;
+            const int32_t x = i < size ? __ldcg(&in[i]) : -1;
+            int32_t os = 0, is = 0, dout = 0, din = 0;
+            if (x >= 0) {
+                os = g.out_start[x];
+                is = g.in_start[x];
+                dout = g.out_start[x + 1] - os;
+                din = phase2 ? 0 : g.in_start[x + 1] - is;
+            }
+            const int trips = warp_max((din + dout + W - 1) / W);
+            for (int trip = 0; trip < trips; trip++) {
+                const int32_t t = trip * W + glane;
+                bool want = false;
+                int32_t u = 0;
+                if (t < din + dout) {
+                    bool room;
+                    if (t < din) {
+                        const int32_t a = g.in_arc[is + t];
+                        u = g.in_tail[is + t];
+                        room = g.flow[a] < g.out_cap[a];
+                    } else {
+                        const int32_t k = os + t - din;
+                        u = g.out_head[k];
+                        room = g.flow[k] > 0;
+                    }
+                    const int32_t seen = __ldcg(&g.stamp[u]);
+                    if (room && seen != bfs_id && atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
+                        g.height[u] = level;
+                        want = true;
+                    }
+                }
+                warp_append(want, u, out, out_size);
+            }
+        }
+        grid.sync();
+    }
+    /* The active nodes, to the worklist of their class; whole blocks step
+     * together so that warp_append sees full warps. */
+    if (tid == 0) {
+        g.counters[(seq + 2) % 3] = 0;
+        g.counters[GCUT_GCNT_SEQ] = seq + 1;
+        g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
+        g.counters[GCUT_GCNT_BFS_NS] += clock_ns() - t0;
+    }
+    for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
+        const int32_t v = base + threadIdx.x;
+        const bool want = v < g.n && v != g.source && v != g.sink &&
+                          (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0 &&
+                          __ldcg(&g.height[v]) < hmax;
+        const int c = want && split ? g.dclass[v] : 0;
+        warp_append(want && c == 0, v, g.list[(seq + 1) & 1], &g.counters[(seq + 1) % 3]);
+        if (split) {
+            warp_append(want && c == 1, v, g.mlist[(seq + 1) & 1],
+                        &g.counters[GCUT_GCNT_MSIZE0 + (seq + 1) % 3]);
+            warp_append(want && c == 2, v, g.hlist[(seq + 1) & 1],
+                        &g.counters[GCUT_GCNT_HSIZE0 + (seq + 1) % 3]);
+        }
+    }
+}
+
+static __global__ __launch_bounds__(THREADS) void class_kernel(gcut__dgraph g)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n;
+         v += gridDim.x * blockDim.x) {
+        const int32_t deg =
+            g.out_start[v + 1] - g.out_start[v] + g.in_start[v + 1] - g.in_start[v];
+        g.dclass[v] = deg <= g.light_max ? 0 : g.heavy_min > 0 && deg >= g.heavy_min ? 2 : 1;
+    }
+}
+
+extern "C" cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream)
+{
+    class_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gcut__graph_relabel2_launch(const gcut__dgraph *g, int32_t target,
+                                                   int32_t excluded, int32_t hmax,
+                                                   int32_t bfs_id, int phase2, int split,
+                                                   cudaStream_t stream)
+{
+    gcut__dgraph copy = *g;
+    void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2, &split};
+    const void *k = g->group >= 32   ? (const void *)relabel2_kernel<32>
+                    : g->group >= 16 ? (const void *)relabel2_kernel<16>
+                    : g->group >= 8  ? (const void *)relabel2_kernel<8>
+                                     : (const void *)relabel2_kernel<4>;
+    return cudaLaunchCooperativeKernel(k, g->light_max > 0 ? g->split_blocks : g->coop_blocks,
+                                       THREADS, args, 0, stream);
+}
+
+extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps,
+                                                     int32_t hmax, int phase2, int rounds,
+                                                     cudaStream_t stream)
+{
+    gcut__dgraph copy = *g;
+    void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
+    const void *k = g->light_max <= 8 ? (const void *)split_push_kernel<8>
+                                      : (const void *)split_push_kernel<12>;
+    return cudaLaunchCooperativeKernel(k, g->split_blocks, THREADS, args, 0, stream);
+}
+
+/* Blocks of the split push's launches: the fewest per SM (at most `per_sm`)
+ * that every kernel here can keep resident, on every SM. */
+extern "C" int gcut__graph_split_blocks(int device, int per_sm)
+{
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    const void *kernels[] = {(const void *)split_push_kernel<8>,
+                             (const void *)split_push_kernel<12>,
+                             (const void *)relabel2_kernel<32>, (const void *)relabel2_kernel<16>,
+                             (const void *)relabel2_kernel<8>, (const void *)relabel2_kernel<4>};
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+        int k = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=
+            cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+        per_sm = k < per_sm ? k : per_sm;
+    }
+    return sms * per_sm;
+}
