@@ -26,8 +26,8 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1] [--sweeps N] [--pushes N] [--relabel-worklist 0|1]
- *        [--shared-res 0..5] [--push-worklist 0|1] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--only NAME] [--tune 1|2] [--sweeps N] [--pushes N] [--relabel-worklist 0..5]
+ *        [--shared-res 0..5] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X]
  *
  * --conn and --min-mp keep only the graphs of that connectivity and of at
@@ -220,7 +220,7 @@ static int cmp_double(const void *a, const void *b)
 
 typedef struct gpu_result {
     double run_ms, solve_ms, relabel_ms;
-    long long push, bfs, relabels, tile_runs;
+    long long push, bfs, relabels, tile_runs, relabel_visits;
     int64_t flow;
     int ok;
 } gpu_result;
@@ -274,6 +274,7 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
     r.bfs = stats.bfs_launches;
     r.relabels = stats.relabels;
     r.tile_runs = stats.tile_runs;
+    r.relabel_visits = stats.relabel_visits;
     free(ms);
     free(rl);
     return r;
@@ -281,18 +282,33 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
 
 /* --tune 1: the tiled solver's variants and knobs on the upscaled 1 MP and
  * 8.3 MP graphs, 8- and 4-connected, one line per setting (no table
- * written): relabel by rounds (0) or worklist (1), in-tile residuals in
- * global (0) or shared (1: the default; 2: one thread per pixel; 3: the
- * active-pixel list; 4, 5: those with the branch-free step) memory, local
- * sweeps per launch, launches per relabel. */
+ * written): relabel by rounds (0), by the default persistent worklist
+ * launch (1) or with the parts 2 + GCUT_RELABEL_* bits; in-tile residuals
+ * in global (0) or shared (1: the default; 2: one thread per pixel; 3: the
+ * active-pixel list; 4, 5: those with the branch-free step) memory; push
+ * launches the default way (0), as a persistent worklist (1), with the
+ * host's read and memsets between (2), nothing between (3), or that
+ * with each launch a programmatic dependent of the one before (4); local sweeps
+ * per launch, launches per relabel. --tune 2: the push launch modes and the
+ * relabel's opt-in parts against the kernels as profiled (2, 1, 2, 16, 8),
+ * the first three sets twice, to show the spread. */
+static const int tune_knobs[][5] = {
+    {0, 0, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 1, 0, 16, 16}, {1, 1, 0, 8, 8},
+    {1, 1, 0, 8, 16}, {1, 1, 0, 32, 4}, {1, 1, 0, 32, 8},  {1, 1, 0, 16, 4},
+    {1, 1, 0, 4, 16}, {1, 1, 1, 16, 4}, {1, 1, 1, 8, 8},   {1, 1, 0, 16, 8},
+};
+static const int tune_parts[][5] = {
+    {2, 1, 2, 16, 8}, {2, 1, 3, 16, 8}, {2, 1, 4, 16, 8}, {5, 1, 4, 16, 8},
+    {2, 1, 2, 16, 8}, {2, 1, 3, 16, 8}, {2, 1, 4, 16, 8},
+};
+
 static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
-                    int reps)
+                    int reps, int which)
 {
-    static const int set[][5] = {
-        {0, 0, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 1, 0, 16, 16}, {1, 1, 0, 8, 8},
-        {1, 1, 0, 8, 16}, {1, 1, 0, 32, 4}, {1, 1, 0, 32, 8},  {1, 1, 0, 16, 4},
-        {1, 1, 0, 4, 16}, {1, 1, 1, 16, 4}, {1, 1, 1, 8, 8},   {1, 1, 0, 16, 8},
-    };
+    const int(*set)[5] = which == 2 ? tune_parts : tune_knobs;
+    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask */
+    const size_t n_set = which == 2 ? sizeof tune_parts / sizeof tune_parts[0]
+                                    : sizeof tune_knobs / sizeof tune_knobs[0];
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
     if (load_pair(cpu, data, name, &base))
@@ -306,16 +322,19 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
             if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
                 return 1;
             printf("tune %dx%d conn %d BK %.1f ms\n", im.w, im.h, conn, info.time_ms);
-            for (size_t c = 0; c < sizeof set / sizeof set[0]; c++) {
+            for (size_t c = 0; c < n_set; c++) {
                 gcut__gpu_grid_mode(gpu, set[c][0], set[c][1], set[c][2]);
                 gcut__gpu_grid_tune(gpu, set[c][3], set[c][4], 0, 0);
                 gpu_result t = time_gpu(gpu, gg, "tiled", reps, info.flow, name);
                 wrong += !t.ok;
                 printf("tune %dx%d conn %d relabel-wl %d shared %d push-wl %d sweeps %3d pushes "
                        "%2d: %8.3f ms (relabel %7.3f) push %lld bfs %lld relabels %lld tile-runs "
-                       "%lld %s\n",
+                       "%lld visits %.1f %s\n",
                        im.w, im.h, conn, set[c][0], set[c][1], set[c][2], set[c][3], set[c][4],
                        t.run_ms, t.relabel_ms, t.push, t.bfs, t.relabels, t.tile_runs,
+                       t.relabels ? (double)t.relabel_visits / t.relabels /
+                                        (((im.w + 31) / 32) * ((im.h + 15) / 16))
+                                  : 0.0,
                        t.ok ? "ok" : "WRONG");
                 fflush(stdout);
             }
@@ -398,7 +417,7 @@ int main(int argc, char **argv)
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
     gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
     if (tune)
-        return tune_run(cpu, gpu, data, up_name, reps);
+        return tune_run(cpu, gpu, data, up_name, reps, tune);
     double gbps = 0;
     if (gcut__gpu_copy_bandwidth(gpu, (size_t)1 << 30, 20, &gbps)) {
         fprintf(stderr, "gpu-grid-bench: %s\n", gcut_last_error(gpu));
@@ -428,15 +447,26 @@ int main(int argc, char **argv)
                  "byte and height, reads and writes the heights and reads the bytes once more, "
                  "and counts the active pixels: (dirs + 1) x 4 + 5 + 9 + 8 bytes a node) over "
                  "the time, as a share of the copy bandwidth. flow ok: GPU flow = BK flow and "
-                 "gcut_grid_verify() passed on the first and on a timed run.\n\n", reps);
+                 "gcut_grid_verify() passed on the first and on a timed run; visits: tiles "
+                 "taken by the persistent relabels, per relabel and tile (each a relaxation "
+                 "of the tile to its fixed point).\n\n", reps);
     {
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s, in-tile residuals in %s during a push launch, "
-                     "%d cycles per lock-free launch.\n\n",
+                     "relabel, relabel by %s (parts: %s%s%s), push launches %s, in-tile "
+                     "residuals in %s during a push launch, %d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
+                /* GCUT_RELABEL_AHEAD, _LAZY (grid_kernels.h) */
+                k.relabel_variant > 0 && (k.relabel_variant & 1) ? "take ahead " : "",
+                k.relabel_variant > 0 && (k.relabel_variant & 2) ? "lazy mask" : "",
+                k.relabel_variant <= 0 ? "as profiled" : "",
+                k.push_worklist == 1   ? "as one persistent worklist launch"
+                : k.push_worklist == 2 ? "with the host's count read and memsets between"
+                : k.push_worklist == 3 ? "with nothing between them"
+                                       : "with nothing between them, each after the first a "
+                                         "programmatic dependent of the one before",
                 k.shared_res == 0   ? "global memory"
                 : k.shared_res == 2 ? "shared memory, one thread per pixel"
                 : k.shared_res == 3 ? "shared memory, the active pixels run from a per-tile list"
@@ -446,11 +476,11 @@ int main(int argc, char **argv)
     }
     fprintf(out, "| graph | size | conn | BK ms | GPU ms | relabel ms | speed-up | PyMaxflow ms "
                  "| solve e2e ms | segment ms | launches push/relabel/relabels | tile runs "
-                 "| floor %% | lockfree ms | flow ok |\n");
-    fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    printf("%-16s %-10s %4s %9s %9s %9s %7s %9s %8s %12s %14s %6s %9s %s\n", "graph", "size",
+                 "| floor %% | lockfree ms | flow ok | visits |\n");
+    fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("%-16s %-10s %4s %9s %9s %9s %7s %9s %8s %12s %14s %6s %9s %s %s\n", "graph", "size",
            "conn", "BK ms", "GPU ms", "relabel", "speedup", "PyMaxflow", "e2e ms", "segment",
-           "push/rl/rels", "floor%", "lockfree", "ok");
+           "push/rl/rels", "floor%", "lockfree", "ok", "visits");
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", scratch);
     if (system(cmd) != 0) {
@@ -565,6 +595,9 @@ int main(int argc, char **argv)
             double moved = (double)t.tile_runs * run_bytes + (double)t.relabels * relabel_bytes;
             double floor_pct = t.run_ms > 0 ? 100.0 * moved / (t.run_ms * 1e-3) / (gbps * 1e9) : 0;
             int ok = t.ok && (!have_lockfree || l.ok);
+            const double tiles = (double)((im.w + 31) / 32) * ((im.h + 15) / 16);
+            const double visits =
+                t.relabels > 0 ? (double)t.relabel_visits / (double)t.relabels / tiles : 0;
 
             char pm[64] = "-";
             if (pymaxflow) {
@@ -613,14 +646,15 @@ int main(int argc, char **argv)
             if (have_lockfree)
                 snprintf(lf, sizeof lf, "%.2f", l.run_ms);
             fprintf(out, "| %s | %s | %d | %.1f | %.3f | %.3f | %.0fx | %s | %.1f | %s | "
-                         "%lld/%lld/%lld | %lld | %.1f | %s | %s |\n",
+                         "%lld/%lld/%lld | %lld | %.1f | %s | %s | %.1f |\n",
                     label, size, conn, bk_ms, t.run_ms, t.relabel_ms, bk_ms / t.run_ms, pm,
                     t.solve_ms, sg, t.push, t.bfs, t.relabels, t.tile_runs, floor_pct, lf,
-                    ok ? "yes" : "NO");
+                    ok ? "yes" : "NO", visits);
             printf("%-16s %-10s %4d %9.1f %9.3f %9.3f %6.0fx %9s %8.1f %12s %5lld/%3lld/%3lld "
-                   "%6.1f %9s %s\n",
+                   "%6.1f %9s %s %.1f\n",
                    label, size, conn, bk_ms, t.run_ms, t.relabel_ms, bk_ms / t.run_ms, pm,
-                   t.solve_ms, sg, t.push, t.bfs, t.relabels, floor_pct, lf, ok ? "yes" : "NO");
+                   t.solve_ms, sg, t.push, t.bfs, t.relabels, floor_pct, lf, ok ? "yes" : "NO",
+                   visits);
             fflush(stdout);
             fflush(out);
             gcut_grid_destroy(gc);

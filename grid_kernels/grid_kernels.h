@@ -12,7 +12,7 @@
  *
  * Memory: ndirs residuals + excess + sink residual + height, all int32,
  * and a byte of residual directions: 45 bytes per node for 8-connectivity
- * (29 for 4), plus 20 bytes per tile and 8 per relabel queue slot. */
+ * (29 for 4), plus 24 bytes per tile and 8 per relabel queue slot. */
 #ifndef GCUT_GRID_KERNELS_H
 #define GCUT_GRID_KERNELS_H
 
@@ -46,6 +46,7 @@ enum {
     GCUT_CNT_TAKEN,         /* tile runs of pushes (push worklist: of this phase) */
     GCUT_CNT_LIST0,         /* entries of list[0] */
     GCUT_CNT_LIST1,         /* entries of list[1] */
+    GCUT_CNT_DONE,          /* push launch: blocks finished (the last one resets its list) */
     GCUT_CNT_SLOTS = 16
 };
 
@@ -62,6 +63,7 @@ typedef struct gcut__dgrid {
     unsigned long long *counters; /* GCUT_CNT_SLOTS */
     uint8_t *mask;       /* relabel: bit d set when res[d] > 0, per node */
     int32_t *queued;     /* relabel: per tile, 1 while it is in the queue */
+    int32_t *mask_ready; /* relabel (LAZY): per tile, 1 once its mask bytes are written */
     unsigned long long *queue; /* relabel: queue_cap slots (grid_relabel.cu) */
     long long queue_cap;
 } gcut__dgrid;
@@ -78,14 +80,26 @@ cudaError_t gcut__grid_init_launch(const gcut__dgrid *g, cudaStream_t stream);
  * GCUT_CNT_WORK: a round that moves none means the heights are exact. */
 cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaStream_t stream);
 
+/* Opt-in parts of the persistent relabel (grid_relabel.cu says more), as
+ * bits of its `variant`: a block claims its next queue slot while it works
+ * on a tile (AHEAD); the direction bytes are made by the first visit of
+ * each tile instead of a pass over the grid (LAZY). 0, the kernel as
+ * profiled, is the default (bench/results: the others within the spread). */
+enum { GCUT_RELABEL_AHEAD = 1, GCUT_RELABEL_LAZY = 2, GCUT_RELABEL_MAX = 3 };
+
 /* The global relabel in one persistent (cooperative) launch after a prep
  * launch: exact BFS heights on return, with no host round trip
- * (grid_relabel.cu). Uses mask, queue, queued and the worklist counters. */
-cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, cudaStream_t stream);
+ * (grid_relabel.cu). Uses mask, mask_ready, queue, queued and the worklist
+ * counters; the prep also zeroes GCUT_CNT_ACTIVE and both list counters.
+ * *blocks = the blocks launched (each ends on one failed take, so the
+ * tile visits are GCUT_CNT_HEAD - *blocks). */
+cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int *blocks,
+                                      cudaStream_t stream);
 
 /* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
  * flag[out][tile] = tile has active pixels (finite height and positive
- * excess), and such tiles appended to list[out] (emptied by the caller);
+ * excess), flag[1 - out][tile] = 0, and the active tiles appended to
+ * list[out] (emptied by the caller or the relabel prep);
  * their number is added to GCUT_CNT_ACTIVE. With `enqueue`, such
  * tiles also go on the worklist, which must be empty (queue slots zero,
  * head, tail and pending zero). */
@@ -116,9 +130,14 @@ enum {
  * list[in]; each tile gets up to `sweeps` synchronous push/relabel sweeps
  * with heights and excess in shared memory (and its residuals too when
  * `shared_res`); the tiles that still have work or received flow go to
- * flag[1 - in] and list[1 - in], which the caller emptied. */
+ * flag[1 - in] and list[1 - in], which must be empty (flag zero, count
+ * zero) on entry. On return flag[in] is all zero and list[in]'s count is
+ * zero again, so launches can follow one another with nothing between.
+ * `overlap` (only right after another tiled launch in `stream`): launch as
+ * that one's programmatic dependent, so that its blocks are placed while
+ * the other's last tiles run and start the moment it completes. */
 cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                    int shared_res, cudaStream_t stream);
+                                    int shared_res, int overlap, cudaStream_t stream);
 
 /* The push phase as one persistent (cooperative) launch over a worklist
  * of tiles, which gcut__grid_count_active_launch(..., enqueue = 1) fills;

@@ -26,45 +26,82 @@
  * The queue starts with every tile. Slot j % cap holds (j + 1) << 32 |
  * tile, 0 when empty. A producer claims j from the tail and waits for its
  * slot to be empty; a taker claims i from the head and waits for the value
- * tagged i + 1, or for `pending` to reach 0 (then nothing more will come). */
+ * tagged i + 1, or for `pending` to reach 0 (then nothing more will come).
+ *
+ * The variant (GCUT_RELABEL_*, grid_kernels.h), each part measured
+ * against the kernel without it (bench/results). A relabel visits each
+ * tile 2 to 3 times; a visit is a chain of round trips to L2 (take a slot,
+ * clear it and the queued flag, fence, read the halo; fence, queue the
+ * neighbours, count down) around about 12 relaxation steps of two block
+ * barriers each. Tried and dropped, each measured slower on the H100
+ * (bench/results): closing rows and columns by warp scans, to need fewer
+ * steps (25 to 85% slower); 2, 4 or 8 pixels a thread, so that more tiles
+ * are in flight (more visits, and slower ones); skipping in a step the
+ * rows with no change next to them in the step before (10% slower).
+ * AHEAD and LAZY are opt-in: within the run-to-run spread.
+ * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
+ *   the claim's round trip overlaps the relaxation instead of stalling the
+ *   block (31% of the profiled relabel's stall samples sat after the take).
+ * - LAZY: the prep pass read every residual to write the direction bytes
+ *   (41 bytes a node, at the DRAM roof); now the first visit of a tile
+ *   reads its residuals (which no kernel changes during a relabel) and
+ *   writes the bytes, and later visits read the bytes once mask_ready says
+ *   they are there (a visit that finds them missing, because the first one
+ *   is still running on another block, reads the residuals too and writes
+ *   the same bytes). The prep moves 8 bytes a node. */
 #include "grid_device.cuh"
 
-/* Residual directions of every node as bits, so that the relaxation reads a
- * byte per pixel instead of ndirs int32 residuals; heights reset (1 next to
- * the sink, else infinite); every tile queued. (Queueing only the tiles
- * that hold or see a pixel next to the sink, so that unreachable tiles are
- * never visited, was measured slower: 0.9 against 0.55 ms per relabel at
- * 8.3 MP.) */
-template <int NDIR>
+/* Heights reset (1 next to the sink, else infinite); without LAZY, the
+ * residual directions of every node as bits, so that the relaxation reads a
+ * byte per pixel instead of ndirs int32 residuals; every tile queued.
+ * (Queueing only the tiles that hold or see a pixel next to the sink, so
+ * that unreachable tiles are never visited, was measured slower: 0.9
+ * against 0.55 ms per relabel at 8.3 MP.) */
+template <int NDIR, bool LAZY>
 static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
 {
     const long long n = (long long)g.pitch * g.rows;
     for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += (long long)gridDim.x * 256) {
-        unsigned m = 0;
+        if (!LAZY) {
+            unsigned m = 0;
 #pragma unroll
-        for (int d = 0; d < NDIR; d++)
-            m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
-        g.mask[i] = (uint8_t)m;
+            for (int d = 0; d < NDIR; d++)
+                m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
+            g.mask[i] = (uint8_t)m;
+        }
         g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
     }
     const long long tiles = (long long)g.tiles_x * g.tiles_y;
     for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
          t += (long long)gridDim.x * 256) {
         g.queue[t] = t < tiles ? ((unsigned long long)(t + 1) << 32) | (unsigned long long)t : 0;
-        if (t < tiles)
+        if (t < tiles) {
             g.queued[t] = 1;
+            g.mask_ready[t] = 0;
+        }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         g.counters[GCUT_CNT_HEAD] = 0;
         g.counters[GCUT_CNT_TAIL] = (unsigned long long)tiles;
         g.counters[GCUT_CNT_PENDING] = (unsigned long long)tiles;
+        /* For the active count that follows, and the push launches after it. */
+        g.counters[GCUT_CNT_ACTIVE] = 0;
+        g.counters[GCUT_CNT_LIST0] = 0;
+        g.counters[GCUT_CNT_LIST1] = 0;
     }
 }
 
-/* Take the next tile (thread 0 only): its index, or -1 when all is done. */
-static __device__ int take_tile(const gcut__dgrid &g)
+/* Claim the next head slot (thread 0). */
+static __device__ __forceinline__ unsigned long long claim_slot(const gcut__dgrid &g)
 {
-    const unsigned long long i = atomicAdd(&g.counters[GCUT_CNT_HEAD], 1ull);
+    return atomicAdd(&g.counters[GCUT_CNT_HEAD], 1ull);
+}
+
+/* Wait for claimed slot i (thread 0): its tile, or -1 when all is done.
+ * *fresh = the tile's direction bytes are not known to be written (its
+ * first visit, from the initial slots, or that visit still running). */
+static __device__ int take_slot(const gcut__dgrid &g, unsigned long long i, int *fresh)
+{
     unsigned long long *slot = &g.queue[i % (unsigned long long)g.queue_cap];
     const unsigned long long tag = (i + 1) & 0xffffffffull;
     for (;;) {
@@ -73,7 +110,9 @@ static __device__ int take_tile(const gcut__dgrid &g)
             const int tile = (int)(v & 0xffffffffull);
             atomicExch(slot, 0ull);
             atomicExch(&g.queued[tile], 0); /* later changes queue it again */
-            __threadfence();                /* ...and are read after this */
+            *fresh = i < (unsigned long long)g.tiles_x * g.tiles_y ||
+                     !load_volatile(&g.mask_ready[tile]);
+            __threadfence(); /* ...and are read after this, as are the bytes */
             return tile;
         }
         if (*(volatile unsigned long long *)&g.counters[GCUT_CNT_PENDING] == 0)
@@ -82,11 +121,11 @@ static __device__ int take_tile(const gcut__dgrid &g)
     }
 }
 
-template <int NDIR>
-static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void relabel_kernel(gcut__dgrid g)
+template <int NDIR, bool AHEAD, bool LAZY>
+static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcut__dgrid g)
 {
     __shared__ int32_t sh_h[HALO_N];
-    __shared__ int sh_tile;
+    __shared__ int sh_tile, sh_fresh;
     __shared__ unsigned sh_notify; /* bit 3 * (dy + 1) + dx + 1: neighbour tile to queue */
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
     const int me = (ly + 1) * HALO_W + lx + 1;
@@ -100,10 +139,18 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void relabel_kernel(gcut__
                 if (dx || dy)
                     my_bits |= 1u << (3 * (dy + 1) + dx + 1);
     }
+    unsigned next = 0; /* AHEAD: thread 0's claimed slot (a relabel claims < 2^32) */
+    if (AHEAD && tid == 0)
+        next = (unsigned)claim_slot(g);
 
     for (;;) {
         if (tid == 0) {
-            sh_tile = take_tile(g);
+            int fresh = 0;
+            const int tile = take_slot(g, AHEAD ? next : claim_slot(g), &fresh);
+            if (AHEAD && tile >= 0)
+                next = (unsigned)claim_slot(g); /* its round trip overlaps this tile's work */
+            sh_tile = tile;
+            sh_fresh = fresh;
             sh_notify = 0;
         }
         __syncthreads();
@@ -114,11 +161,23 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void relabel_kernel(gcut__
         const long long origin =
             (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
         const long long p = origin + (long long)(ly + 1) * g.pitch + lx + 1;
-        const unsigned mask = g.mask[p];
+        const int fresh = LAZY && sh_fresh;
+        unsigned mask = 0;
+        if (fresh) {
+#pragma unroll
+            for (int d = 0; d < NDIR; d++)
+                mask |= (g.res[d][p] > 0 ? 1u : 0u) << d;
+            g.mask[p] = (uint8_t)mask;
+            __threadfence(); /* the bytes are visible before mask_ready */
+        } else {
+            mask = LAZY ? __ldcg(&g.mask[p]) : g.mask[p];
+        }
         for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS)
             sh_h[i] = load_volatile(&g.height[origin + (long long)(i / HALO_W) * g.pitch +
                                               i % HALO_W]);
         __syncthreads();
+        if (fresh && tid == 0)
+            store_volatile(&g.mask_ready[tile], 1);
 
         int h = sh_h[me];
         const int h_start = h;
@@ -170,39 +229,64 @@ static int prep_blocks(const gcut__dgrid *g)
     return (int)(blocks < 4096 ? blocks : 4096);
 }
 
-extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, cudaStream_t stream)
-{
-    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    const int tiles = g->tiles_x * g->tiles_y;
-    void *kernel = g->ndirs == 8 ? (void *)relabel_kernel<8> : (void *)relabel_kernel<4>;
-    int blocks = 0;
-    cudaError_t err = gcut__resident_blocks(kernel, tiles, &blocks);
-    if (err != cudaSuccess)
-        return err;
+#define RELABEL_VARIANTS(NDIR)                                                                    \
+    {                                                                                             \
+        (void *)relabel_kernel<NDIR, false, false>, (void *)relabel_kernel<NDIR, true, false>,    \
+            (void *)relabel_kernel<NDIR, false, true>, (void *)relabel_kernel<NDIR, true, true>   \
+    }
 
-    if (g->ndirs == 8)
-        relabel_prep_kernel<8><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    else
-        relabel_prep_kernel<4><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    if ((err = cudaPeekAtLastError()) != cudaSuccess)
-        return err;
-    gcut__dgrid arg = *g;
-    void *args[] = {&arg};
-    return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)blocks), block, args, 0, stream);
+/* The kernel of `variant` (GCUT_RELABEL_* bits). */
+static void *relabel_kernel_for(int ndirs, int variant)
+{
+    static void *const k4[] = RELABEL_VARIANTS(4);
+    static void *const k8[] = RELABEL_VARIANTS(8);
+    return (ndirs == 8 ? k8 : k4)[variant & GCUT_RELABEL_MAX];
 }
 
-extern "C" cudaError_t gcut__resident_blocks(const void *kernel, int tiles, int *blocks)
+/* Blocks of `threads` threads of `kernel` resident at once, at most `tiles`. */
+static cudaError_t resident(const void *kernel, int threads, int tiles, int *blocks)
 {
     int device = 0, sms = 0, per_sm = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GCUT_TILE_PIXELS, 0);
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0);
     if (err != cudaSuccess)
         return err;
     if (per_sm < 1)
         return cudaErrorCooperativeLaunchTooLarge;
     *blocks = per_sm * sms < tiles ? per_sm * sms : tiles;
     return cudaSuccess;
+}
+
+extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int *blocks,
+                                                 cudaStream_t stream)
+{
+    const int tiles = g->tiles_x * g->tiles_y;
+    void *kernel = relabel_kernel_for(g->ndirs, variant);
+    cudaError_t err = resident(kernel, GCUT_TILE_PIXELS, tiles, blocks);
+    if (err != cudaSuccess)
+        return err;
+
+    const int lazy = (variant & GCUT_RELABEL_LAZY) != 0;
+    if (g->ndirs == 8 && lazy)
+        relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
+    else if (g->ndirs == 8)
+        relabel_prep_kernel<8, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
+    else if (lazy)
+        relabel_prep_kernel<4, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
+    else
+        relabel_prep_kernel<4, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
+    if ((err = cudaPeekAtLastError()) != cudaSuccess)
+        return err;
+    gcut__dgrid arg = *g;
+    void *args[] = {&arg};
+    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
+    return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)*blocks), block, args, 0, stream);
+}
+
+extern "C" cudaError_t gcut__resident_blocks(const void *kernel, int tiles, int *blocks)
+{
+    return resident(kernel, GCUT_TILE_PIXELS, tiles, blocks);
 }

@@ -316,13 +316,23 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
 /* One launch over the tiles of list[in], shared out among the resident
  * blocks (a grid of all tiles spent tens of microseconds per launch on
  * blocks with nothing to do): each tile runs, then the tiles with work left
- * and those that received flow go to flag[1 - in] and list[1 - in]. */
+ * and those that received flow go to flag[1 - in] and list[1 - in]. A
+ * launch leaves flag[in] and list[in] empty for the next launch's output
+ * (the flags of the tiles it takes, set only for listed tiles; the count,
+ * by the last block to finish, when every block has read it), so that no
+ * memset runs between two launches. */
 template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut__dgrid g, int in,
                                                                         int sweeps)
 {
     __shared__ tile_smem<NDIR, SHARED_RES, LIST> sm;
     const int out = 1 - in, tid = threadIdx.y * GCUT_TILE_W + threadIdx.x;
+    /* Let a launch queued as this one's programmatic dependent be placed
+     * now; then wait for the launch before this one, if this is such a
+     * dependent, to complete with its memory visible (both no-ops
+     * otherwise). Nothing is read before the wait. */
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
     if (tid == 0)
         sm.nlist = 0;
     __syncthreads();
@@ -331,8 +341,10 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut_
         atomicAdd(&g.counters[GCUT_CNT_TAKEN], (unsigned long long)count); /* tile runs */
     for (long long k = blockIdx.x; k < count; k += gridDim.x) {
         const int tile = g.list[in][k];
-        if (tid == 0)
+        if (tid == 0) {
             sm.notify = 0;
+            g.flag[in][tile] = 0; /* no one marks flag[in] in this launch */
+        }
         /* push_tile's first barrier orders this before any atomicOr. */
         const int active = push_tile<NDIR, SHARED_RES, LIST, BF>(g, tile, sweeps, sm);
         if (tid < 9) {
@@ -343,6 +355,10 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut_
                 gcut__mark_tile(g, out, ny * g.tiles_x + nx);
         }
         __syncthreads(); /* sm is reused */
+    }
+    if (tid == 0 && atomicAdd(&g.counters[GCUT_CNT_DONE], 1ull) == gridDim.x - 1ull) {
+        g.counters[GCUT_CNT_LIST0 + in] = 0;
+        g.counters[GCUT_CNT_DONE] = 0;
     }
 }
 
@@ -467,7 +483,7 @@ static void *worklist_kernel_for(int ndirs, int shared_res)
 }
 
 extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                               int shared_res, cudaStream_t stream)
+                                               int shared_res, int overlap, cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
     void *kernel = tiled_kernel_for(g->ndirs, shared_res);
@@ -477,7 +493,18 @@ extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int
         return err;
     gcut__dgrid arg = *g;
     void *args[] = {&arg, &in, &sweeps};
-    return cudaLaunchKernel(kernel, dim3((unsigned)blocks), block, args, 0, stream);
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attr[1] = {};
+    config.gridDim = dim3((unsigned)blocks);
+    config.blockDim = block;
+    config.stream = stream;
+    if (overlap) {
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attr;
+        config.numAttrs = 1;
+    }
+    return cudaLaunchKernelExC(&config, kernel, args);
 }
 
 extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps,

@@ -33,11 +33,14 @@ typedef struct gcut__gpu {
 
     /* Knobs (defaults in device.cu) and the last run's statistics. */
     int sweeps, pushes_per_relabel, lockfree_cycles, bfs_batch;
-    int relabel_worklist;    /* 1: one persistent relabel launch; 0: rounds of launches */
+    int relabel_worklist;    /* 0: rounds of launches; 1: one persistent launch (the
+                                default parts); 2 + GCUT_RELABEL_* bits: those parts */
     int shared_res;          /* 1: tiled pushes keep in-tile residuals in shared memory */
-    int push_worklist;       /* 1: each push phase is one persistent worklist launch */
+    int push_worklist;       /* how push launches are driven (grid_gpu.cu: PUSH_*) */
     long long push_launches, bfs_launches, relabels;
     long long tile_runs;     /* tiles run by the pushes */
+    long long relabel_visits; /* tiles taken by the persistent relabels */
+    int relabel_blocks;      /* blocks of the last persistent relabel launch */
     float run_ms, relabel_ms;
 } gcut__gpu;
 

@@ -2,7 +2,10 @@
  * and the push-relabel main loop (global relabel, termination test, pushes).
  * The host reads the device once per global relabel (the active count);
  * the relabel itself is one persistent launch, the pushes a fixed number of
- * launches over device-built lists of active tiles.
+ * launches over device-built lists of active tiles. By default the host
+ * reads the count while the first push launch after the relabel runs, and
+ * the launches clean up after themselves, so the device never waits for
+ * the host or for a memset between two launches.
  *
  * Termination is decided on exact heights only: after a global relabel (BFS
  * from the sink to convergence), a pixel of finite height can reach the
@@ -21,6 +24,38 @@
 /* A bound on main-loop rounds, so that a bug shows as an error, not a hang. */
 #define MAX_ROUNDS 1000000
 
+/* How the push launches are driven (the push_worklist knob): 0 means the
+ * default (bench/results: the fastest measured); the persistent worklist
+ * launch; launches with a memset before each and the relabel's count read
+ * before the first (PUSH_SYNC, as profiled); launches with nothing between
+ * them, the first enqueued before the count is read (PUSH_AHEAD); the same
+ * with each launch after the first a programmatic dependent of the one
+ * before (PUSH_OVERLAP). */
+enum { PUSH_DEFAULT = 0, PUSH_WORKLIST = 1, PUSH_SYNC = 2, PUSH_AHEAD = 3, PUSH_OVERLAP = 4 };
+
+/* The relabel's parts (GCUT_RELABEL_* bits) that relabel_worklist = 1
+ * means; relabel_worklist = 2 + bits picks others (bench/results). */
+#define RELABEL_DEFAULT 0
+
+/* The push mode, with PUSH_OVERLAP as PUSH_AHEAD plus the overlap flag. */
+static int push_mode_of(const gcut__gpu *s, int *overlap)
+{
+    const int mode = s->push_worklist == PUSH_DEFAULT ? PUSH_OVERLAP : s->push_worklist;
+    if (overlap)
+        *overlap = mode == PUSH_OVERLAP;
+    return mode == PUSH_OVERLAP ? PUSH_AHEAD : mode;
+}
+
+static int push_mode(const gcut__gpu *s)
+{
+    return push_mode_of(s, NULL);
+}
+
+static int relabel_variant(const gcut__gpu *s)
+{
+    return s->relabel_worklist == 1 ? RELABEL_DEFAULT : s->relabel_worklist - 2;
+}
+
 /* Slots of the relabel's tile queue: more than the tiles, so that a
  * producer hardly ever waits for a slot to be taken. */
 static size_t queue_slots(size_t tiles)
@@ -31,7 +66,7 @@ static size_t queue_slots(size_t tiles)
 static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
 {
     return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + nodes * sizeof(uint8_t) +
-           5 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
+           6 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
            GCUT_CNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -68,7 +103,9 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.mask, nodes * sizeof(uint8_t)));
-        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, tiles * sizeof(int32_t)));
+        /* queued, then mask_ready: one allocation, freed through queued. */
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 2 * tiles * sizeof(int32_t)));
+        s->dg.mask_ready = s->dg.queued + tiles;
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queue,
                                   queue_slots(tiles) * sizeof(unsigned long long)));
         s->dg.queue_cap = (long long)queue_slots(tiles);
@@ -187,18 +224,79 @@ static gcut_status count_active(gcut_context *ctx, gcut__gpu *s, int out)
     gcut_status st = GCUT_OK;
     const gcut__dgrid *dg = &s->dg;
     const size_t tiles = (size_t)dg->tiles_x * dg->tiles_y;
-    GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_ACTIVE], 0, sizeof(unsigned long long),
-                                   s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + out], 0,
-                                   sizeof(unsigned long long), s->stream));
-    if (s->push_worklist) {
+    if (!(s->relabel_worklist && push_mode(s) == PUSH_AHEAD)) { /* else the relabel prep did */
+        GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_ACTIVE], 0,
+                                       sizeof(unsigned long long), s->stream));
+        GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + out], 0,
+                                       sizeof(unsigned long long), s->stream));
+    }
+    if (push_mode(s) == PUSH_WORKLIST) {
         GPU_CHECK(ctx, cudaMemsetAsync(dg->queue, 0, (size_t)dg->queue_cap * sizeof *dg->queue,
                                        s->stream));
         GPU_CHECK(ctx, cudaMemsetAsync(dg->queued, 0, tiles * sizeof(int32_t), s->stream));
         GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_HEAD], 0,
                                        3 * sizeof(unsigned long long), s->stream));
     }
-    GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, out, s->push_worklist, s->stream));
+    GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, out, push_mode(s) == PUSH_WORKLIST,
+                                                  s->stream));
+fail:
+    return st;
+}
+
+/* The persistent relabel, enqueued: the launch, the count of active pixels
+ * (their tiles in flag[0] and list[0]), and the counters' copy to the host,
+ * which relabel_collect() waits for (s->stop marks it: the run's end
+ * records it again). */
+static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
+    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_variant(s), &s->relabel_blocks,
+                                             s->stream));
+    s->bfs_launches++;
+    if ((st = count_active(ctx, s, 0)))
+        return st;
+    GPU_CHECK(ctx, cudaEventRecord(s->relabel_stop, s->stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(s->h_counters, s->dg.counters,
+                                   GCUT_CNT_SLOTS * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
+fail:
+    return st;
+}
+
+/* What the relabel's statistics and the caller need from the counters. */
+static gcut_status relabel_account(gcut_context *ctx, gcut__gpu *s, unsigned long long *active)
+{
+    gcut_status st = GCUT_OK;
+    *active = s->h_counters[GCUT_CNT_ACTIVE];
+    {
+        /* Tile runs: of the push phase before this relabel (push worklist),
+         * or of all launches so far. */
+        const long long taken = (long long)s->h_counters[GCUT_CNT_TAKEN];
+        s->tile_runs = push_mode(s) == PUSH_WORKLIST ? s->tile_runs + taken : taken;
+    }
+    s->relabels++;
+    {
+        float ms = 0;
+        GPU_CHECK(ctx, cudaEventElapsedTime(&ms, s->relabel_start, s->relabel_stop));
+        s->relabel_ms += ms;
+    }
+fail:
+    return st;
+}
+
+/* Wait for relabel_enqueue()'s counters: the active pixels. */
+static gcut_status relabel_collect(gcut_context *ctx, gcut__gpu *s, unsigned long long *active)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaEventSynchronize(s->stop));
+    if (s->h_counters[GCUT_CNT_WORK] != 0)
+        return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: the relabel's convergence counter is %llu",
+                          s->h_counters[GCUT_CNT_WORK]);
+    /* Each block ends on one take that finds the queue done. */
+    s->relabel_visits += (long long)s->h_counters[GCUT_CNT_HEAD] - s->relabel_blocks;
+    return relabel_account(ctx, s, active);
 fail:
     return st;
 }
@@ -219,22 +317,14 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
     const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
     unsigned long long *work = &s->dg.counters[GCUT_CNT_WORK];
     int in = 0, first = 1;
-    GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
     if (s->relabel_worklist) {
         /* One persistent launch converges; then one count (WORK stays 0). */
-        GPU_CHECK(ctx, gcut__grid_relabel_launch(dg, s->stream));
-        s->bfs_launches++;
-        if ((st = count_active(ctx, s, 0)))
+        *flags = 0;
+        if ((st = relabel_enqueue(ctx, s)))
             return st;
-        GPU_CHECK(ctx, cudaEventRecord(s->relabel_stop, s->stream));
-        if ((st = read_counters(ctx, s)))
-            return st;
-        if (s->h_counters[GCUT_CNT_WORK] != 0)
-            return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: the relabel's convergence counter is %llu",
-                              s->h_counters[GCUT_CNT_WORK]);
-        in = 1; /* the flags are in flag[1 - in] = flag[0] */
-        goto done;
+        return relabel_collect(ctx, s, active);
     }
+    GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
     for (;;) {
         for (int k = 0; k < s->bfs_batch; k++) {
             GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
@@ -253,21 +343,8 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
         if (s->h_counters[GCUT_CNT_WORK] == 0)
             break;
     }
-done:
-    *active = s->h_counters[GCUT_CNT_ACTIVE];
-    {
-        /* Tile runs: of the push phase before this relabel (push worklist),
-         * or of all launches so far. */
-        const long long taken = (long long)s->h_counters[GCUT_CNT_TAKEN];
-        s->tile_runs = s->push_worklist ? s->tile_runs + taken : taken;
-    }
     *flags = 1 - in;
-    s->relabels++;
-    {
-        float ms = 0;
-        GPU_CHECK(ctx, cudaEventElapsedTime(&ms, s->relabel_start, s->relabel_stop));
-        s->relabel_ms += ms;
-    }
+    return relabel_account(ctx, s, active);
 fail:
     return st;
 }
@@ -283,10 +360,14 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: this grid is not on the device (upload first)");
     s->grid_owner = NULL; /* the run consumes the uploaded capacities */
     s->push_launches = s->bfs_launches = s->relabels = 0;
-    s->tile_runs = 0;
+    s->tile_runs = s->relabel_visits = 0;
     s->relabel_ms = 0;
     const gcut__dgrid *dg = &s->dg;
     const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
+    /* PUSH_AHEAD: the relabel's prep zeroes the counters the pushes append
+     * to, the active count clears flag[1], each push launch empties its
+     * input for the next one. */
+    const int ahead = variant == 0 && s->relabel_worklist && push_mode(s) == PUSH_AHEAD;
 
     GPU_CHECK(ctx, cudaMemsetAsync(dg->counters, 0, GCUT_CNT_SLOTS * sizeof(unsigned long long),
                                    s->stream));
@@ -301,11 +382,30 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
                             MAX_ROUNDS, g->width, g->height);
             goto fail;
         }
-        if ((st = global_relabel(ctx, s, &active, &in)))
+        if (ahead) {
+            /* The first push launch runs while the host reads the count;
+             * after the last relabel it finds no active tile and ends. */
+            if ((st = relabel_enqueue(ctx, s)))
+                goto fail;
+            GPU_CHECK(ctx,
+                      gcut__grid_tiled_launch(dg, 0, s->sweeps, s->shared_res, 0, s->stream));
+            if ((st = relabel_collect(ctx, s, &active)))
+                goto fail;
+        } else if ((st = global_relabel(ctx, s, &active, &in))) {
             goto fail;
+        }
         if (active == 0)
             break;
-        if (variant == 0 && s->push_worklist) {
+        if (ahead) {
+            int overlap = 0;
+            push_mode_of(s, &overlap);
+            s->push_launches++;
+            for (int k = 1; k < s->pushes_per_relabel; k++) {
+                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, s->sweeps, s->shared_res,
+                                                       overlap, s->stream));
+                s->push_launches++;
+            }
+        } else if (variant == 0 && push_mode(s) == PUSH_WORKLIST) {
             /* Tile runs: pushes_per_relabel per tile queued at the start
              * (as many as that many launches over those tiles would do),
              * and a floor so that a few active tiles may spread. */
@@ -322,7 +422,8 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
                 GPU_CHECK(ctx, cudaMemsetAsync(dg->flag[1 - in], 0, flag_bytes, s->stream));
                 GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + 1 - in], 0,
                                                sizeof(unsigned long long), s->stream));
-                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, in, s->sweeps, s->shared_res, s->stream));
+                GPU_CHECK(ctx,
+                          gcut__grid_tiled_launch(dg, in, s->sweeps, s->shared_res, 0, s->stream));
                 s->push_launches++;
                 in = 1 - in;
             }
@@ -402,7 +503,9 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     stats->run_ms = s->run_ms;
     stats->relabel_ms = s->relabel_ms;
     stats->relabel_worklist = s->relabel_worklist;
-    stats->push_worklist = s->push_worklist;
+    stats->push_worklist = s->push_worklist == PUSH_DEFAULT ? PUSH_OVERLAP : s->push_worklist;
+    stats->relabel_variant = s->relabel_worklist ? relabel_variant(s) : -1;
+    stats->relabel_visits = s->relabel_visits;
     stats->tile_runs = s->tile_runs;
     stats->shared_res =
         s->shared_res == GCUT_PUSH_SHARED ? GCUT_PUSH_SHARED_DEFAULT : s->shared_res;
@@ -443,10 +546,10 @@ extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_workli
     if (st)
         return st;
     if (relabel_worklist >= 0)
-        s->relabel_worklist = relabel_worklist != 0;
+        s->relabel_worklist = relabel_worklist > 2 + GCUT_RELABEL_MAX ? 1 : relabel_worklist;
     if (shared_res >= 0)
         s->shared_res = shared_res > GCUT_PUSH_SHARED_LIST_BF ? GCUT_PUSH_SHARED : shared_res;
     if (push_worklist >= 0)
-        s->push_worklist = push_worklist != 0;
+        s->push_worklist = push_worklist > PUSH_OVERLAP ? PUSH_DEFAULT : push_worklist;
     return GCUT_OK;
 }
