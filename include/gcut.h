@@ -86,6 +86,10 @@ typedef struct gcut_options {
     void *log_user;
     gcut_progress_fn progress; /* may be NULL */
     void *progress_user;
+    int threads;               /* CPU threads of the parallel grid cut ("pbk"), 0..64;
+                                  0 (default) = one per online CPU, and plain BK on
+                                  grids too small to pay for threads. The answer is
+                                  the same for any number. */
 } gcut_options;
 
 /* Fill `options` with the defaults. */
@@ -192,8 +196,12 @@ const char *gcut_grid_algorithms(void);
  * capacity are cut back and repaired) instead of from zero. The answer is
  * as exact as a fresh solve's: the maximum flow of the new capacities, with
  * a proof gcut_grid_verify() accepts. A solve by another algorithm (a GPU
- * one) ends this: the next BK solve starts fresh. The kept state costs
- * about 30 bytes per pixel until gcut_grid_destroy(). */
+ * one, or pbk) ends this: the next BK solve starts fresh. The kept state
+ * costs about 30 bytes per pixel until gcut_grid_destroy().
+ * "pbk" is BK on gcut_options.threads CPU threads (Liu and Sun, CVPR 2010:
+ * BK in row strips, then pairwise merges continuing BK to one exact
+ * maximum flow); the same flow value and labels as "bk" for any thread
+ * count, every solve from zero, plain BK where threads would not pay. */
 gcut_status gcut_grid_solve(gcut_grid *grid, const char *algo, gcut_solve_info *info);
 
 /* Shorthand for gcut_grid_solve(grid, NULL, ...) returning the flow. */
@@ -444,11 +452,12 @@ typedef struct gcut_segment_options {
     double lambda;          /* weight of the boundary term, 0..GCUT_SEGMENT_MAX_LAMBDA */
     int connectivity;       /* 4 or 8 (default) */
     int verify;             /* check every cut's proof (gcut_grid_verify) */
-    const char *algo;       /* grid solver; NULL for the context's default */
+    const char *algo;       /* grid solver; NULL: the GPU's default on a GPU, else "pbk"
+                               (BK on the CPU's threads) */
     const char *save_graph; /* when set, the last cut's graph is written there (DIMACS grid) */
-    int threads;            /* CPU threads for the colour models and the graph, 0..64;
-                               0 (default) = one per online CPU. The result is the same
-                               for any number. */
+    int threads;            /* CPU threads for the colour models, the graph and the cut,
+                               0..64; 0 (default) = the context's count (one per online
+                               CPU unless set). The result is the same for any number. */
 } gcut_segment_options;
 
 /* What a segmentation reports. Times in milliseconds. */

@@ -22,6 +22,8 @@ static void usage(FILE *out)
             "Options:\n"
             "  -d, --device DEV   auto (default: the GPU when usable, else the CPU), cpu, gpu\n"
             "  -a, --algo NAME    the solver; this build has: %s\n"
+            "  -T, --threads N    CPU threads of the parallel cut 'pbk', 0..64; 0 (default)\n"
+            "                     = one per online CPU (the answer is the same for any N)\n"
             "  -l, --labels PNG   write the cut as an 8-bit grey PNG, W x H:\n"
             "                     255 = source side, 0 = sink side\n"
             "  -c, --verify       check the answer's proof (a feasible flow whose value\n"
@@ -54,6 +56,7 @@ typedef struct grid_args {
     gcut_device device;
     const char *algo, *labels, *input;
     int verify, json, quiet;
+    int threads;
 } grid_args;
 
 /* Returns -1 to go on, else the exit status. */
@@ -62,6 +65,7 @@ static int parse_args(int argc, char **argv, grid_args *a)
     static const struct option longs[] = {
         {"device", required_argument, NULL, 'd'},
         {"algo", required_argument, NULL, 'a'},
+        {"threads", required_argument, NULL, 'T'},
         {"labels", required_argument, NULL, 'l'},
         {"verify", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
@@ -74,7 +78,7 @@ static int parse_args(int argc, char **argv, grid_args *a)
     a->device = GCUT_DEVICE_AUTO;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:a:l:cjqVh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:a:T:l:cjqVh", longs, NULL)) != -1) {
         int rc;
         switch (c) {
         case 'd':
@@ -87,6 +91,15 @@ static int parse_args(int argc, char **argv, grid_args *a)
                                        gcut_grid_algorithms());
             a->algo = optarg;
             break;
+        case 'T': {
+            char *end = NULL;
+            long t = strtol(optarg, &end, 10);
+            if (end == optarg || *end || t < 0 || t > 64)
+                return cli_usage_error(
+                    cmd, "--threads must be a whole number from 0 to 64, not '%s'", optarg);
+            a->threads = (int)t;
+            break;
+        }
         case 'l':
             a->labels = optarg;
             break;
@@ -179,6 +192,7 @@ int cli_grid_main(int argc, char **argv)
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, &ctx)))
         return rc;
+    ctx->options.threads = a.threads; /* in range: checked above */
     gcut_grid *grid = NULL;
     gcut_solve_info info;
     int64_t cut = 0;

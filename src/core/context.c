@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "gpu/gpu.h"
+#include "vision/parallel.h"
 
 #define GCUT__STR2(x) #x
 #define GCUT__STR(x) GCUT__STR2(x)
@@ -47,6 +48,7 @@ void gcut_options_init(gcut_options *options)
         return;
     memset(options, 0, sizeof *options);
     options->device = GCUT_DEVICE_AUTO;
+    options->threads = 0; /* one per online CPU */
 }
 
 gcut_status gcut_context_create(const gcut_options *options, gcut_context **out)
@@ -61,7 +63,8 @@ gcut_status gcut_context_create(const gcut_options *options, gcut_context **out)
         ctx->options = *options;
     else
         gcut_options_init(&ctx->options);
-    if (ctx->options.device > GCUT_DEVICE_GPU || ctx->options.gpu_index < 0) {
+    if (ctx->options.device > GCUT_DEVICE_GPU || ctx->options.gpu_index < 0 ||
+        ctx->options.threads < 0 || ctx->options.threads > GCUT__MAX_THREADS) {
         free(ctx);
         return GCUT_E_INVALID;
     }

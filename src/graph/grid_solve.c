@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/solver_device.h"
+#include "cpu/bk_grid_parallel.h"
 #include "graph/grid.h"
 #include "gpu/gpu.h"
 
@@ -17,6 +18,7 @@ typedef struct grid_solver {
 /* The first GPU entry is the default GPU solver. */
 static const grid_solver solvers[] = {
     {"bk", 0, gcut__bk_grid_solve},
+    {"pbk", 0, gcut__pbk_grid_solve},
 #ifdef GCUT_HAVE_CUDA
     {"tiled", 1, gcut__gpu_grid_tiled},
     {"lockfree", 1, gcut__gpu_grid_lockfree},
@@ -27,9 +29,9 @@ static const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
 const char *gcut_grid_algorithms(void)
 {
 #ifdef GCUT_HAVE_CUDA
-    return "bk,tiled,lockfree";
+    return "bk,pbk,tiled,lockfree";
 #else
-    return "bk";
+    return "bk,pbk";
 #endif
 }
 

@@ -16,6 +16,7 @@
 #include "check_graph_gpu.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
+#include "check_grid_parallel.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -34,12 +35,15 @@ typedef struct check_entry {
 static const check_entry checks[] = {
     {"grid.bk_vs_reference", 800, 200, check_grid_bk_vs_reference},
     {"grid.bk_resolve", 400, 100, check_grid_bk_resolve},
+    {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
+    {"graph.gpu_worklist_split_vs_cpu", 1000, 30, check_graph_gpu_worklist_split_vs_cpu},
+    {"graph.gpu_worklist_warp_vs_cpu", 1000, 30, check_graph_gpu_worklist_warp_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
     {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
     {"segment.gpu_vs_cpu", 54, 9, check_segment_gpu_vs_cpu},

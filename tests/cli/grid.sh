@@ -38,6 +38,24 @@ run --algo nosuch "$SAMPLE"
 expect "an unknown --algo exits 2 naming it" eval 'is 2 && err_has "nosuch"'
 run "$SAMPLE" --labels
 expect "--labels without a value exits 2" eval 'is 2 && err_has "--labels"'
+run --threads 65 "$SAMPLE"
+expect "--threads past 64 exits 2 naming it" eval 'is 2 && err_has "--threads" && err_has "65"'
+run -T two "$SAMPLE"
+expect "a --threads that is no number exits 2" eval 'is 2 && err_has "two"'
+
+# --- pbk: the parallel CPU cut gives BK's flow and BK's labels ---------------
+run --algo pbk --threads 3 --verify --json "$SAMPLE"
+expect "pbk solves and verifies the sample" \
+    eval 'is 0 && out_has "\"flow\": 8" && out_has "\"algo\": \"pbk\"" && out_has "\"verified\": true"'
+"$GCUT" gen vision width=300 height=257 connectivity=8 -o "$TMP/v8.max" >/dev/null 2>&1
+run --algo bk --json --labels "$TMP/bk.png" "$TMP/v8.max"
+bk_flow=$(grep -o '"flow": [0-9]*' "$TMP/out")
+for t in 2 5 8; do
+    run --algo pbk -T "$t" --verify --json --labels "$TMP/pbk.png" "$TMP/v8.max"
+    expect "pbk on $t threads: BK's flow, verified" \
+        eval 'is 0 && [ -n "$bk_flow" ] && out_has "$bk_flow," && out_has "\"verified\": true"'
+    expect "pbk on $t threads: BK's labels" cmp -s "$TMP/bk.png" "$TMP/pbk.png"
+done
 
 # --- solving the sample --------------------------------------------------------
 run --device cpu "$SAMPLE"
