@@ -763,3 +763,39 @@ void check_grid_bk_resolve(check_report *r, int count, uint64_t seed)
         check_resolve_one(r, ctx, seed, i, (int)((unsigned)i % CHECK_GRID_REGIMES), 4);
     gcut_context_destroy(ctx);
 }
+
+gcut_status check_grid_disc(gcut_context *ctx, uint64_t s, int conn, const check_disc_shape *shape,
+                            gcut_grid **out)
+{
+    for (int i = 0; i < 4; i++)
+        check_mix(&s);
+    int w = shape->w_min + (int)(check_mix(&s) % (uint64_t)shape->w_span);
+    int h = shape->h_min + (int)(check_mix(&s) % (uint64_t)shape->h_span);
+    int arc_max = 1 + (int)(check_mix(&s) % (uint64_t)shape->arc_span);
+    gcut_status st = gcut_grid_create(ctx, w, h, conn, out);
+    if (st)
+        return st;
+    double cx = (double)(check_mix(&s) % (uint64_t)w), cy = (double)(check_mix(&s) % (uint64_t)h);
+    double rad = shape->rad_min + (double)(check_mix(&s) % (uint64_t)(w < h ? w : h));
+    for (int y = 0; y < h && !st; y++)
+        for (int x = 0; x < w && !st; x++) {
+            double dx = x - cx, dy = y - cy;
+            int inside = dx * dx + dy * dy < rad * rad;
+            int32_t a = (int32_t)(check_mix(&s) % 1000), b = (int32_t)(check_mix(&s) % 1000);
+            st = gcut_grid_set_terminal(*out, x, y, inside ? a : a / shape->weak,
+                                        inside ? b / shape->weak : b);
+            for (int d = 0; d < conn && !st; d++) {
+                int ox, oy;
+                gcut_dir_offset((gcut_dir)d, &ox, &oy);
+                if (x + ox < 0 || y + oy < 0 || x + ox >= w || y + oy >= h)
+                    continue;
+                st = gcut_grid_set_edge(*out, x, y, (gcut_dir)d,
+                                        (int32_t)(check_mix(&s) % (uint64_t)(arc_max + 1)));
+            }
+        }
+    if (st) {
+        gcut_grid_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}

@@ -40,6 +40,21 @@ gcut_status check_grid_random_in(gcut_context *ctx, uint64_t seed, int index, in
  * that consecutive indices cycle through every regime. */
 gcut_status check_grid_random(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out);
 
+/* The shape of a larger grid: a disc of source preference in a field of
+ * sink preference (the weaker terminal divided by `weak`) over random
+ * n-links of 0..arc_max, so that flow travels across the whole grid. */
+typedef struct check_disc_shape {
+    int w_min, w_span, h_min, h_span; /* width w_min + 0..w_span-1, height alike */
+    int arc_span;                     /* arc_max = 1 + 0..arc_span-1 */
+    int rad_min;                      /* radius rad_min + 0..min(w, h)-1 */
+    int weak;
+} check_disc_shape;
+
+/* Build such a grid, `conn`-connected, from the random state `s` (already
+ * seeded by the caller's stream). */
+gcut_status check_grid_disc(gcut_context *ctx, uint64_t s, int conn, const check_disc_shape *shape,
+                            gcut_grid **out);
+
 /* The reference maximum flow of `grid` (read through the public getters
  * only), and optionally the source side every solver must return
  * (ref_side[y*width+x] = 1): the pixels that cannot reach the sink in the

@@ -8,41 +8,12 @@
 #include "check_grid.h"
 #include "gcut.h"
 
-/* A larger grid: blobs of source and sink preference over random n-links,
- * so that flow has to travel across many tiles. */
+/* A larger grid whose flow has to travel across many tiles. */
 static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
 {
+    static const check_disc_shape shape = {33, 668, 17, 384, 200, 5, 8};
     uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)index * 0xbf58476d1ce4e5b9ull + 1;
-    for (int i = 0; i < 4; i++)
-        check_mix(&s);
-    int w = 33 + (int)(check_mix(&s) % 668), h = 17 + (int)(check_mix(&s) % 384);
-    int conn = (index / 10) % 2 ? 8 : 4;
-    int arc_max = 1 + (int)(check_mix(&s) % 200);
-    gcut_status st = gcut_grid_create(ctx, w, h, conn, out);
-    if (st)
-        return st;
-    double cx = (double)(check_mix(&s) % (uint64_t)w), cy = (double)(check_mix(&s) % (uint64_t)h);
-    double rad = 5.0 + (double)(check_mix(&s) % (uint64_t)(w < h ? w : h));
-    for (int y = 0; y < h && !st; y++)
-        for (int x = 0; x < w && !st; x++) {
-            double dx = x - cx, dy = y - cy;
-            int inside = dx * dx + dy * dy < rad * rad;
-            int32_t a = (int32_t)(check_mix(&s) % 1000), b = (int32_t)(check_mix(&s) % 1000);
-            st = gcut_grid_set_terminal(*out, x, y, inside ? a : a / 8, inside ? b / 8 : b);
-            for (int d = 0; d < conn && !st; d++) {
-                int ox, oy;
-                gcut_dir_offset((gcut_dir)d, &ox, &oy);
-                if (x + ox < 0 || y + oy < 0 || x + ox >= w || y + oy >= h)
-                    continue;
-                st = gcut_grid_set_edge(*out, x, y, (gcut_dir)d,
-                                        (int32_t)(check_mix(&s) % (uint64_t)(arc_max + 1)));
-            }
-        }
-    if (st) {
-        gcut_grid_destroy(*out);
-        *out = NULL;
-    }
-    return st;
+    return check_grid_disc(ctx, s, (index / 10) % 2 ? 8 : 4, &shape, out);
 }
 
 static void check_one(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,

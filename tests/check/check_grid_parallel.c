@@ -11,41 +11,12 @@
 
 #define MAX_THREADS 8
 
-/* A larger grid: a disc that prefers the source in a field that prefers
- * the sink, over random n-links, so that flow crosses many strip borders. */
+/* A larger grid whose flow crosses many strip borders. */
 static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
 {
+    static const check_disc_shape shape = {20, 281, 40, 161, 300, 4, 6};
     uint64_t s = seed * 0xd1b54a32d192ed03ull + (uint64_t)index * 0x9e3779b97f4a7c15ull + 7;
-    for (int i = 0; i < 4; i++)
-        check_mix(&s);
-    int w = 20 + (int)(check_mix(&s) % 281), h = 40 + (int)(check_mix(&s) % 161);
-    int conn = (index / 10) % 2 ? 8 : 4;
-    int arc_max = 1 + (int)(check_mix(&s) % 300);
-    gcut_status st = gcut_grid_create(ctx, w, h, conn, out);
-    if (st)
-        return st;
-    double cx = (double)(check_mix(&s) % (uint64_t)w), cy = (double)(check_mix(&s) % (uint64_t)h);
-    double rad = 4.0 + (double)(check_mix(&s) % (uint64_t)(w < h ? w : h));
-    for (int y = 0; y < h && !st; y++)
-        for (int x = 0; x < w && !st; x++) {
-            double dx = x - cx, dy = y - cy;
-            int inside = dx * dx + dy * dy < rad * rad;
-            int32_t a = (int32_t)(check_mix(&s) % 1000), b = (int32_t)(check_mix(&s) % 1000);
-            st = gcut_grid_set_terminal(*out, x, y, inside ? a : a / 6, inside ? b / 6 : b);
-            for (int d = 0; d < conn && !st; d++) {
-                int ox, oy;
-                gcut_dir_offset((gcut_dir)d, &ox, &oy);
-                if (x + ox < 0 || y + oy < 0 || x + ox >= w || y + oy >= h)
-                    continue;
-                st = gcut_grid_set_edge(*out, x, y, (gcut_dir)d,
-                                        (int32_t)(check_mix(&s) % (uint64_t)(arc_max + 1)));
-            }
-        }
-    if (st) {
-        gcut_grid_destroy(*out);
-        *out = NULL;
-    }
-    return st;
+    return check_grid_disc(ctx, s, (index / 10) % 2 ? 8 : 4, &shape, out);
 }
 
 static gcut_status make_grid(gcut_context *ctx, uint64_t seed, int index, int large,
