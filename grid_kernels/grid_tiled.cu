@@ -330,9 +330,12 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut_
     /* Let a launch queued as this one's programmatic dependent be placed
      * now; then wait for the launch before this one, if this is such a
      * dependent, to complete with its memory visible (both no-ops
-     * otherwise). Nothing is read before the wait. */
+     * otherwise). Nothing is read before the wait. Hopper and later only:
+     * older GPUs have no programmatic launches (the host asks for none). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     if (tid == 0)
         sm.nlist = 0;
     __syncthreads();
@@ -498,7 +501,10 @@ extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int
     config.gridDim = dim3((unsigned)blocks);
     config.blockDim = block;
     config.stream = stream;
-    if (overlap) {
+    int device = 0, major = 0;
+    if (overlap && cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+        major >= 9) {
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attr[0].val.programmaticStreamSerializationAllowed = 1;
         config.attrs = attr;
