@@ -132,7 +132,11 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
         const unsigned long long lifts = gs->h_counters[GCUT_GCNT_LIFTS];
-        if (active == 0) {
+        if (active == 0 && gs->stats.push_launches == steps_at_gr) {
+            /* Not a step since the last relabel, which was exact and left
+             * nothing active: it is over, without another BFS. */
+            break;
+        } else if (active == 0) {
             /* Empty worklist: only an exact relabel can say it is over. */
             if ((st = global_relabel(ctx, s, gs, phase2)) ||
                 (st = read_active(ctx, s, gs, &active)))
