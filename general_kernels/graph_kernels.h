@@ -86,23 +86,22 @@ typedef struct gcut__dgraph {
 /* Saturate the source's arcs: flow = cap, the heads' excess raised. */
 cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream);
 
-/* The global relabel, one cooperative launch: heights = BFS distance to
- * `target` over residual arcs, level by level with a warp per frontier
- * node (phase 1, towards the sink, follows both CSRs; phase 2, towards the
+/* The global relabel, one cooperative launch (graph_split.cu): heights =
+ * BFS distance to `target` over residual arcs, level by level with lanes
+ * of a warp per frontier node, its in- and out-arcs scanned in one pass
+ * (phase 1, towards the sink, follows both CSRs; phase 2, towards the
  * source, only arcs that carry flow), hmax where the BFS does not reach;
  * `excluded` is never relabelled; then the active nodes (not s or t,
- * excess > 0, height < hmax) become the current worklist. `bfs_id` < 0 must
- * decrease from one call to the next within a solve. */
+ * excess > 0, height < hmax) become the current worklist, with `split`
+ * the worklist of their degree class. `bfs_id` < 0 must decrease from one
+ * call to the next within a solve. */
 cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
-                                       int32_t hmax, int32_t bfs_id, int phase2,
+                                       int32_t hmax, int32_t bfs_id, int phase2, int split,
                                        cudaStream_t stream);
 
-/* The global relabel with each frontier node's in- and out-arcs scanned
- * in one pass (a shorter chain of dependent loads per level); with `split`
- * the active nodes go to the worklist of their degree class. */
-cudaError_t gcut__graph_relabel2_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
-                                        int32_t hmax, int32_t bfs_id, int phase2, int split,
-                                        cudaStream_t stream);
+/* Blocks per SM (at most per_sm) at which the relabel kernels stay
+ * resident: a bound on the cooperative launches that share its grid. */
+int gcut__graph_relabel_occupancy(int per_sm);
 
 /* dclass[v] from v's degree (in + out) and light_max, heavy_min. */
 cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream);

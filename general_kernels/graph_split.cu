@@ -449,7 +449,7 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
  * x -> u (forward CSR: flow on it makes u -> x residual). W lanes per
  * frontier node. */
 template <int W>
-static __global__ __launch_bounds__(THREADS) void relabel2_kernel(gcut__dgraph g, int32_t target,
+static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g, int32_t target,
                                                                   int32_t excluded, int32_t hmax,
                                                                   int32_t bfs_id, int phase2,
                                                                   int split)
@@ -564,17 +564,17 @@ extern "C" cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStrea
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gcut__graph_relabel2_launch(const gcut__dgraph *g, int32_t target,
+extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target,
                                                    int32_t excluded, int32_t hmax,
                                                    int32_t bfs_id, int phase2, int split,
                                                    cudaStream_t stream)
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2, &split};
-    const void *k = g->group >= 32   ? (const void *)relabel2_kernel<32>
-                    : g->group >= 16 ? (const void *)relabel2_kernel<16>
-                    : g->group >= 8  ? (const void *)relabel2_kernel<8>
-                                     : (const void *)relabel2_kernel<4>;
+    const void *k = g->group >= 32   ? (const void *)relabel_kernel<32>
+                    : g->group >= 16 ? (const void *)relabel_kernel<16>
+                    : g->group >= 8  ? (const void *)relabel_kernel<8>
+                                     : (const void *)relabel_kernel<4>;
     return cudaLaunchCooperativeKernel(k, g->light_max > 0 ? g->split_blocks : g->coop_blocks,
                                        THREADS, args, 0, stream);
 }
@@ -590,6 +590,22 @@ extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int 
     return cudaLaunchCooperativeKernel(k, g->split_blocks, THREADS, args, 0, stream);
 }
 
+extern "C" int gcut__graph_relabel_occupancy(int per_sm)
+{
+    const void *kernels[] = {(const void *)relabel_kernel<32>, (const void *)relabel_kernel<16>,
+                             (const void *)relabel_kernel<8>, (const void *)relabel_kernel<4>};
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+        int k = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=
+            cudaSuccess) {
+            cudaGetLastError();
+            return 0;
+        }
+        per_sm = k < per_sm ? k : per_sm;
+    }
+    return per_sm;
+}
+
 /* Blocks of the split push's launches: the fewest per SM (at most `per_sm`)
  * that every kernel here can keep resident, on every SM. */
 extern "C" int gcut__graph_split_blocks(int device, int per_sm)
@@ -600,9 +616,7 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
         return 0;
     }
     const void *kernels[] = {(const void *)split_push_kernel<8>,
-                             (const void *)split_push_kernel<12>,
-                             (const void *)relabel2_kernel<32>, (const void *)relabel2_kernel<16>,
-                             (const void *)relabel2_kernel<8>, (const void *)relabel2_kernel<4>};
+                             (const void *)split_push_kernel<12>};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
         int k = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=
@@ -612,5 +626,5 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
         }
         per_sm = k < per_sm ? k : per_sm;
     }
-    return sms * per_sm;
+    return sms * gcut__graph_relabel_occupancy(per_sm);
 }

@@ -2,7 +2,7 @@
  * active-node worklists de-duplicated by timestamps, a warp per node with
  * shuffle reductions for the lowest residual neighbour, flow stored once per
  * forward arc (one atomic per push), global relabel as a BFS over worklists
- * with a warp per frontier node. The BFS and runs of push iterations are
+ * (graph_split.cu). The BFS and runs of push iterations are
  * persistent cooperative kernels with a grid barrier between steps, so the
  * host neither launches nor waits per step (graph_kernels.h).
  *
@@ -29,106 +29,6 @@ static __global__ __launch_bounds__(THREADS) void init_kernel(gcut__dgraph g)
         g.flow[k] = c;
         if (c > 0)
             add_excess(g.excess, g.out_head[k], c);
-    }
-}
-
-/* The global relabel (graph_kernels.h): start, BFS levels to an empty
- * frontier, then the worklist of active nodes; a grid barrier per level. */
-template <int W>
-static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g, int32_t target,
-                                                                 int32_t excluded, int32_t hmax,
-                                                                 int32_t bfs_id, int phase2)
-{
-    constexpr int G = 32 / W; /* frontier nodes per warp */
-    cg::grid_group grid = cg::this_grid();
-    const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    const int stride = gridDim.x * blockDim.x;
-    const unsigned long long warp = tid / 32, nwarps = stride / 32;
-    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
-    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
-    for (int32_t v = tid; v < g.n; v += stride)
-        g.height[v] = v == target ? 0 : hmax;
-    if (tid == 0) {
-        g.stamp[target] = bfs_id;
-        g.stamp[excluded] = bfs_id;
-        g.list[(seq + 1) & 1][0] = target;
-        g.counters[(seq + 1) % 3] = 1;
-        g.counters[(seq + 2) % 3] = 0;
-    }
-    grid.sync();
-    seq++;
-    int32_t level = 1;
-    for (;; level++, seq++) {
-        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
-        if (size == 0 || level > g.n + 1)
-            break;
-        const int32_t *in = g.list[seq & 1];
-        int32_t *out = g.list[(seq + 1) & 1];
-        unsigned long long *out_size = &g.counters[(seq + 1) % 3];
-        if (tid == 0)
-            g.counters[(seq + 2) % 3] = 0;
-        for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
-            const unsigned long long i = base + group;
-            const int32_t x = i < size ? __ldcg(&in[i]) : -1;
-            if (!phase2) {
-                /* u -> x forward arcs with room */
-                const int32_t first = x >= 0 ? g.in_start[x] : 0;
-                const int32_t last = x >= 0 ? g.in_start[x + 1] : 0;
-                const int trips = warp_max((last - first + W - 1) / W);
-                for (int t = 0; t < trips; t++) {
-                    const int32_t j = first + t * W + glane;
-                    bool want = false;
-                    int32_t u = 0;
-                    if (j < last) {
-                        const int32_t a = g.in_arc[j];
-                        u = g.in_tail[j];
-                        if (g.flow[a] < g.out_cap[a] && __ldcg(&g.stamp[u]) != bfs_id &&
-                            atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
-                            g.height[u] = level;
-                            want = true;
-                        }
-                    }
-                    warp_append(want, u, out, out_size);
-                }
-            }
-            /* x -> u forward arcs carrying flow: u -> x is residual backwards */
-            const int32_t first = x >= 0 ? g.out_start[x] : 0;
-            const int32_t last = x >= 0 ? g.out_start[x + 1] : 0;
-            const int trips = warp_max((last - first + W - 1) / W);
-            for (int t = 0; t < trips; t++) {
-                const int32_t k = first + t * W + glane;
-                bool want = false;
-                int32_t u = 0;
-                if (k < last) {
-                    u = g.out_head[k];
-                    if (g.flow[k] > 0 && __ldcg(&g.stamp[u]) != bfs_id &&
-                        atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
-                        g.height[u] = level;
-                        want = true;
-                    }
-                }
-                warp_append(want, u, out, out_size);
-            }
-        }
-        grid.sync();
-    }
-    /* The active nodes; whole blocks step together so that warp_append
-     * sees full warps. counters[(seq + 1) % 3] was zeroed by the last level. */
-    int32_t *out = g.list[(seq + 1) & 1];
-    unsigned long long *out_size = &g.counters[(seq + 1) % 3];
-    if (tid == 0) {
-        g.counters[(seq + 2) % 3] = 0;
-        g.counters[GCUT_GCNT_SEQ] = seq + 1;
-        g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
-        g.counters[GCUT_GCNT_BFS_NS] += clock_ns() - t0;
-    }
-    for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
-        const int32_t v = base + threadIdx.x;
-        const bool want = v < g.n && v != g.source && v != g.sink &&
-                          (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0 &&
-                          __ldcg(&g.height[v]) < hmax;
-        warp_append(want, v, out, out_size);
     }
 }
 
@@ -313,17 +213,6 @@ static const void *pick(int group, F *k32, F *k16, F *k8, F *k4)
     return (const void *)(group >= 32 ? k32 : group >= 16 ? k16 : group >= 8 ? k8 : k4);
 }
 
-extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target,
-                                                  int32_t excluded, int32_t hmax, int32_t bfs_id,
-                                                  int phase2, cudaStream_t stream)
-{
-    gcut__dgraph copy = *g;
-    void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2};
-    return cudaLaunchCooperativeKernel(pick(g->group, relabel_kernel<32>, relabel_kernel<16>,
-                                            relabel_kernel<8>, relabel_kernel<4>),
-                                       g->coop_blocks, THREADS, args, 0, stream);
-}
-
 extern "C" cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
                                                int phase2, int rounds, cudaStream_t stream)
 {
@@ -358,10 +247,7 @@ extern "C" int gcut__graph_coop_blocks(int device, int cap)
     per_sm = min_occupancy(per_sm, push_kernel<16>);
     per_sm = min_occupancy(per_sm, push_kernel<8>);
     per_sm = min_occupancy(per_sm, push_kernel<4>);
-    per_sm = min_occupancy(per_sm, relabel_kernel<32>);
-    per_sm = min_occupancy(per_sm, relabel_kernel<16>);
-    per_sm = min_occupancy(per_sm, relabel_kernel<8>);
-    per_sm = min_occupancy(per_sm, relabel_kernel<4>);
+    per_sm = gcut__graph_relabel_occupancy(per_sm);
     return sms * per_sm;
 }
 

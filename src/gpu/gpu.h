@@ -120,7 +120,6 @@ typedef struct gcut__gpu_graph_knobs {
     int group;        /* lanes per node (4, 8, 16, 32; default 32); 0 = from the mean degree */
     int light;        /* split push: a thread per node of at most this degree (<= 12; 0 = off) */
     int heavy;        /* split push: a block per node of at least this degree (0 = none) */
-    int bfs;          /* global relabel: 1 = one scan per frontier node, 0 = in- then out-arcs */
     int spread;       /* split push: 1 = push to every lower neighbour, 0 = to the lowest only */
     int aggregate;    /* split push: 1 = one worklist-append atomic per warp, 0 = per node */
     int order;        /* split push: neighbours of equal height by arc code (1), scan order (0) */

@@ -102,7 +102,6 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     gs->knobs.group = 32;
     gs->knobs.light = 12;
     gs->knobs.heavy = 1024;
-    gs->knobs.bfs = 1;
     gs->knobs.spread = 1;
     gs->knobs.aggregate = 1;
     gs->knobs.order = 0;
@@ -437,8 +436,6 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     }
     if (k->heavy >= 0)
         c->heavy = k->heavy;
-    if (k->bfs >= 0)
-        c->bfs = k->bfs != 0;
     if (k->spread >= 0)
         c->spread = k->spread != 0;
     if (k->aggregate >= 0)

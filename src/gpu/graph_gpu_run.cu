@@ -63,12 +63,8 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t excluded = phase2 ? d->sink : d->source;
     /* Distinct and decreasing within a solve (graph_kernels.h). */
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
-    if (gs->knobs.bfs || d->light_max > 0)
-        GPU_CHECK(ctx, gcut__graph_relabel2_launch(d, target, excluded, hmax, bfs_id, phase2,
-                                                   d->light_max > 0, s->stream));
-    else
-        GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
-                                                  s->stream));
+    GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
+                                              d->light_max > 0, s->stream));
     gs->stats.relabels++;
 fail:
     return st;

@@ -273,7 +273,7 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
     /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
      * (the hubs of the checks), both tie orders in turn; warp: no split. */
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
-                               -1, -1, -1, index % 2, 0};
+                               -1, -1, index % 2, 0};
     if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
         check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
                    gcut_last_error(gpu));
