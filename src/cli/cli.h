@@ -20,8 +20,10 @@ int cli_segment_main(int argc, char **argv);
 int cli_maxflow_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
 
-/* A context whose log messages go to stderr as "gcut: CMD: message". */
-int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx);
+/* A context whose log messages go to stderr as "gcut: CMD: message";
+ * threads: the CPU threads of parallel solvers (0: one per online CPU). */
+int cli_context_create(const char *cmd, gcut_device device, int verbosity, int threads,
+                       gcut_context **ctx);
 
 /* --device auto|cpu|gpu; a usage error (exit 2) otherwise. */
 int cli_parse_device(const char *cmd, const char *arg, gcut_device *out);

@@ -23,12 +23,14 @@ static void log_to_stderr(void *user, int level, const char *message)
     fprintf(stderr, "gcut: %s: %s\n", cmd, without_prefix(cmd, message));
 }
 
-int cli_context_create(const char *cmd, gcut_device device, int verbosity, gcut_context **ctx)
+int cli_context_create(const char *cmd, gcut_device device, int verbosity, int threads,
+                       gcut_context **ctx)
 {
     gcut_options opt;
     gcut_options_init(&opt);
     opt.device = device;
     opt.verbosity = verbosity;
+    opt.threads = threads;
     opt.log = log_to_stderr;
     opt.log_user = (void *)cmd;
     if (gcut_context_create(&opt, ctx) != GCUT_OK) {

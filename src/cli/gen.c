@@ -132,7 +132,7 @@ int cli_gen_main(int argc, char **argv)
         return cli_usage_error(cmd, "no output file (-o PATH)");
 
     gcut_context *ctx = NULL;
-    if (cli_context_create(cmd, GCUT_DEVICE_CPU, 1, &ctx))
+    if (cli_context_create(cmd, GCUT_DEVICE_CPU, 1, 0, &ctx))
         return CLI_EXIT_RUNTIME;
     gcut_graph *g = NULL;
     gcut_status st;

@@ -190,9 +190,8 @@ int cli_grid_main(int argc, char **argv)
         return rc;
 
     gcut_context *ctx = NULL;
-    if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, &ctx)))
+    if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.threads, &ctx)))
         return rc;
-    ctx->options.threads = a.threads; /* in range: checked above */
     gcut_grid *grid = NULL;
     gcut_solve_info info;
     int64_t cut = 0;

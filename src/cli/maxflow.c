@@ -91,7 +91,7 @@ int cli_maxflow_main(int argc, char **argv)
     const char *path = argv[optind];
 
     gcut_context *ctx = NULL;
-    if (cli_context_create(cmd, device, verbosity, &ctx))
+    if (cli_context_create(cmd, device, verbosity, 0, &ctx))
         return CLI_EXIT_RUNTIME;
     gcut_graph *g = NULL;
     gcut_solve_info info;

@@ -376,7 +376,7 @@ int cli_segment_main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     gcut_context *ctx = NULL;
-    if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, &ctx)))
+    if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.opt.threads, &ctx)))
         return rc;
 
     double t[5] = {0}; /* load, (model, graph, cut in info), write, total */
