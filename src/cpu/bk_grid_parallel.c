@@ -253,7 +253,7 @@ static void finish(void *arg, int64_t begin, int64_t end, int part)
 
 int gcut__pbk_grid_threads(const gcut_grid *g)
 {
-    int requested = g->ctx ? g->ctx->options.threads : 0;
+    int requested = g->threads > 0 ? g->threads : g->ctx ? g->ctx->options.threads : 0;
     if (requested > 0)
         return gcut__thread_count(requested, g->height);
     /* One per CPU, while each has enough pixels to pay for it and at least

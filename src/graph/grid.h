@@ -33,6 +33,7 @@ struct gcut_grid {
     int pitch;           /* width + 2 */
     int32_t n_padded;    /* (height + 2) * pitch */
     int32_t offset[GCUT__MAX_DIRS]; /* node index step of each direction */
+    int threads;         /* CPU threads of this grid's solves; 0: the context's */
 
     int32_t *cap[GCUT__MAX_DIRS];
     int32_t *source_cap;

@@ -558,20 +558,13 @@ static gcut_status cut_gpu(seg_state *s, const gcut_segment_options *o, int vari
 
 /* A cut on the CPU: BK on all threads ("pbk": the same flow and labels as
  * BK, several times faster on a multi-core machine; plain BK on images too
- * small for threads to pay) unless a solver is named; the segmentation's
- * thread count, when set, is the cut's too. */
+ * small for threads to pay) unless a solver is named. */
 static gcut_status cut_cpu(seg_state *s, const char *algo, gcut_solve_info *si)
 {
-    gcut_context *ctx = s->ctx;
-    int threads = ctx->options.threads;
-    if (s->threads > 0)
-        ctx->options.threads = s->threads;
     /* --device gpu without a GPU: the default solver's clear refusal. */
-    if (!algo && ctx->options.device != GCUT_DEVICE_GPU)
+    if (!algo && s->ctx->options.device != GCUT_DEVICE_GPU)
         algo = "pbk";
-    gcut_status st = gcut_grid_solve(s->grid, algo, si);
-    ctx->options.threads = threads;
-    return st;
+    return gcut_grid_solve(s->grid, algo, si);
 }
 
 static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t *mask_out,
@@ -620,6 +613,8 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     info->time_model_ms += t1 - t0;
     if (!st)
         st = gcut_grid_create(ctx, s->width, s->height, o->connectivity, &s->grid);
+    if (!st)
+        s->grid->threads = s->threads; /* the segmentation's thread count is the cut's too */
     int variant = st ? -1 : gpu_variant(ctx, o->algo);
 #ifdef GCUT_HAVE_CUDA
     if (variant >= 0) {
