@@ -7,24 +7,7 @@
 #include <string.h>
 
 #include "io/image.h"
-
-typedef struct png_err {
-    char message[256];
-} png_err;
-
-/* libpng calls this on a fatal error; it must not return. */
-static void on_error(png_structp png, png_const_charp msg)
-{
-    png_err *e = png_get_error_ptr(png);
-    snprintf(e->message, sizeof e->message, "%s", msg);
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp msg)
-{
-    (void)png;
-    (void)msg; /* warnings (e.g. a bad ancillary chunk) do not stop a read */
-}
+#include "io/png_error.h"
 
 /* Palette indices to RGB or RGBA (when the file has transparency). */
 static void expand_palette(gcut_image *im, png_colorp palette, int n_palette,
@@ -50,8 +33,9 @@ static void expand_palette(gcut_image *im, png_colorp palette, int n_palette,
 
 gcut_status gcut__png_read(gcut_context *ctx, const char *path, FILE *fp, gcut_image **out)
 {
-    png_err err = {{0}};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, on_error, on_warning);
+    gcut__png_error err = {{0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, gcut__png_on_error,
+                                             gcut__png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_read_struct(png ? &png : NULL, NULL, NULL);

@@ -4,31 +4,16 @@
 #include <setjmp.h>
 
 #include "io/image.h"
-
-typedef struct png_err {
-    char message[256];
-} png_err;
-
-static void on_error(png_structp png, png_const_charp msg)
-{
-    png_err *e = png_get_error_ptr(png);
-    snprintf(e->message, sizeof e->message, "%s", msg);
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp msg)
-{
-    (void)png;
-    (void)msg;
-}
+#include "io/png_error.h"
 
 gcut_status gcut__png_write(gcut_context *ctx, const char *path, FILE *fp, const uint8_t *pixels,
                             int width, int height, int channels, size_t stride_bytes)
 {
     static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                        PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
-    png_err err = {{0}};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, on_error, on_warning);
+    gcut__png_error err = {{0}};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, gcut__png_on_error,
+                                             gcut__png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_write_struct(png ? &png : NULL, NULL);
