@@ -7,27 +7,10 @@
 #include <string.h>
 
 #include "graph/gen.h"
+#include "check_rng.h"
 #include "ref_maxflow.h"
 
-/* ---- deterministic random numbers: splitmix64 ------------------------- */
-
-typedef struct rng {
-    uint64_t state;
-} rng;
-
-static uint64_t rng_next(rng *r)
-{
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi] (the modulo bias is irrelevant here). */
-static int64_t rng_range(rng *r, int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
-}
+/* ---- deterministic random numbers ----------------------------------- */
 
 static rng rng_for(uint64_t seed, int index)
 {
