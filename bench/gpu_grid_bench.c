@@ -26,7 +26,7 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1|2] [--sweeps N] [--pushes N] [--relabel-worklist 0..5]
+ *        [--only NAME] [--tune 1|2|3] [--sweeps N] [--pushes N] [--relabel-worklist 0..9]
  *        [--shared-res 0..5] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X]
  *
@@ -291,7 +291,9 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
  * with each launch a programmatic dependent of the one before (4); local sweeps
  * per launch, launches per relabel. --tune 2: the push launch modes and the
  * relabel's opt-in parts against the kernels as profiled (2, 1, 2, 16, 8),
- * the first three sets twice, to show the spread. */
+ * the first three sets twice, to show the spread. --tune 3: the relabel as
+ * profiled in 2026-11 (2) against the default (1: OVERLAP), alternating,
+ * three times each. */
 static const int tune_knobs[][5] = {
     {0, 0, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 1, 0, 16, 16}, {1, 1, 0, 8, 8},
     {1, 1, 0, 8, 16}, {1, 1, 0, 32, 4}, {1, 1, 0, 32, 8},  {1, 1, 0, 16, 4},
@@ -302,13 +304,19 @@ static const int tune_parts[][5] = {
     {2, 1, 2, 16, 8}, {2, 1, 3, 16, 8}, {2, 1, 4, 16, 8},
 };
 
+static const int tune_session[][5] = {
+    {2, 1, 0, 16, 8}, {1, 1, 0, 16, 8}, {2, 1, 0, 16, 8},
+    {1, 1, 0, 16, 8}, {2, 1, 0, 16, 8}, {1, 1, 0, 16, 8},
+};
+
 static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
                     int reps, int which)
 {
-    const int(*set)[5] = which == 2 ? tune_parts : tune_knobs;
-    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask */
-    const size_t n_set = which == 2 ? sizeof tune_parts / sizeof tune_parts[0]
-                                    : sizeof tune_knobs / sizeof tune_knobs[0];
+    const int(*set)[5] = which == 3 ? tune_session : which == 2 ? tune_parts : tune_knobs;
+    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask, 4 overlap */
+    const size_t n_set = which == 3   ? sizeof tune_session / sizeof tune_session[0]
+                         : which == 2 ? sizeof tune_parts / sizeof tune_parts[0]
+                                      : sizeof tune_knobs / sizeof tune_knobs[0];
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
     if (load_pair(cpu, data, name, &base))
@@ -454,13 +462,16 @@ int main(int argc, char **argv)
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s (parts: %s%s%s), push launches %s, in-tile "
+                     "relabel, relabel by %s (parts: %s%s%s%s), push launches %s, in-tile "
                      "residuals in %s during a push launch, %d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
-                /* GCUT_RELABEL_AHEAD, _LAZY (grid_kernels.h) */
-                k.relabel_variant > 0 && (k.relabel_variant & 1) ? "take ahead " : "",
-                k.relabel_variant > 0 && (k.relabel_variant & 2) ? "lazy mask" : "",
+                /* GCUT_RELABEL_AHEAD, _LAZY, _OVERLAP (grid_kernels.h) */
+                k.relabel_variant > 0 && (k.relabel_variant & 4)
+                    ? "one barrier a relaxation step, the next tile taken while warp 0 queues"
+                    : "",
+                k.relabel_variant > 0 && (k.relabel_variant & 5) == 1 ? "take ahead " : "",
+                k.relabel_variant > 0 && (k.relabel_variant & 6) == 2 ? "lazy mask" : "",
                 k.relabel_variant <= 0 ? "as profiled" : "",
                 k.push_worklist == 1   ? "as one persistent worklist launch"
                 : k.push_worklist == 2 ? "with the host's count read and memsets between"

@@ -80,12 +80,19 @@ cudaError_t gcut__grid_init_launch(const gcut__dgrid *g, cudaStream_t stream);
  * GCUT_CNT_WORK: a round that moves none means the heights are exact. */
 cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaStream_t stream);
 
-/* Opt-in parts of the persistent relabel (grid_relabel.cu says more), as
- * bits of its `variant`: a block claims its next queue slot while it works
- * on a tile (AHEAD); the direction bytes are made by the first visit of
- * each tile instead of a pass over the grid (LAZY). 0, the kernel as
- * profiled, is the default (bench/results: the others within the spread). */
-enum { GCUT_RELABEL_AHEAD = 1, GCUT_RELABEL_LAZY = 2, GCUT_RELABEL_MAX = 3 };
+/* Parts of the persistent relabel (grid_relabel.cu says more), as bits of
+ * its `variant`: a block claims its next queue slot while it works on a
+ * tile (AHEAD); the direction bytes are made by the first visit of each
+ * tile instead of a pass over the grid (LAZY); one barrier a relaxation
+ * step, and the next tile taken by warp 1 while warp 0 queues the
+ * neighbours of the last (OVERLAP: the default, src/gpu/grid_gpu.cu; it
+ * comes without the other two). 0 is the kernel as profiled in 2026-11. */
+enum {
+    GCUT_RELABEL_AHEAD = 1,
+    GCUT_RELABEL_LAZY = 2,
+    GCUT_RELABEL_OVERLAP = 4,
+    GCUT_RELABEL_MAX = 7
+};
 
 /* The global relabel in one persistent (cooperative) launch after a prep
  * launch: exact BFS heights on return, with no host round trip

@@ -18,10 +18,11 @@
  * that reads the new value: inside the tile by the same block's loop, across
  * the border by a processing of the neighbour tile that starts after the
  * fall is visible (the writer fences before it queues; the taker clears the
- * tile's queued flag, then fences, then reads). So when the queue is empty
- * and no block is working (`pending` == 0), h(p) <= h(q) + 1 on every
- * residual arc: the heights are the exact distances, and infinite exactly
- * where no path reaches the sink.
+ * tile's queued flag, then fences, then reads: with OVERLAP the taker is
+ * warp 1, and the block reads after the barrier that follows the take).
+ * So when the queue is empty and no block is working (`pending` == 0),
+ * h(p) <= h(q) + 1 on every residual arc: the heights are the exact
+ * distances, and infinite exactly where no path reaches the sink.
  *
  * The queue starts with every tile. Slot j % cap holds (j + 1) << 32 |
  * tile, 0 when empty. A producer claims j from the tail and waits for its
@@ -32,23 +33,40 @@
  * against the kernel without it (bench/results). A relabel visits each
  * tile 2 to 3 times; a visit is a chain of round trips to L2 (take a slot,
  * clear it and the queued flag, fence, read the halo; fence, queue the
- * neighbours, count down) around about 12 relaxation steps of two block
- * barriers each. Tried and dropped, each measured slower on the H100
- * (bench/results): closing rows and columns by warp scans, to need fewer
- * steps (25 to 85% slower); 2, 4 or 8 pixels a thread, so that more tiles
- * are in flight (more visits, and slower ones); skipping in a step the
- * rows with no change next to them in the step before (10% slower).
- * AHEAD and LAZY are opt-in: within the run-to-run spread.
+ * neighbours, count down) around about 11 relaxation steps. Where its
+ * time goes (Nsight Compute, bench/results): a block waits mostly for
+ * work. The take polls an empty slot some 10 times a visit (31% of the
+ * stall samples sit after the take): the relabel is a chain of visits one
+ * after another across the tiles, with most blocks idle, so only a shorter
+ * chain helps, not more throughput. Tried and dropped, each measured
+ * slower on the H100: closing rows and columns by warp scans, to need
+ * fewer steps (25 to 85% slower); 2, 4 or 8 pixels a thread, so that more
+ * tiles are in flight (more visits, and slower ones); skipping in a step
+ * the rows with no change next to them in the step before (10% slower);
+ * running the take of the next tile step by step during the relaxation
+ * (more visits: a tile taken early misses changes that a later take would
+ * have seen; 14% slower).
  * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
- *   the claim's round trip overlaps the relaxation instead of stalling the
- *   block (31% of the profiled relabel's stall samples sat after the take).
+ *   the claim's round trip overlaps the relaxation (opt-in: within the
+ *   spread).
  * - LAZY: the prep pass read every residual to write the direction bytes
  *   (41 bytes a node, at the DRAM roof); now the first visit of a tile
  *   reads its residuals (which no kernel changes during a relabel) and
  *   writes the bytes, and later visits read the bytes once mask_ready says
  *   they are there (a visit that finds them missing, because the first one
  *   is still running on another block, reads the residuals too and writes
- *   the same bytes). The prep moves 8 bytes a node. */
+ *   the same bytes). The prep moves 8 bytes a node. (Opt-in: within the
+ *   spread.)
+ * - OVERLAP (the default): two shared copies of the heights, a step
+ *   reading one and writing the other, so one barrier a step instead of
+ *   two; and the next tile taken by warp 1 while warp 0 queues the last
+ *   one's neighbours, so that the two chains of round trips overlap.
+ *   Also tried (bench/results): each half alone (one barrier a step: no
+ *   gain; the overlapped take: about half the gain), with AHEAD (no
+ *   change), and a block that goes on with one of the neighbour tiles it
+ *   would queue, off the queue (4% slower at 8.3 MP: like an early take,
+ *   it visits tiles before their other neighbours' changes arrive, 26%
+ *   more visits in the profiled relabel). */
 #include "grid_device.cuh"
 
 /* Heights reset (1 next to the sink, else infinite); without LAZY, the
@@ -121,10 +139,37 @@ static __device__ int take_slot(const gcut__dgrid &g, unsigned long long i, int 
     }
 }
 
-template <int NDIR, bool AHEAD, bool LAZY>
+/* One relaxation step of a pixel: h falls to 1 + the lowest height that
+ * `src` holds among the neighbours its residual arcs reach. Returns
+ * whether it fell. */
+template <int NDIR>
+static __device__ __forceinline__ int relax_step(const int32_t *src, int me, unsigned mask, int &h)
+{
+    int best = h;
+#pragma unroll
+    for (int d = 0; d < NDIR; d++)
+        if (mask & (1u << d)) {
+            const int hq = src[me + dir_dx(d) + dir_dy(d) * HALO_W] + 1;
+            best = hq < best ? hq : best;
+        }
+    const int changed = best < h;
+    h = best;
+    return changed;
+}
+
+template <int NDIR, int V>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcut__dgrid g)
 {
-    __shared__ int32_t sh_h[HALO_N];
+    /* OVERLAP's two halves: one barrier a step (DBUF) and the take while
+     * warp 0 queues (PAR); it comes without AHEAD and LAZY. */
+    constexpr bool DBUF = (V & GCUT_RELABEL_OVERLAP) != 0;
+    constexpr bool PAR = DBUF;
+    constexpr bool AHEAD = (V & GCUT_RELABEL_AHEAD) != 0 && !PAR;
+    constexpr bool LAZY = (V & GCUT_RELABEL_LAZY) != 0 && !PAR;
+    /* PAR: thread TAKER (warp 1) takes the next tile while warp 0 queues
+     * the neighbours of the last one; else thread 0 does both, in turn. */
+    constexpr int TAKER = PAR ? 32 : 0;
+    __shared__ int32_t sh_h[DBUF ? 2 : 1][HALO_N]; /* DBUF: a step reads one, writes the other */
     __shared__ int sh_tile, sh_fresh;
     __shared__ unsigned sh_notify; /* bit 3 * (dy + 1) + dx + 1: neighbour tile to queue */
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
@@ -142,21 +187,27 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
     unsigned next = 0; /* AHEAD: thread 0's claimed slot (a relabel claims < 2^32) */
     if (AHEAD && tid == 0)
         next = (unsigned)claim_slot(g);
+    if (PAR && tid == TAKER) {
+        int fresh = 0;
+        sh_tile = take_slot(g, claim_slot(g), &fresh);
+        sh_fresh = fresh;
+    }
 
     for (;;) {
-        if (tid == 0) {
+        if (!PAR && tid == 0) {
             int fresh = 0;
             const int tile = take_slot(g, AHEAD ? next : claim_slot(g), &fresh);
             if (AHEAD && tile >= 0)
                 next = (unsigned)claim_slot(g); /* its round trip overlaps this tile's work */
             sh_tile = tile;
             sh_fresh = fresh;
-            sh_notify = 0;
         }
-        __syncthreads();
+        __syncthreads(); /* PAR: the take at the end of the last tile (or before the loop) */
         const int tile = sh_tile;
         if (tile < 0)
             return;
+        if (tid == 0)
+            sh_notify = 0; /* read by warp 0 before the barrier above; set after the next one */
         const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
         const long long origin =
             (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
@@ -172,31 +223,45 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
         } else {
             mask = LAZY ? __ldcg(&g.mask[p]) : g.mask[p];
         }
-        for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS)
-            sh_h[i] = load_volatile(&g.height[origin + (long long)(i / HALO_W) * g.pitch +
-                                              i % HALO_W]);
+        for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS) {
+            const int v = load_volatile(&g.height[origin + (long long)(i / HALO_W) * g.pitch +
+                                                  i % HALO_W]);
+            sh_h[0][i] = v;
+            if (DBUF)
+                sh_h[DBUF ? 1 : 0][i] = v; /* the halo, in both */
+        }
         __syncthreads();
         if (fresh && tid == 0)
             store_volatile(&g.mask_ready[tile], 1);
 
-        int h = sh_h[me];
+        int h = sh_h[0][me];
         const int h_start = h;
-        for (;;) {
-            int best = h;
-#pragma unroll
-            for (int d = 0; d < NDIR; d++)
-                if (mask & (1u << d)) {
-                    const int hq = sh_h[me + dir_dx(d) + dir_dy(d) * HALO_W] + 1;
-                    best = hq < best ? hq : best;
-                }
-            const int changed = best < h;
-            __syncthreads(); /* every read of this step is done */
-            if (changed) {
-                h = best;
-                sh_h[me] = h;
+        if (DBUF) {
+            /* Two steps a turn, each reading one copy and writing the other
+             * (every pixel, changed or not), so one barrier a step; the
+             * copies by name, so that every address is a constant offset. */
+            for (;;) {
+                int changed = relax_step<NDIR>(sh_h[0], me, mask, h);
+                sh_h[DBUF ? 1 : 0][me] = h;
+                if (!__syncthreads_or(changed))
+                    break;
+                changed = relax_step<NDIR>(sh_h[DBUF ? 1 : 0], me, mask, h);
+                sh_h[0][me] = h;
+                if (!__syncthreads_or(changed))
+                    break;
             }
-            if (!__syncthreads_or(changed))
-                break;
+        } else {
+            for (;;) {
+                int hn = h;
+                const int changed = relax_step<NDIR>(sh_h[0], me, mask, hn);
+                __syncthreads(); /* every read of this step is done */
+                if (changed) {
+                    h = hn;
+                    sh_h[0][me] = h;
+                }
+                if (!__syncthreads_or(changed))
+                    break;
+            }
         }
         if (h < h_start) {
             atomicMin(&g.height[p], h);
@@ -217,8 +282,17 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
             __syncwarp();
             if (tid == 0)
                 atomicAdd(&g.counters[GCUT_CNT_PENDING], ~0ull); /* minus one */
+        } else if (PAR && tid == TAKER) {
+            /* The next tile, while warp 0 queues. No deadlock: the wait
+             * ends when a slot fills or nothing is pending, and this
+             * tile's count falls in warp 0, which does not wait here. */
+            int fresh = 0;
+            sh_tile = take_slot(g, claim_slot(g), &fresh);
+            sh_fresh = fresh;
         }
-        __syncthreads(); /* sh_tile and sh_h are reused */
+        if (!PAR)
+            __syncthreads(); /* sh_tile and sh_h are reused */
+        /* PAR: the barrier at the top of the loop. */
     }
 }
 
@@ -229,18 +303,19 @@ static int prep_blocks(const gcut__dgrid *g)
     return (int)(blocks < 4096 ? blocks : 4096);
 }
 
-#define RELABEL_VARIANTS(NDIR)                                                                    \
-    {                                                                                             \
-        (void *)relabel_kernel<NDIR, false, false>, (void *)relabel_kernel<NDIR, true, false>,    \
-            (void *)relabel_kernel<NDIR, false, true>, (void *)relabel_kernel<NDIR, true, true>   \
-    }
-
-/* The kernel of `variant` (GCUT_RELABEL_* bits). */
+/* The kernel of `variant` (GCUT_RELABEL_* bits; OVERLAP ignores the others). */
 static void *relabel_kernel_for(int ndirs, int variant)
 {
-    static void *const k4[] = RELABEL_VARIANTS(4);
-    static void *const k8[] = RELABEL_VARIANTS(8);
-    return (ndirs == 8 ? k8 : k4)[variant & GCUT_RELABEL_MAX];
+#define RELABEL_KERNELS(N)                                                                        \
+    {                                                                                             \
+        (void *)relabel_kernel<N, 0>, (void *)relabel_kernel<N, 1>, (void *)relabel_kernel<N, 2>, \
+            (void *)relabel_kernel<N, 3>, (void *)relabel_kernel<N, GCUT_RELABEL_OVERLAP>         \
+    }
+    static void *const k4[] = RELABEL_KERNELS(4);
+    static void *const k8[] = RELABEL_KERNELS(8);
+#undef RELABEL_KERNELS
+    void *const *k = ndirs == 8 ? k8 : k4;
+    return k[(variant & GCUT_RELABEL_OVERLAP) ? 4 : variant & 3];
 }
 
 /* Blocks of `threads` threads of `kernel` resident at once, at most `tiles`. */
@@ -269,7 +344,8 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int varia
     if (err != cudaSuccess)
         return err;
 
-    const int lazy = (variant & GCUT_RELABEL_LAZY) != 0;
+    /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
+    const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
     if (g->ndirs == 8 && lazy)
         relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
     else if (g->ndirs == 8)

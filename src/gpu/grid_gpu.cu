@@ -34,8 +34,13 @@
 enum { PUSH_DEFAULT = 0, PUSH_WORKLIST = 1, PUSH_SYNC = 2, PUSH_AHEAD = 3, PUSH_OVERLAP = 4 };
 
 /* The relabel's parts (GCUT_RELABEL_* bits) that relabel_worklist = 1
- * means; relabel_worklist = 2 + bits picks others (bench/results). */
-#define RELABEL_DEFAULT 0
+ * means; relabel_worklist = 2 + bits picks others (bench/results). A
+ * build can set other default parts (-DGCUT_GRID_RELABEL_PARTS=BITS), so
+ * that bench/gpu_device_pick.sh runs the checks on either default. */
+#ifndef GCUT_GRID_RELABEL_PARTS
+#define GCUT_GRID_RELABEL_PARTS GCUT_RELABEL_OVERLAP
+#endif
+#define RELABEL_DEFAULT GCUT_GRID_RELABEL_PARTS
 
 /* The push mode, with PUSH_OVERLAP as PUSH_AHEAD plus the overlap flag. */
 static int push_mode_of(const gcut__gpu *s, int *overlap)
