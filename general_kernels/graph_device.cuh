@@ -27,6 +27,18 @@ static __device__ __forceinline__ void warp_append(bool want, int32_t item, int3
         out[base + __popc(mask & ((1u << lane) - 1u))] = item;
 }
 
+/* The top of worklist step `seq` (graph_kernels.h) on the three sizes at
+ * `sizes`: returns the size of the step's input list; `first` (one thread
+ * of the grid) zeroes the output size of step seq + 1, which was the input
+ * size of step seq - 1, read by all before the last barrier. */
+static __device__ __forceinline__ unsigned long long step_size(unsigned long long *sizes,
+                                                               unsigned long long seq, bool first)
+{
+    if (first)
+        sizes[(seq + 2) % 3] = 0;
+    return __ldcg(&sizes[seq % 3]);
+}
+
 /* The minimum over each group of W lanes (all 32 lanes call it). */
 template <int W>
 static __device__ __forceinline__ unsigned long long group_min(unsigned long long x)

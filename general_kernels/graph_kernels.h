@@ -66,6 +66,9 @@ typedef struct gcut__dgraph {
     int spread;              /* split push: push to every lower neighbour, not only the lowest */
     int aggregate;           /* split push: one append atomic per warp and class */
     int order;               /* split push: ties by arc code (1) or forward arcs first (0) */
+    int chase;               /* split push: nodes a thread follows its excess to in a step */
+    int lean;                /* split push, light nodes: 1 rounds reuse the first's loads,
+                              * 2 one append atomic per warp for all light heads */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -75,6 +78,7 @@ typedef struct gcut__dgraph {
     int32_t *list[2];        /* n each */
     int32_t *mlist[2], *hlist[2]; /* n each: the split push's warp and block worklists */
     uint8_t *dclass;         /* n: 0 thread, 1 warp, 2 block per node (split push) */
+    int32_t *claim;          /* n: the last push step + 1 that took the node (chase) */
     uint8_t *side;           /* n: 1 = cannot reach the sink (after phase 1) */
     unsigned long long *counters; /* GCUT_GCNT_SLOTS */
     /* precoloring variant */
@@ -111,7 +115,9 @@ cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream)
  * node of the medium one, a block per node of the heavy one; each node
  * discharges up to `rounds` times: lift to one above its lowest residual
  * neighbour (ties by `order`), push to it, and with `spread` to every
- * other lower neighbour. */
+ * other lower neighbour. With `chase`, a light node's thread then
+ * discharges the light node its lowest push went to, up to `chase` nodes
+ * deep, when no other thread has taken that node in this step (claim). */
 cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
                                           int phase2, int rounds, cudaStream_t stream);
 

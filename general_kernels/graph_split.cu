@@ -21,10 +21,19 @@
  * scan and its loads issued together: a BFS level is a chain of dependent
  * loads, and this shortens it (20-30 % off the relabel time).
  *
+ * Chase: after a light node's discharge its thread goes on to the light
+ * node its lowest push went to, up to `chase` nodes a step, unless another
+ * thread has taken that node in this step (claim): excess moves several
+ * arcs a step, so fewer steps, and fewer global relabels, which the host
+ * counts in steps. Lean: a light node's later rounds reuse its first
+ * round's loads, and its appends take one atomic per warp. A step costs
+ * the latency of its longest chain, so a short chase (2) is what pays.
+ *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
  * grown when v pushes on it; exactness rests on the host's final exact BFS. */
 #include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
 #include <stdint.h>
 
 #include "graph_device.cuh"
@@ -121,11 +130,12 @@ static __device__ __forceinline__ void push_on(const gcut__dgraph &g, bool forwa
 
 /* Push min(excess, room) along entry t of a light node. */
 static __device__ __forceinline__ void light_push(const gcut__dgraph &g, int32_t os, int32_t dout,
-                                                  int32_t is, int t, int32_t room, long long *ex,
+                                                  int32_t is, int t, int32_t *room, long long *ex,
                                                   long long *sent, unsigned *pushed_to,
                                                   unsigned long long *pushes)
 {
-    const long long d = *ex < room ? *ex : room;
+    const long long d = *ex < *room ? *ex : *room;
+    *room -= (int32_t)d;
     int32_t u = 0, k = 0;
     if (t < dout) {
         k = os + t;
@@ -141,13 +151,54 @@ static __device__ __forceinline__ void light_push(const gcut__dgraph &g, int32_t
     (*pushes)++;
 }
 
-/* One node, one thread; its at most L arcs' residuals and heights in
- * registers (the loops unroll with constant bounds). */
+/* Append nb[t] for the set bits t of `fresh`, and `self` unless < 0, to
+ * the next step's light worklist (they are stamped already): one atomic
+ * for all the lanes here. */
 template <int L>
-static __device__ __forceinline__ void light_node(const gcut__dgraph &g, int32_t v, int32_t hmax,
-                                                  int phase2, int rounds, unsigned long long seq,
-                                                  unsigned long long *lifts,
-                                                  unsigned long long *pushes)
+static __device__ __forceinline__ void append_light(const gcut__dgraph &g, const int32_t *nb,
+                                                    unsigned fresh, int32_t self,
+                                                    unsigned long long seq)
+{
+    const unsigned cnt = (unsigned)__popc(fresh) + (self >= 0 ? 1u : 0u);
+    if (!cnt)
+        return;
+    const cg::coalesced_group here = cg::coalesced_threads();
+    const unsigned before = cg::exclusive_scan(here, cnt);
+    const unsigned total = here.shfl(before + cnt, here.size() - 1);
+    unsigned long long base = 0;
+    if (here.thread_rank() == 0)
+        base = atomicAdd(class_size(g, 0, seq + 1), (unsigned long long)total);
+    base = here.shfl(base, 0) + before;
+    int32_t *list = class_list(g, 0, seq + 1);
+#pragma unroll
+    for (int t = 0; t < L; t++)
+        if (fresh >> t & 1)
+            list[base++] = nb[t];
+    if (self >= 0)
+        list[base] = self;
+}
+
+/* Take v for push step seq: false when another thread has it. Only chase
+ * needs this (a worklist holds a node once per step); it keeps one owner
+ * per node and step, so the concurrency argument at the top still holds. */
+static __device__ __forceinline__ bool claim(const gcut__dgraph &g, int32_t v,
+                                             unsigned long long seq)
+{
+    const int32_t mark = (int32_t)seq + 1;
+    return atomicMax(&g.claim[v], mark) < mark;
+}
+
+/* One node, one thread; its at most L arcs' residuals and heights in
+ * registers (the loops unroll with constant bounds). With `chase`, the
+ * head of the last push to the lowest neighbour, if a light node other
+ * than s and t, is returned instead of put on the worklist: the caller
+ * follows the excess there in this step. Else -1. */
+template <int L, int LEAN>
+static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int32_t v,
+                                                     int32_t hmax, int phase2, int rounds,
+                                                     bool chase, unsigned long long seq,
+                                                     unsigned long long *lifts,
+                                                     unsigned long long *pushes)
 {
     long long ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
     int32_t h = __ldcg(&g.height[v]);
@@ -155,30 +206,39 @@ static __device__ __forceinline__ void light_node(const gcut__dgraph &g, int32_t
     const int32_t dout = phase2 ? 0 : g.out_start[v + 1] - os;
     const int32_t deg = dout + g.in_start[v + 1] - is;
     if (ex <= 0 || h >= hmax)
-        return;
+        return -1;
     int32_t res[L], hh[L];
     unsigned pushed_to = 0;
     long long sent = 0;
+    int follow = -1; /* entry of the last push to the lowest neighbour */
     for (int r = 0; r < rounds; r++) {
         unsigned long long key = NO_ARC; /* (height << 32 | tie code) of the lowest */
         int best = -1;
+        /* lean & 1: later rounds reuse the first round's residuals (less what
+         * v pushed) and heights; residuals out of v only grow under others,
+         * so the pushes stay within capacity; stale heights only cost speed */
+        const bool load = r == 0 || !(LEAN & 1);
 #pragma unroll
         for (int t = 0; t < L; t++) {
-            res[t] = 0;
-            hh[t] = NO_HEIGHT;
-            if (t < deg) {
-                int32_t u = 0, k = 0;
-                const int32_t room = arc_at(g, os, dout, is, t, &u, &k);
-                const int32_t hu = __ldcg(&g.height[u]);
-                if (room > 0) {
-                    res[t] = room;
-                    hh[t] = hu;
-                    const unsigned long long mine =
-                        (unsigned long long)(uint32_t)hu << 32 | tie_code(g, os, dout, is, t);
-                    if (mine < key) {
-                        key = mine;
-                        best = t;
+            if (load) {
+                res[t] = 0;
+                hh[t] = NO_HEIGHT;
+                if (t < deg) {
+                    int32_t u = 0, k = 0;
+                    const int32_t room = arc_at(g, os, dout, is, t, &u, &k);
+                    const int32_t hu = __ldcg(&g.height[u]);
+                    if (room > 0) {
+                        res[t] = room;
+                        hh[t] = hu;
                     }
+                }
+            }
+            if (res[t] > 0) {
+                const unsigned long long mine =
+                    (unsigned long long)(uint32_t)hh[t] << 32 | tie_code(g, os, dout, is, t);
+                if (mine < key) {
+                    key = mine;
+                    best = t;
                 }
             }
         }
@@ -198,14 +258,17 @@ static __device__ __forceinline__ void light_node(const gcut__dgraph &g, int32_t
         }
         /* the lowest first; with spread then every other lower one */
 #pragma unroll
-        for (int t = 0; t < L; t++)
-            if (t == best && hh[t] < h)
-                light_push(g, os, dout, is, t, res[t], &ex, &sent, &pushed_to, pushes);
+        for (int t = 0; t < L; t++) {
+            if (t == best && hh[t] < h) {
+                light_push(g, os, dout, is, t, &res[t], &ex, &sent, &pushed_to, pushes);
+                follow = t;
+            }
+        }
         if (g.spread) {
 #pragma unroll
             for (int t = 0; t < L; t++)
-                if (t < deg && t != best && ex > 0 && hh[t] < h)
-                    light_push(g, os, dout, is, t, res[t], &ex, &sent, &pushed_to, pushes);
+                if (t < deg && t != best && ex > 0 && res[t] > 0 && hh[t] < h)
+                    light_push(g, os, dout, is, t, &res[t], &ex, &sent, &pushed_to, pushes);
         }
         if (ex == 0)
             break;
@@ -213,15 +276,68 @@ static __device__ __forceinline__ void light_node(const gcut__dgraph &g, int32_t
     if (sent)
         add_excess(g.excess, v, -sent);
     /* The appends after all pushes, so that their atomics overlap. */
+    int32_t next = -1;
+    if constexpr ((LEAN & 2) != 0) {
+        /* every stamp atomic first, then one append for all light nodes */
+        int32_t nb[L];
+        unsigned fresh = 0;
 #pragma unroll
-    for (int t = 0; t < L; t++) {
-        if (pushed_to >> t & 1) {
-            const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
-            activate(g, u, seq);
+        for (int t = 0; t < L; t++) {
+            nb[t] = -1;
+            if (pushed_to >> t & 1) {
+                const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
+                const bool light = u != g.source && u != g.sink && g.dclass[u] == 0;
+                nb[t] = u;
+                if (chase && t == follow && light)
+                    next = u;
+                else if (!light)
+                    activate(g, u, seq);
+                else if (atomicMax(&g.stamp[u], (int32_t)seq) != (int32_t)seq)
+                    fresh |= 1u << t;
+            }
+        }
+        const bool self =
+            ex > 0 && h < hmax && atomicMax(&g.stamp[v], (int32_t)seq) != (int32_t)seq;
+        append_light<L>(g, nb, fresh, self ? v : -1, seq);
+    } else {
+#pragma unroll
+        for (int t = 0; t < L; t++) {
+            if (pushed_to >> t & 1) {
+                const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
+                if (chase && t == follow && u != g.source && u != g.sink && g.dclass[u] == 0)
+                    next = u;
+                else
+                    activate(g, u, seq);
+            }
+        }
+        if (ex > 0 && h < hmax)
+            activate(g, v, seq);
+    }
+    return next;
+}
+
+/* A light worklist entry: v, then with chase the nodes its excess went to,
+ * up to g.chase of them; a node another thread has already taken in this
+ * step goes on the worklist instead (it got excess). */
+template <int L, int LEAN>
+static __device__ __forceinline__ void light_entry(const gcut__dgraph &g, int32_t v, int32_t hmax,
+                                                   int phase2, int rounds, unsigned long long seq,
+                                                   unsigned long long *lifts,
+                                                   unsigned long long *pushes)
+{
+    if (g.chase && !claim(g, v, seq))
+        return; /* a chase took it in this step */
+    for (int hop = 0; v >= 0; hop++) {
+        const int32_t next =
+            light_node<L, LEAN>(g, v, hmax, phase2, rounds, hop < g.chase, seq, lifts, pushes);
+        v = -1;
+        if (next >= 0) {
+            if (claim(g, next, seq))
+                v = next;
+            else
+                activate(g, next, seq);
         }
     }
-    if (ex > 0 && h < hmax)
-        activate(g, v, seq);
 }
 
 /* Minimum over a group of GS threads (a warp, or the block); sh holds
@@ -397,7 +513,7 @@ static __device__ __forceinline__ void group_node(const gcut__dgraph &g, int32_t
 /* Up to `steps` push steps (graph_kernels.h); each step takes the heavy
  * nodes a block each, the medium a warp each, the light a thread each,
  * then one grid barrier. */
-template <int L>
+template <int L, int LEAN>
 static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgraph g, int steps,
                                                                     int32_t hmax, int phase2,
                                                                     int rounds)
@@ -412,15 +528,12 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
-        const unsigned long long nl = __ldcg(class_size(g, 0, seq));
-        const unsigned long long nm = __ldcg(class_size(g, 1, seq));
-        const unsigned long long nh = __ldcg(class_size(g, 2, seq));
+        const unsigned long long nl = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+        const unsigned long long nm = step_size(&g.counters[GCUT_GCNT_MSIZE0], seq, tid == 0);
+        const unsigned long long nh = step_size(&g.counters[GCUT_GCNT_HSIZE0], seq, tid == 0);
         if (nl + nm + nh == 0)
             break;
         items += nl + nm + nh;
-        if (tid == 0)
-            for (int c = 0; c < 3; c++)
-                *class_size(g, c, seq + 2) = 0;
         for (unsigned long long i = blockIdx.x; i < nh; i += gridDim.x)
             group_node<THREADS>(g, __ldcg(&g.hlist[seq & 1][i]), hmax, phase2, rounds, seq,
                                 &lifts, &pushes, sh);
@@ -428,8 +541,8 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
             group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
                            &pushes, sh);
         for (unsigned long long i = tid; i < nl; i += stride)
-            light_node<L>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
-                          &pushes);
+            light_entry<L, LEAN>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq,
+                                 &lifts, &pushes);
         grid.sync();
     }
     if (tid == 0) {
@@ -479,14 +592,12 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
     seq++;
     int32_t level = 1;
     for (;; level++, seq++) {
-        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
+        const unsigned long long size = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
         if (size == 0 || level > g.n + 1)
             break;
         const int32_t *in = g.list[seq & 1];
         int32_t *out = g.list[(seq + 1) & 1];
         unsigned long long *out_size = &g.counters[(seq + 1) % 3];
-        if (tid == 0)
-            g.counters[(seq + 2) % 3] = 0;
         for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
             const unsigned long long i = base + group;
             const int32_t x = i < size ? __ldcg(&in[i]) : -1;
@@ -579,15 +690,26 @@ extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t
                                        THREADS, args, 0, stream);
 }
 
+/* The split push kernel for a thread's arc limit and the lean bits (one
+ * instance each, so that no variant pays for another's registers). */
+static const void *split_push_pick(int light_max, int lean)
+{
+    static const void *const kernels[2][4] = {
+        {(const void *)split_push_kernel<8, 0>, (const void *)split_push_kernel<8, 1>,
+         (const void *)split_push_kernel<8, 2>, (const void *)split_push_kernel<8, 3>},
+        {(const void *)split_push_kernel<12, 0>, (const void *)split_push_kernel<12, 1>,
+         (const void *)split_push_kernel<12, 2>, (const void *)split_push_kernel<12, 3>}};
+    return kernels[light_max <= 8 ? 0 : 1][lean & 3];
+}
+
 extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps,
                                                      int32_t hmax, int phase2, int rounds,
                                                      cudaStream_t stream)
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
-    const void *k = g->light_max <= 8 ? (const void *)split_push_kernel<8>
-                                      : (const void *)split_push_kernel<12>;
-    return cudaLaunchCooperativeKernel(k, g->split_blocks, THREADS, args, 0, stream);
+    return cudaLaunchCooperativeKernel(split_push_pick(g->light_max, g->lean), g->split_blocks,
+                                       THREADS, args, 0, stream);
 }
 
 extern "C" int gcut__graph_relabel_occupancy(int per_sm)
@@ -615,8 +737,9 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
         cudaGetLastError();
         return 0;
     }
-    const void *kernels[] = {(const void *)split_push_kernel<8>,
-                             (const void *)split_push_kernel<12>};
+    const void *kernels[8];
+    for (int i = 0; i < 8; i++)
+        kernels[i] = split_push_pick(i < 4 ? 8 : 12, i & 3);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
         int k = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=

@@ -110,7 +110,7 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
-        const unsigned long long size = __ldcg(&g.counters[seq % 3]);
+        const unsigned long long size = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
         if (size == 0)
             break;
         items += size;
@@ -118,8 +118,6 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
         const int32_t *in = g.list[seq & 1];
         int32_t *out = g.list[(seq + 1) & 1];
         unsigned long long *out_size = &g.counters[(seq + 1) % 3];
-        if (tid == 0)
-            g.counters[(seq + 2) % 3] = 0;
         for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
             const unsigned long long i = base + group;
             const int32_t v = i < size ? __ldcg(&in[i]) : -1;

@@ -124,6 +124,9 @@ typedef struct gcut__gpu_graph_knobs {
     int aggregate;    /* split push: 1 = one worklist-append atomic per warp, 0 = per node */
     int order;        /* split push: neighbours of equal height by arc code (1), scan order (0) */
     int adapt;        /* 1 = the push kind and order from the graph (graph_gpu.cu), 0 = as set */
+    int chase;        /* split push: a thread follows its excess this many nodes a step (0 = off) */
+    int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append */
+    int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400) up to this */
 } gcut__gpu_graph_knobs;
 
 /* What the last run did. Milliseconds from CUDA events. */

@@ -14,7 +14,7 @@ typedef struct gcut__gpu_graph gpu_graph;
 static size_t graph_bytes(int64_t n, int64_t m)
 {
     return (size_t)m * 5 * sizeof(int32_t) +
-           (size_t)n * (12 * sizeof(int32_t) + sizeof(long long) + 2) +
+           (size_t)n * (13 * sizeof(int32_t) + sizeof(long long) + 2) +
            2 * sizeof(int32_t) + GCUT_GCNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -38,6 +38,7 @@ static void free_buffers(gpu_graph *gs)
         cudaFree(d->hlist[k]);
     }
     cudaFree(d->dclass);
+    cudaFree(d->claim);
     cudaFree(d->side);
     cudaFree(d->counters);
     cudaFree((void *)d->color);
@@ -106,6 +107,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     gs->knobs.aggregate = 1;
     gs->knobs.order = 0;
     gs->knobs.adapt = 1;
+    /* Measured in round 3 (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md):
+     * chase 2 and lean 3 take 10-28 % off RLG, a relabel floor of up to
+     * 600 iterations (graph_gpu_run.cu) 20-33 % off genrmf. */
+    gs->knobs.chase = 2;
+    gs->knobs.lean = 3;
+    gs->knobs.gr_floor = 600;
     {
         /* Enough warps to fill the GPU: 8 blocks of 256 threads per SM. */
         int sms = 0;
@@ -168,6 +175,7 @@ static gcut_status reserve(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
         GPU_CHECK(ctx, cudaMalloc((void **)&d->hlist[k], (size_t)n * sizeof(int32_t)));
     }
     GPU_CHECK(ctx, cudaMalloc((void **)&d->dclass, (size_t)n));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->choice, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->lift_to, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->side, (size_t)n));
@@ -284,17 +292,25 @@ fail:
     return st;
 }
 
+/* The context's graph state, refused unless `g` is the graph on the device. */
+static gcut_status uploaded_state(gcut_graph *g, gcut__gpu **s, gpu_graph **gs)
+{
+    gcut_status st = gcut__gpu_graph_state(g->ctx, s, gs);
+    if (!st && (*gs)->owner != g)
+        st = gcut__fail(g->ctx, GCUT_E_STATE,
+                        "gpu: this graph is not on the device (upload first)");
+    return st;
+}
+
 extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned flags,
                                            int64_t *iterations)
 {
     gcut_context *ctx = g->ctx;
     gcut__gpu *s = NULL;
     gpu_graph *gs = NULL;
-    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    gcut_status st = uploaded_state(g, &s, &gs);
     if (st)
         return st;
-    if (gs->owner != g)
-        return gcut__fail(ctx, GCUT_E_STATE, "gpu: this graph is not on the device (upload first)");
     if ((st = gcut__graph_alloc_solution(g)))
         return st;
     const double upload_ms = gs->stats.upload_ms, color_ms = gs->stats.color_ms;
@@ -331,6 +347,14 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
             gs->dg.light_max = gs->paired ? 0 : gs->knobs.light;
             gs->dg.order = 0;
         }
+        gs->dg.chase = gs->dg.light_max > 0 ? gs->knobs.chase : 0;
+        gs->dg.lean = gs->knobs.lean;
+        if (gs->knobs.adapt && 2.0 * g->m > (double)gs->dg.light_max * g->n) {
+            /* Both act on light nodes only, and where few nodes are light
+             * (acyclic-dense) the lean kernel measured 10 % slower. */
+            gs->dg.chase = 0;
+            gs->dg.lean = 0;
+        }
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
     }
@@ -365,11 +389,9 @@ extern "C" gcut_status gcut__gpu_graph_download(gcut_graph *g)
     gcut_context *ctx = g->ctx;
     gcut__gpu *s = NULL;
     gpu_graph *gs = NULL;
-    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    gcut_status st = uploaded_state(g, &s, &gs);
     if (st)
         return st;
-    if (gs->owner != g)
-        return gcut__fail(ctx, GCUT_E_STATE, "gpu: this graph is not on the device");
     const double t0 = gcut__now_ms();
     if (g->m > 0 &&
         (st = stage_down(ctx, s, gs, g->flow, gs->dg.flow, (size_t)g->m * sizeof(int32_t))))
@@ -444,6 +466,12 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
         c->order = k->order != 0;
     if (k->adapt >= 0)
         c->adapt = k->adapt != 0;
+    if (k->chase >= 0)
+        c->chase = k->chase;
+    if (k->lean >= 0)
+        c->lean = k->lean & 3;
+    if (k->gr_floor > 0)
+        c->gr_floor = k->gr_floor;
     if (k->occupancy > 0) {
         const int blocks = gcut__graph_coop_blocks(s->device, k->occupancy);
         const int split_blocks = gcut__graph_split_blocks(s->device, k->occupancy);
