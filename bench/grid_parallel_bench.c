@@ -9,7 +9,9 @@
  * the merges (from the solver's own clock), and whether the flow and the
  * labels equal BK's (and gcut_grid_verify() passes). The rows with -k
  * vary the strips per thread at the largest thread count of -t (pbk's
- * default is GCUT__PBK_STRIPS_PER_THREAD).
+ * default is GCUT__PBK_STRIPS_PER_THREAD), with the phases: start, strips
+ * (until the last strip is done), merges (from then to the end), the
+ * merges' summed work and the last merge alone.
  * Reads internal headers: BK's kept state must be dropped before each
  * timed BK solve so that every solve starts cold. */
 #include <stdio.h>
@@ -52,23 +54,23 @@ static double median(double *v, int n)
 }
 
 typedef struct result {
-    double total[MAX_REPEAT], start[MAX_REPEAT], strips[MAX_REPEAT], merges[MAX_REPEAT];
+    double total[MAX_REPEAT], start[MAX_REPEAT], strips[MAX_REPEAT], merges[MAX_REPEAT],
+        merge_work[MAX_REPEAT], last_merge[MAX_REPEAT];
     int64_t flow;
     int same_flow, same_labels, verified;
 } result;
 
 /* One timed solve: BK (threads 0), pbk by the public call (strips_per 0),
- * or pbk with `strips_per` strips per thread. */
-static gcut_status solve_once(gcut_grid *g, int threads, int strips_per, double *total,
-                              double *start_ms, double *strips_ms, double *merge_ms)
+ * or pbk with `strips_per` strips per thread; phases into res[r]. */
+static gcut_status solve_once(gcut_grid *g, int threads, int strips_per, result *res, int r)
 {
-    *start_ms = *strips_ms = *merge_ms = 0;
+    res->start[r] = res->strips[r] = res->merges[r] = res->merge_work[r] = res->last_merge[r] = 0;
     gcut__bk_grid_forget(g);
     if (threads == 0 || strips_per == 0) {
         g->ctx->options.threads = threads;
         gcut_solve_info info;
         gcut_status st = gcut_grid_solve(g, threads ? "pbk" : "bk", &info);
-        *total = info.time_ms;
+        res->total[r] = info.time_ms;
         return st;
     }
     gcut__pbk_times times;
@@ -76,34 +78,44 @@ static gcut_status solve_once(gcut_grid *g, int threads, int strips_per, double 
     int strips = threads * strips_per;
     double t0 = gcut__now_ms();
     gcut_status st = gcut__pbk_grid_run(g, threads, strips, &iterations, &times);
-    *total = gcut__now_ms() - t0;
-    *start_ms = times.start_ms;
-    *strips_ms = times.strips_ms;
-    for (int r = 0; r < times.rounds; r++)
-        *merge_ms += times.merge_ms[r];
+    res->total[r] = gcut__now_ms() - t0;
+    res->start[r] = times.start_ms;
+    res->strips[r] = times.strips_ms;
+    res->merges[r] = times.merges_ms;
+    res->merge_work[r] = times.merge_work_ms;
+    res->last_merge[r] = times.last_merge_ms;
     return st;
+}
+
+/* One repeat of one configuration, checked against BK's flow and labels. */
+static int run_once(gcut_grid *g, int threads, int strips_per, int r, const uint8_t *bk_labels,
+                    int64_t bk_flow, uint8_t *labels, result *res)
+{
+    size_t n = (size_t)g->width * (size_t)g->height;
+    if (r == 0) {
+        memset(res, 0, sizeof *res);
+        res->same_flow = res->same_labels = res->verified = 1;
+    }
+    gcut_status st = solve_once(g, threads, strips_per, res, r);
+    if (st) {
+        fprintf(stderr, "grid-parallel-bench: solve failed: %s\n", gcut_last_error(g->ctx));
+        return 1;
+    }
+    res->flow = g->flow;
+    res->same_flow &= g->flow == bk_flow;
+    if (bk_labels && gcut_grid_labels(g, labels) == GCUT_OK)
+        res->same_labels &= memcmp(labels, bk_labels, n) == 0;
+    if (r == 0)
+        res->verified = gcut_grid_verify(g, NULL) == GCUT_OK;
+    return 0;
 }
 
 static int run_config(gcut_grid *g, int threads, int strips_per, int repeat,
                       const uint8_t *bk_labels, int64_t bk_flow, uint8_t *labels, result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->same_flow = res->same_labels = res->verified = 1;
-    size_t n = (size_t)g->width * (size_t)g->height;
-    for (int r = 0; r < repeat; r++) {
-        gcut_status st = solve_once(g, threads, strips_per, &res->total[r], &res->start[r],
-                                    &res->strips[r], &res->merges[r]);
-        if (st) {
-            fprintf(stderr, "grid-parallel-bench: solve failed: %s\n", gcut_last_error(g->ctx));
+    for (int r = 0; r < repeat; r++)
+        if (run_once(g, threads, strips_per, r, bk_labels, bk_flow, labels, res))
             return 1;
-        }
-        res->flow = g->flow;
-        res->same_flow &= g->flow == bk_flow;
-        if (bk_labels && gcut_grid_labels(g, labels) == GCUT_OK)
-            res->same_labels &= memcmp(labels, bk_labels, n) == 0;
-        if (r == 0)
-            res->verified = gcut_grid_verify(g, NULL) == GCUT_OK;
-    }
     return 0;
 }
 
@@ -115,10 +127,12 @@ static void print_row(const char *file, const char *algo, int threads, int strip
         best = res->total[r] < best ? res->total[r] : best;
     double med = median(res->total, repeat);
     /* The phases are timed only where the strips are set (the internal call). */
-    char phases[96] = "- | - | -";
+    char phases[160] = "- | - | - | - | -";
     if (strstr(algo, "strips set"))
-        snprintf(phases, sizeof phases, "%.1f | %.1f | %.1f", median(res->start, repeat),
-                 median(res->strips, repeat), median(res->merges, repeat));
+        snprintf(phases, sizeof phases, "%.1f | %.1f | %.1f | %.1f | %.1f",
+                 median(res->start, repeat), median(res->strips, repeat),
+                 median(res->merges, repeat), median(res->merge_work, repeat),
+                 median(res->last_merge, repeat));
     printf("| %s | %s | %d | %d | %.1f | %.1f | %.2f | %s | %lld | %s | %s |\n", file, algo,
            threads, strips, med, best, bk_median / med, phases, (long long)res->flow,
            !strcmp(algo, "bk")                  ? "-"
@@ -162,9 +176,11 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("| graph | solver | threads | strips | median ms | best ms | speed-up vs bk | start ms "
-           "| strips ms | merges ms | flow | = bk (flow, labels) | verified |\n");
-    printf("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- "
-           "|\n");
+           "| strips ms | merges ms | merge work ms | last merge ms | flow | = bk (flow, labels) "
+           "| verified |\n");
+    printf(
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| --- | --- |\n");
     int rc = 0;
     for (; i < argc && !rc; i++) {
         gcut_context *ctx = NULL;
@@ -187,8 +203,8 @@ int main(int argc, char **argv)
             double bk_median = median(res.total, repeat);
             print_row(name, "bk", 1, 1, repeat, &res, bk_median);
             for (int t = 0; t < nthreads && !rc; t++) {
-                rc = run_config(g, threads[t], 0, repeat, bk_labels, bk_flow, labels, &res);
                 int used = threads[t] > 1 ? gcut__pbk_grid_strips(g, threads[t]) : 1;
+                rc = run_config(g, threads[t], 0, repeat, bk_labels, bk_flow, labels, &res);
                 if (!rc)
                     print_row(name, "pbk", threads[t], used, repeat, &res, bk_median);
                 int largest = 1;

@@ -18,16 +18,19 @@ for im in ${IMAGES:-flower banana1 bush}; do
     --save-graph /tmp/seg4mp/$im.max ".devdata/seg4mp/$im-scribbles1-n2.5.jpg" || exit 1
 done 2>&1 | tee "$OUT/graphs.txt"
 for im in ${IMAGES:-flower banana1 bush}; do
+  # PER= (empty) leaves out the strips-per-thread rows.
+  per=${PER-1,2,8}
   ./build-dev/bench/grid-parallel-bench -r "${REPEAT:-3}" -t "${THREADS:-1,2,4,8,16}" \
-    -k "${PER:-1,2,8}" /tmp/seg4mp/$im.max
+    ${per:+-k "$per"} /tmp/seg4mp/$im.max
 done | tee "$OUT/bench.md"
 # End to end: `gcut segment` with its default BK (warm re-solves between
 # cuts) against --algo pbk (every cut a cold parallel one), default
-# settings (up to 5 cuts) and one cut.
+# settings (up to 5 cuts) and one cut; SEG_ALGOS=pbk leaves out BK,
+# SEG_RUNS=3 repeats each.
 if [ -n "${SEGMENT:-}" ]; then
   for im in ${IMAGES:-flower banana1 bush}; do
     for iters in 5 1; do
-      for algo in bk pbk; do
+      for algo in ${SEG_ALGOS:-bk pbk}; do
         for r in $(seq "${SEG_RUNS:-1}"); do
           printf '%s -i %s --algo %s run %s: ' "$im" "$iters" "$algo" "$r"
           ./build-dev/gcut segment -q --json -d cpu -i "$iters" --algo "$algo" \

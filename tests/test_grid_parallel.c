@@ -75,8 +75,10 @@ Test(grid_parallel, any_strip_count_gives_bk_flow_and_labels)
         for (int threads = 1; threads <= 5; threads++)
             for (size_t k = 0; k < sizeof strips / sizeof strips[0]; k++) {
                 int64_t iterations = 0;
+                gcut__pbk_times times;
                 gcut__bk_grid_forget(g);
-                cr_assert_eq(gcut__pbk_grid_run(g, threads, strips[k], &iterations, NULL), GCUT_OK);
+                cr_assert_eq(gcut__pbk_grid_run(g, threads, strips[k], &iterations, &times),
+                             GCUT_OK);
                 cr_assert_eq(g->flow, info.flow,
                              "%d-connected, %d threads, %d strips: flow %lld, "
                              "BK %lld",
@@ -85,6 +87,9 @@ Test(grid_parallel, any_strip_count_gives_bk_flow_and_labels)
                 cr_assert_eq(memcmp(got, want, 97 * 61), 0, "%d threads, %d strips: labels differ",
                              threads, strips[k]);
                 cr_assert_eq(gcut_grid_verify(g, NULL), GCUT_OK, "%s", gcut_last_error(ctx));
+                /* The scheduler ran every merge of the plan, once. */
+                cr_assert_eq(times.merges, strips[k] - 1, "%d threads, %d strips: %d merges",
+                             threads, strips[k], times.merges);
             }
         free(want);
         free(got);

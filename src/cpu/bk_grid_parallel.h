@@ -18,11 +18,10 @@ extern "C" {
  * more strips than threads (measured: bench/results/grid_cpu_parallel_*). */
 #define GCUT__PBK_STRIPS_PER_THREAD 4
 #define GCUT__PBK_MIN_ROWS 16
-#define GCUT__PBK_MAX_ROUNDS 16
 
-/* The threads a solve of g uses: the context's options.threads when
- * positive (at most one per row), else one per online CPU within the
- * limits above. 1 means plain BK. */
+/* The threads a solve of g uses: the grid's own count, else the context's
+ * options.threads, when positive (at most one per row), else one per
+ * online CPU within the limits above. 1 means plain BK. */
 int gcut__pbk_grid_threads(const gcut_grid *g);
 
 /* The row strips for `threads` threads: GCUT__PBK_STRIPS_PER_THREAD each
@@ -32,10 +31,13 @@ int gcut__pbk_grid_strips(const gcut_grid *g, int threads);
 
 /* Where a solve's time went, in milliseconds (for the benchmark). */
 typedef struct gcut__pbk_times {
-    double start_ms;  /* residuals, trees and queues of every strip */
-    double strips_ms; /* BK in every strip */
-    double merge_ms[GCUT__PBK_MAX_ROUNDS];
-    int rounds;
+    double start_ms;      /* residuals, trees and queues of every strip */
+    double strips_ms;     /* from then until the last strip is done */
+    double merges_ms;     /* from then until the last merge is done */
+    double strip_work_ms; /* BK in the strips, summed over the strips */
+    double merge_work_ms; /* summed over the merges */
+    double last_merge_ms; /* the last merge alone */
+    int merges;           /* merges run */
 } gcut__pbk_times;
 
 /* The solve with `strips` row strips on `threads` threads (1 and 1: plain
