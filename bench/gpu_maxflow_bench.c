@@ -21,13 +21,14 @@
  * Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N]
  *        [--reps N] [--variants LIST] [--async-max-arcs N] [--color-max-arcs N]
  *        [--batch N] [--gr-freq N] [--gr-lifts N] [--rounds N]
- *        [-K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M]]]]]...
- * -K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M]]]] adds a worklist run per graph with
- * those knobs (batch, gr_freq, gr_lifts, rounds, blocks per SM, lanes per
+ *        [-K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W]]]]]]...
+ * -K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W]]]]] adds a worklist run per graph
+ * (best of --reps) with those knobs (batch, gr_freq, gr_lifts, rounds, blocks per SM, lanes per
  * node, the split push's thread and block degree limits (T = 0: the
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits; the relabel frequency's floor; -1 keeps the
+ * chase depth and lean bits; the relabel frequency's floor; the relabel's
+ * batched, team-per-node BFS (1) or the plain one (0); -1 keeps the
  * default), for tuning.
  * SPEC: genrmf-long:32x256, genrmf-wide:96, rlg-wide:1536, rlg-long:512x1024,
  *       acyclic-dense:2000. */
@@ -260,15 +261,15 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
         snprintf(label, sizeof label,
                  "%s [batch %d, gr_freq %d, gr_lifts %d, rounds %d, occ %d, group %d, light %d, "
                  "heavy %d, spread %d, aggregate %d, order %d, adapt %d, chase %d, lean %d, "
-                 "gr_floor %d]",
+                 "gr_floor %d, bfs_team %d]",
                  name, kn->batch, kn->gr_freq, kn->gr_lifts, kn->rounds, kn->occupancy, kn->group,
                  kn->light, kn->heavy, kn->spread, kn->aggregate, kn->order, kn->adapt, kn->chase,
-                 kn->lean, kn->gr_floor);
+                 kn->lean, kn->gr_floor, kn->bfs_team);
         gcut__gpu_graph_tune(gpu, kn);
         if (gcut__gpu_graph_upload(gg) == GCUT_OK)
-            bench_variant(gpu, gg, label, 0, 1, info.flow, prf_ms, o);
+            bench_variant(gpu, gg, label, 0, o->reps, info.flow, prf_ms, o);
         gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12,
-                                       1024, 1, 1, 0, 1, 2, 3, 600};
+                                       1024, 1, 1, 0, 1, 2, 7, 600, 1};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }
@@ -320,7 +321,7 @@ int main(int argc, char **argv)
     o.async_max_arcs = 3000000;
     o.color_max_arcs = 30000000;
     gcut__gpu_graph_knobs knobs = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                   -1, -1, -1, -1, -1, -1, -1, -1};
+                                   -1, -1, -1, -1, -1, -1, -1, -1, -1};
     int c;
     while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:b:f:l:R:K:h", longs, NULL)) != -1) {
         switch (c) {
@@ -346,10 +347,10 @@ int main(int argc, char **argv)
             if (o.nknobs < 16) {
                 gcut__gpu_graph_knobs *k = &o.knobs[o.nknobs];
                 memset(k, -1, sizeof *k);
-                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
+                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
                            &k->gr_freq, &k->gr_lifts, &k->rounds, &k->occupancy, &k->group,
                            &k->light, &k->heavy, &k->spread, &k->aggregate, &k->order,
-                           &k->adapt, &k->chase, &k->lean, &k->gr_floor) >= 4)
+                           &k->adapt, &k->chase, &k->lean, &k->gr_floor, &k->bfs_team) >= 4)
                     o.nknobs++;
             }
             break;

@@ -68,7 +68,10 @@ typedef struct gcut__dgraph {
     int order;               /* split push: ties by arc code (1) or forward arcs first (0) */
     int chase;               /* split push: nodes a thread follows its excess to in a step */
     int lean;                /* split push, light nodes: 1 rounds reuse the first's loads,
-                              * 2 one append atomic per warp for all light heads */
+                              * 2 one append atomic per warp for all light heads; heavy
+                              * nodes: 4 arcs staged once, one block scan per round */
+    int bfs_team;            /* global relabel: entries four a lane at a time, and whole
+                              * warps per node of a small frontier */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */

@@ -26,8 +26,10 @@
  * thread has taken that node in this step (claim): excess moves several
  * arcs a step, so fewer steps, and fewer global relabels, which the host
  * counts in steps. Lean: a light node's later rounds reuse its first
- * round's loads, and its appends take one atomic per warp. A step costs
- * the latency of its longest chain, so a short chase (2) is what pays.
+ * round's loads, and its appends take one atomic per warp (bits 1, 2); a
+ * heavy node's block stages its arcs once and scans them once a round (bit
+ * 4, heavy_node). A step costs the latency of its longest chain, so a
+ * short chase (2) is what pays.
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
@@ -41,6 +43,8 @@
 namespace cg = cooperative_groups;
 
 #define NO_HEIGHT 0x7fffffff
+/* The most arcs of a light node (registers a thread holds its arcs in). */
+#define LIGHT_REGS 12
 
 static __device__ __forceinline__ unsigned long long *class_size(const gcut__dgraph &g, int c,
                                                                   unsigned long long seq)
@@ -96,6 +100,19 @@ static __device__ __forceinline__ int32_t arc_at(const gcut__dgraph &g, int32_t 
     return __ldcg(&g.flow[*k]);
 }
 
+/* The neighbour and forward arc of entry t (as arc_at, without the flow). */
+static __device__ __forceinline__ void arc_ends(const gcut__dgraph &g, int32_t os, int32_t dout,
+                                                int32_t is, int32_t t, int32_t *u, int32_t *k)
+{
+    if (t < dout) {
+        *k = os + t;
+        *u = g.out_head[*k];
+    } else {
+        *k = g.in_arc[is + t - dout];
+        *u = g.in_tail[is + t - dout];
+    }
+}
+
 /* The order among neighbours of equal height: with `order`, the arc code
  * of graph_worklist.cu (2k forward, 2j + 1 reverse entry; on the generated
  * families in_start[v] < out_start[v], so mostly reverse entries first);
@@ -137,13 +154,7 @@ static __device__ __forceinline__ void light_push(const gcut__dgraph &g, int32_t
     const long long d = *ex < *room ? *ex : *room;
     *room -= (int32_t)d;
     int32_t u = 0, k = 0;
-    if (t < dout) {
-        k = os + t;
-        u = g.out_head[k];
-    } else {
-        k = g.in_arc[is + t - dout];
-        u = g.in_tail[is + t - dout];
-    }
+    arc_ends(g, os, dout, is, t, &u, &k);
     push_on(g, t < dout, k, u, d);
     *ex -= d;
     *sent += d;
@@ -510,15 +521,184 @@ static __device__ __forceinline__ void group_node(const gcut__dgraph &g, int32_t
         activate(g, v, seq);
 }
 
+/* The least key over the block, with the residual its thread paired with
+ * it (keys are unique but for NO_ARC). sh holds 2 * (THREADS / 32) + 1. */
+static __device__ __forceinline__ unsigned long long block_min_with(unsigned long long key,
+                                                                    int32_t *res, long long *sh)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        const unsigned long long other = __shfl_xor_sync(FULL_MASK, key, off);
+        const int32_t other_res = __shfl_xor_sync(FULL_MASK, *res, off);
+        if (other < key) {
+            key = other;
+            *res = other_res;
+        }
+    }
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) {
+        sh[threadIdx.x >> 5] = (long long)key;
+        sh[THREADS / 32 + 1 + (threadIdx.x >> 5)] = *res;
+    }
+    __syncthreads();
+    key = (unsigned long long)sh[0];
+    *res = (int32_t)sh[THREADS / 32 + 1];
+    for (int w = 1; w < THREADS / 32; w++) {
+        if ((unsigned long long)sh[w] < key) {
+            key = (unsigned long long)sh[w];
+            *res = (int32_t)sh[THREADS / 32 + 1 + w];
+        }
+    }
+    return key;
+}
+
+/* Entries of a heavy node a thread holds in the stage (so heavy_node takes
+ * nodes of up to 4096 arcs: acyclic-dense n = 4000 has 3999), and the
+ * stride of a thread's slots (one more: no bank conflicts). */
+#define STAGE_ENTRIES 16
+#define STAGE_STRIDE (STAGE_ENTRIES + 1)
+
+/* One heavy node, the block (lean bit 4): group_node<THREADS> in one pass
+ * over the arcs instead of one per round and chunk. The residuals and
+ * heights are read once, coalesced, into shared memory, where thread r owns
+ * the contiguous entries [r S, r S + S): a prefix sum in thread order is
+ * then one in entry order, so a single block scan hands the excess out as
+ * group_node's chunks do (the lowest neighbour first, then every lower one
+ * in entry order; thread order sends it to the wrong ones, 8x slower on
+ * acyclic-dense). Later rounds reuse the staged values: v's own pushes are
+ * the only ones that shrink them, and stale heights only cost speed.
+ * False, with nothing done, for a node of more entries than the stage. */
+static __device__ __forceinline__ bool heavy_node(const gcut__dgraph &g, int32_t v, int32_t hmax,
+                                                  int phase2, int rounds, unsigned long long seq,
+                                                  unsigned long long *lifts,
+                                                  unsigned long long *pushes, long long *sh)
+{
+    __shared__ int32_t stage_res[THREADS * STAGE_STRIDE], stage_h[THREADS * STAGE_STRIDE];
+    const int rank = (int)threadIdx.x;
+    const int32_t os = g.out_start[v], is = g.in_start[v];
+    const int32_t dout = phase2 ? 0 : g.out_start[v + 1] - os;
+    const int32_t deg = dout + g.in_start[v + 1] - is;
+    if (deg > THREADS * STAGE_ENTRIES)
+        return false;
+    const int32_t per = (deg + THREADS - 1) / THREADS; /* entries a thread owns */
+    __syncthreads(); /* the last node's stage and sh are read */
+    if (rank == 0)
+        sh[THREADS / 32] = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+    int32_t h = __ldcg(&g.height[v]);
+    for (int32_t base = 0; base < deg; base += 4 * THREADS) {
+        /* four entries a thread at a time, their loads in flight together */
+        int32_t room[4], hu[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int32_t t = base + q * THREADS + rank;
+            room[q] = 0;
+            hu[q] = NO_HEIGHT;
+            if (t < deg) {
+                int32_t u = 0, k = 0;
+                room[q] = arc_at(g, os, dout, is, t, &u, &k);
+                hu[q] = __ldcg(&g.height[u]);
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int32_t t = base + q * THREADS + rank;
+            if (t < deg) {
+                const int32_t slot = t / per * STAGE_STRIDE + t % per;
+                stage_res[slot] = room[q] > 0 ? room[q] : 0;
+                stage_h[slot] = hu[q];
+            }
+        }
+    }
+    __syncthreads();
+    long long ex = sh[THREADS / 32];
+    if (ex <= 0 || h >= hmax)
+        return true;
+    const int32_t first = rank * per, mine = rank * STAGE_STRIDE;
+    const int32_t last = first + per < deg ? first + per : deg;
+    long long sent = 0;
+    for (int r = 0; r < rounds; r++) {
+        unsigned long long key = NO_ARC;
+        int32_t key_res = 0;
+        for (int32_t t = first; t < last; t++) {
+            const int32_t room = stage_res[mine + t - first];
+            const unsigned long long code =
+                (unsigned long long)(uint32_t)stage_h[mine + t - first] << 32 |
+                tie_code(g, os, dout, is, t);
+            if (room > 0 && code < key) {
+                key = code;
+                key_res = room;
+            }
+        }
+        key = block_min_with(key, &key_res, sh);
+        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
+        const int32_t best = key == NO_ARC ? -1 : tie_entry(g, os, dout, is, (uint32_t)key);
+        if (low == NO_HEIGHT) {
+            h = hmax;
+            if (rank == 0)
+                g.height[v] = h;
+            break;
+        }
+        if (h <= low) {
+            h = low + 1;
+            if (rank == 0) {
+                g.height[v] = h;
+                (*lifts)++;
+            }
+            if (h >= hmax)
+                break;
+        }
+        /* the lowest takes what it can, the other lower ones the rest in
+         * entry order: my slice starts `before` into theirs */
+        const long long to_best = ex < key_res ? ex : key_res;
+        long long lower = 0;
+        for (int32_t t = first; t < last; t++)
+            if (t != best && stage_res[mine + t - first] > 0 &&
+                stage_h[mine + t - first] < h)
+                lower += stage_res[mine + t - first];
+        long long total = 0;
+        const long long before = group_exclusive_sum<THREADS>(lower, &total, sh);
+        long long left = ex - to_best - before;
+        for (int32_t t = first; t < last; t++) {
+            const int32_t slot = mine + t - first;
+            long long d = 0;
+            if (t == best)
+                d = to_best;
+            else if (left > 0 && stage_res[slot] > 0 && stage_h[slot] < h) {
+                d = left < stage_res[slot] ? left : stage_res[slot];
+                left -= d;
+            }
+            if (d > 0) {
+                int32_t u = 0, k = 0;
+                arc_ends(g, os, dout, is, t, &u, &k);
+                push_on(g, t < dout, k, u, d);
+                activate(g, u, seq);
+                stage_res[slot] -= (int32_t)d;
+                (*pushes)++;
+            }
+        }
+        const long long used = to_best + (total < ex - to_best ? total : ex - to_best);
+        ex -= used;
+        sent += used;
+        if (ex == 0)
+            break;
+    }
+    if (rank == 0 && sent)
+        add_excess(g.excess, v, -sent);
+    if (rank == 0 && ex > 0 && h < hmax)
+        activate(g, v, seq);
+    return true;
+}
+
 /* Up to `steps` push steps (graph_kernels.h); each step takes the heavy
  * nodes a block each, the medium a warp each, the light a thread each,
- * then one grid barrier. */
-template <int L, int LEAN>
+ * then one grid barrier. Two blocks an SM (128 registers a thread): built
+ * for four (64, spilling), RLG's push steps took 50-58 % longer. */
+template <int LEAN>
 static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgraph g, int steps,
                                                                     int32_t hmax, int phase2,
                                                                     int rounds)
 {
-    __shared__ long long sh[THREADS / 32 + 1];
+    constexpr int L = LIGHT_REGS;
+    __shared__ long long sh[2 * (THREADS / 32) + 1];
     cg::grid_group grid = cg::this_grid();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int stride = gridDim.x * blockDim.x;
@@ -534,9 +714,14 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
         if (nl + nm + nh == 0)
             break;
         items += nl + nm + nh;
-        for (unsigned long long i = blockIdx.x; i < nh; i += gridDim.x)
-            group_node<THREADS>(g, __ldcg(&g.hlist[seq & 1][i]), hmax, phase2, rounds, seq,
-                                &lifts, &pushes, sh);
+        for (unsigned long long i = blockIdx.x; i < nh; i += gridDim.x) {
+            const int32_t v = __ldcg(&g.hlist[seq & 1][i]);
+            bool done = false;
+            if constexpr ((LEAN & 4) != 0)
+                done = heavy_node(g, v, hmax, phase2, rounds, seq, &lifts, &pushes, sh);
+            if (!done)
+                group_node<THREADS>(g, v, hmax, phase2, rounds, seq, &lifts, &pushes, sh);
+        }
         for (unsigned long long i = warp; i < nm; i += nwarps)
             group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
                            &pushes, sh);
@@ -555,6 +740,56 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
     if (pushes)
         atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
+}
+
+/* Entries lane, lane + width, ... of frontier node x (x < 0: none), `trips`
+ * of them (the same for every lane of the warp): the unvisited nodes they
+ * reach over residual arcs get `level` and go to `out`. Four entries a lane
+ * at a time, so that their loads and atomics are in flight together (a
+ * node of thousands of arcs otherwise takes a chain of round trips per
+ * `width` of them). */
+static __device__ __forceinline__ void bfs_node(const gcut__dgraph &g, int32_t x, int phase2,
+                                                int32_t lane, int32_t width, int trips,
+                                                int32_t bfs_id, int32_t level, int32_t *out,
+                                                unsigned long long *out_size)
+{
+    int32_t os = 0, is = 0, dout = 0, din = 0;
+    if (x >= 0) {
+        os = g.out_start[x];
+        is = g.in_start[x];
+        dout = g.out_start[x + 1] - os;
+        din = phase2 ? 0 : g.in_start[x + 1] - is;
+    }
+    for (int trip = 0; trip < trips; trip += 4) {
+        int32_t u[4], seen[4];
+        bool want[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int32_t t = (trip + q) * width + lane;
+            bool room = false;
+            u[q] = 0;
+            if (t < din) {
+                const int32_t a = g.in_arc[is + t];
+                u[q] = g.in_tail[is + t];
+                room = g.flow[a] < g.out_cap[a];
+            } else if (t < din + dout) {
+                const int32_t k = os + t - din;
+                u[q] = g.out_head[k];
+                room = g.flow[k] > 0;
+            }
+            seen[q] = room ? __ldcg(&g.stamp[u[q]]) : bfs_id;
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            want[q] = seen[q] != bfs_id && atomicMin(&g.stamp[u[q]], bfs_id) != bfs_id;
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            if (want[q])
+                g.height[u[q]] = level;
+            if (trip + q < trips)
+                warp_append(want[q], u[q], out, out_size);
+        }
+    }
 }
 
 /* The global relabel (graph_kernels.h) with one scan per frontier node:
@@ -598,39 +833,68 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         const int32_t *in = g.list[seq & 1];
         int32_t *out = g.list[(seq + 1) & 1];
         unsigned long long *out_size = &g.counters[(seq + 1) % 3];
-        for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
-            const unsigned long long i = base + group;
-            const int32_t x = i < size ? __ldcg(&in[i]) : -1;
-            int32_t os = 0, is = 0, dout = 0, din = 0;
-            if (x >= 0) {
-                os = g.out_start[x];
-                is = g.in_start[x];
-                dout = g.out_start[x + 1] - os;
-                din = phase2 ? 0 : g.in_start[x + 1] - is;
+        if (g.bfs_team && size * 64 <= (unsigned long long)stride) {
+            /* A frontier this small would leave most warps idle while each
+             * of its nodes walks its arcs W at a time (acyclic-dense: the
+             * sink's n - 1 in-arcs): a team of whole warps per node, as
+             * many lanes as the grid has for it. */
+            unsigned long long lanes = 64;
+            while (lanes * 2 * size <= (unsigned long long)stride)
+                lanes <<= 1;
+            const unsigned long long i = (unsigned long long)tid / lanes;
+            if (i < size) {
+                const int32_t x = __ldcg(&in[i]);
+                const int32_t deg = g.out_start[x + 1] - g.out_start[x] +
+                                    (phase2 ? 0 : g.in_start[x + 1] - g.in_start[x]);
+                bfs_node(g, x, phase2, (int32_t)(tid % lanes), (int32_t)lanes,
+                         (int)((deg + (int32_t)lanes - 1) / (int32_t)lanes), bfs_id, level, out,
+                         out_size);
             }
-            const int trips = warp_max((din + dout + W - 1) / W);
-            for (int trip = 0; trip < trips; trip++) {
-                const int32_t t = trip * W + glane;
-                bool want = false;
-                int32_t u = 0;
-                if (t < din + dout) {
-                    bool room;
-                    if (t < din) {
-                        const int32_t a = g.in_arc[is + t];
-                        u = g.in_tail[is + t];
-                        room = g.flow[a] < g.out_cap[a];
-                    } else {
-                        const int32_t k = os + t - din;
-                        u = g.out_head[k];
-                        room = g.flow[k] > 0;
-                    }
-                    const int32_t seen = __ldcg(&g.stamp[u]);
-                    if (room && seen != bfs_id && atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
-                        g.height[u] = level;
-                        want = true;
-                    }
+        } else if (g.bfs_team) {
+            for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
+                const unsigned long long i = base + group;
+                const int32_t x = i < size ? __ldcg(&in[i]) : -1;
+                const int32_t deg = x < 0 ? 0
+                                          : g.out_start[x + 1] - g.out_start[x] +
+                                                (phase2 ? 0 : g.in_start[x + 1] - g.in_start[x]);
+                bfs_node(g, x, phase2, glane, W, warp_max((deg + W - 1) / W), bfs_id, level,
+                         out, out_size);
+            }
+        } else {
+            for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
+                const unsigned long long i = base + group;
+                const int32_t x = i < size ? __ldcg(&in[i]) : -1;
+                int32_t os = 0, is = 0, dout = 0, din = 0;
+                if (x >= 0) {
+                    os = g.out_start[x];
+                    is = g.in_start[x];
+                    dout = g.out_start[x + 1] - os;
+                    din = phase2 ? 0 : g.in_start[x + 1] - is;
                 }
-                warp_append(want, u, out, out_size);
+                const int trips = warp_max((din + dout + W - 1) / W);
+                for (int trip = 0; trip < trips; trip++) {
+                    const int32_t t = trip * W + glane;
+                    bool want = false;
+                    int32_t u = 0;
+                    if (t < din + dout) {
+                        bool room;
+                        if (t < din) {
+                            const int32_t a = g.in_arc[is + t];
+                            u = g.in_tail[is + t];
+                            room = g.flow[a] < g.out_cap[a];
+                        } else {
+                            const int32_t k = os + t - din;
+                            u = g.out_head[k];
+                            room = g.flow[k] > 0;
+                        }
+                        const int32_t seen = __ldcg(&g.stamp[u]);
+                        if (room && seen != bfs_id && atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
+                            g.height[u] = level;
+                            want = true;
+                        }
+                    }
+                    warp_append(want, u, out, out_size);
+                }
             }
         }
         grid.sync();
@@ -690,16 +954,16 @@ extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t
                                        THREADS, args, 0, stream);
 }
 
-/* The split push kernel for a thread's arc limit and the lean bits (one
- * instance each, so that no variant pays for another's registers). */
-static const void *split_push_pick(int light_max, int lean)
+/* The split push kernel for the lean bits (one instance each, so that no
+ * variant pays for another's registers or shared memory). */
+static const void *split_push_pick(int lean)
 {
-    static const void *const kernels[2][4] = {
-        {(const void *)split_push_kernel<8, 0>, (const void *)split_push_kernel<8, 1>,
-         (const void *)split_push_kernel<8, 2>, (const void *)split_push_kernel<8, 3>},
-        {(const void *)split_push_kernel<12, 0>, (const void *)split_push_kernel<12, 1>,
-         (const void *)split_push_kernel<12, 2>, (const void *)split_push_kernel<12, 3>}};
-    return kernels[light_max <= 8 ? 0 : 1][lean & 3];
+    static const void *const kernels[8] = {
+        (const void *)split_push_kernel<0>, (const void *)split_push_kernel<1>,
+        (const void *)split_push_kernel<2>, (const void *)split_push_kernel<3>,
+        (const void *)split_push_kernel<4>, (const void *)split_push_kernel<5>,
+        (const void *)split_push_kernel<6>, (const void *)split_push_kernel<7>};
+    return kernels[lean & 7];
 }
 
 extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps,
@@ -708,8 +972,8 @@ extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int 
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
-    return cudaLaunchCooperativeKernel(split_push_pick(g->light_max, g->lean), g->split_blocks,
-                                       THREADS, args, 0, stream);
+    return cudaLaunchCooperativeKernel(split_push_pick(g->lean), g->split_blocks, THREADS, args,
+                                       0, stream);
 }
 
 extern "C" int gcut__graph_relabel_occupancy(int per_sm)
@@ -739,7 +1003,7 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
     }
     const void *kernels[8];
     for (int i = 0; i < 8; i++)
-        kernels[i] = split_push_pick(i < 4 ? 8 : 12, i & 3);
+        kernels[i] = split_push_pick(i);
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
         int k = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=

@@ -125,8 +125,10 @@ typedef struct gcut__gpu_graph_knobs {
     int order;        /* split push: neighbours of equal height by arc code (1), scan order (0) */
     int adapt;        /* 1 = the push kind and order from the graph (graph_gpu.cu), 0 = as set */
     int chase;        /* split push: a thread follows its excess this many nodes a step (0 = off) */
-    int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append */
+    int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append;
+                       * heavy nodes: 4 arcs staged once, one scan a round */
     int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400) up to this */
+    int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */
 } gcut__gpu_graph_knobs;
 
 /* What the last run did. Milliseconds from CUDA events. */

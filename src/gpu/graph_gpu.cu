@@ -109,10 +109,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     gs->knobs.adapt = 1;
     /* Measured in round 3 (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md):
      * chase 2 and lean 3 take 10-28 % off RLG, a relabel floor of up to
-     * 600 iterations (graph_gpu_run.cu) 20-33 % off genrmf. */
+     * 600 iterations (graph_gpu_run.cu) 20-33 % off genrmf; round 4: lean
+     * bit 4 (heavy nodes) 10 % off acyclic-dense's push steps. */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 3;
+    gs->knobs.lean = 7;
     gs->knobs.gr_floor = 600;
+    gs->knobs.bfs_team = 1;
     {
         /* Enough warps to fill the GPU: 8 blocks of 256 threads per SM. */
         int sms = 0;
@@ -349,11 +351,25 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         }
         gs->dg.chase = gs->dg.light_max > 0 ? gs->knobs.chase : 0;
         gs->dg.lean = gs->knobs.lean;
+        gs->dg.bfs_team = gs->knobs.bfs_team;
+        if (gs->knobs.adapt && 2.0 * g->m <= 16.0 * g->n) {
+            /* Measured (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md,
+             * round 4): the batched BFS takes the relabel of acyclic-dense
+             * from 0.3 to 0.1 ms (n = 2000) and is as fast on the matrices
+             * of mean degree 28-82, but costs 29-33 % more relabel time
+             * on RLG and genrmf (mean degree 6-10) and Rajat (11). */
+            gs->dg.bfs_team = 0;
+        }
         if (gs->knobs.adapt && 2.0 * g->m > (double)gs->dg.light_max * g->n) {
-            /* Both act on light nodes only, and where few nodes are light
-             * (acyclic-dense) the lean kernel measured 10 % slower. */
+            /* Chase and lean 1, 2 act on light nodes only, and where few
+             * nodes are light (acyclic-dense) the lean kernel measured 10 %
+             * slower: only the heavy nodes' bit stays. */
             gs->dg.chase = 0;
-            gs->dg.lean = 0;
+            gs->dg.lean &= 4;
+        } else if (gs->knobs.adapt) {
+            /* No heavy node to stage on such graphs; the instance without
+             * the stage's 35 KB of shared memory is the one measured there. */
+            gs->dg.lean &= 3;
         }
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
@@ -469,9 +485,11 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     if (k->chase >= 0)
         c->chase = k->chase;
     if (k->lean >= 0)
-        c->lean = k->lean & 3;
+        c->lean = k->lean & 7;
     if (k->gr_floor > 0)
         c->gr_floor = k->gr_floor;
+    if (k->bfs_team >= 0)
+        c->bfs_team = k->bfs_team != 0;
     if (k->occupancy > 0) {
         const int blocks = gcut__graph_coop_blocks(s->device, k->occupancy);
         const int split_blocks = gcut__graph_split_blocks(s->device, k->occupancy);

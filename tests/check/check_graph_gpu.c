@@ -272,13 +272,13 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
     const int split = strcmp(kind, "split") == 0;
     /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
      * (the hubs of the checks), both tie orders in turn, chase 64 nodes
-     * deep, off and 2 deep in turn, the lean bits 3, 0, 1, 2 in turn (the
-     * first instance, which the sanitizer runs take, with chase and both
-     * lean bits); warp: no split. */
+     * deep, off and 2 deep in turn, the lean bits 7, 0, 1, ..., 6 in turn
+     * (the first instance, which the sanitizer runs take, with chase and
+     * every bit); warp: no split. Both BFS paths in turn (batched first). */
     static const int chase[3] = {64, 0, 2};
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
                                -1, -1, index % 2, 0, split ? chase[index % 3] : -1,
-                               split ? (index + 3) % 4 : -1, -1};
+                               split ? (index + 7) % 8 : -1, -1, index / 7 % 2 ? 0 : 1};
     if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
         check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
                    gcut_last_error(gpu));
