@@ -199,6 +199,35 @@ static __device__ __forceinline__ bool claim(const gcut__dgraph &g, int32_t v,
     return atomicMax(&g.claim[v], mark) < mark;
 }
 
+/* v's height after its group found the lowest residual neighbour (`key`,
+ * NO_ARC if none): hmax when nothing residual leaves v (it cannot reach
+ * the target), one above the lowest when v is not above it. `writer` (one
+ * thread of the group) stores it and counts the lift. Returns false when v
+ * is done for this step (height hmax). */
+static __device__ __forceinline__ bool lift_to_lowest(const gcut__dgraph &g, int32_t v,
+                                                      unsigned long long key, int32_t hmax,
+                                                      bool writer, int32_t *h,
+                                                      unsigned long long *lifts)
+{
+    if (key == NO_ARC) {
+        *h = hmax;
+        if (writer)
+            g.height[v] = hmax;
+        return false;
+    }
+    const int32_t low = (int32_t)(key >> 32);
+    if (*h <= low) {
+        *h = low + 1;
+        if (writer) {
+            g.height[v] = *h;
+            (*lifts)++;
+        }
+        if (*h >= hmax)
+            return false;
+    }
+    return true;
+}
+
 /* One node, one thread; its at most L arcs' residuals and heights in
  * registers (the loops unroll with constant bounds). With `chase`, the
  * head of the last push to the lowest neighbour, if a light node other
@@ -253,20 +282,8 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
                 }
             }
         }
-        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
-        if (low == NO_HEIGHT) {
-            /* nothing residual leaves v: it cannot reach the target */
-            h = hmax;
-            g.height[v] = h;
+        if (!lift_to_lowest(g, v, key, hmax, true, &h, lifts))
             break;
-        }
-        if (h <= low) {
-            h = low + 1;
-            g.height[v] = h;
-            (*lifts)++;
-            if (h >= hmax)
-                break;
-        }
         /* the lowest first; with spread then every other lower one */
 #pragma unroll
         for (int t = 0; t < L; t++) {
@@ -456,23 +473,9 @@ static __device__ __forceinline__ void group_node(const gcut__dgraph &g, int32_t
                 key = mine;
         }
         key = group_min_key<GS>(key, sh);
-        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
         const int32_t best = key == NO_ARC ? -1 : tie_entry(g, os, dout, is, (uint32_t)key);
-        if (low == NO_HEIGHT) {
-            h = hmax;
-            if (rank == 0)
-                g.height[v] = h;
+        if (!lift_to_lowest(g, v, key, hmax, rank == 0, &h, lifts))
             break;
-        }
-        if (h <= low) {
-            h = low + 1;
-            if (rank == 0) {
-                g.height[v] = h;
-                (*lifts)++;
-            }
-            if (h >= hmax)
-                break;
-        }
         {
             /* the lowest first, by the thread that holds its entry */
             long long d = 0;
@@ -629,23 +632,9 @@ static __device__ __forceinline__ bool heavy_node(const gcut__dgraph &g, int32_t
             }
         }
         key = block_min_with(key, &key_res, sh);
-        const int32_t low = key == NO_ARC ? NO_HEIGHT : (int32_t)(key >> 32);
         const int32_t best = key == NO_ARC ? -1 : tie_entry(g, os, dout, is, (uint32_t)key);
-        if (low == NO_HEIGHT) {
-            h = hmax;
-            if (rank == 0)
-                g.height[v] = h;
+        if (!lift_to_lowest(g, v, key, hmax, rank == 0, &h, lifts))
             break;
-        }
-        if (h <= low) {
-            h = low + 1;
-            if (rank == 0) {
-                g.height[v] = h;
-                (*lifts)++;
-            }
-            if (h >= hmax)
-                break;
-        }
         /* the lowest takes what it can, the other lower ones the rest in
          * entry order: my slice starts `before` into theirs */
         const long long to_best = ex < key_res ? ex : key_res;
