@@ -72,4 +72,17 @@ static __device__ __forceinline__ void add_excess(long long *excess, int32_t v, 
     atomicAdd((unsigned long long *)&excess[v], (unsigned long long)d);
 }
 
+/* The end of a push launch, by one thread of the grid: where the steps
+ * got to (the next launch's seq) and what they cost, for the host. */
+static __device__ __forceinline__ void record_push_launch(const gcut__dgraph &g,
+                                                          unsigned long long seq, int steps,
+                                                          unsigned long long t0,
+                                                          unsigned long long items)
+{
+    g.counters[GCUT_GCNT_SEQ] = seq;
+    g.counters[GCUT_GCNT_STEPS] += (unsigned long long)steps;
+    g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
+    g.counters[GCUT_GCNT_ITEMS] += items;
+}
+
 #endif

@@ -199,6 +199,18 @@ static __device__ __forceinline__ bool claim(const gcut__dgraph &g, int32_t v,
     return atomicMax(&g.claim[v], mark) < mark;
 }
 
+/* After a node's discharge by a group: what it sent leaves its excess,
+ * and it stays on the worklist while it keeps excess below hmax. */
+static __device__ __forceinline__ void settle(const gcut__dgraph &g, int32_t v, long long sent,
+                                              long long ex, int32_t h, int32_t hmax,
+                                              unsigned long long seq)
+{
+    if (sent)
+        add_excess(g.excess, v, -sent);
+    if (ex > 0 && h < hmax)
+        activate(g, v, seq);
+}
+
 /* v's height after its group found the lowest residual neighbour (`key`,
  * NO_ARC if none): hmax when nothing residual leaves v (it cannot reach
  * the target), one above the lowest when v is not above it. `writer` (one
@@ -518,10 +530,8 @@ static __device__ __forceinline__ void group_node(const gcut__dgraph &g, int32_t
         if (ex == 0)
             break;
     }
-    if (rank == 0 && sent)
-        add_excess(g.excess, v, -sent);
-    if (rank == 0 && ex > 0 && h < hmax)
-        activate(g, v, seq);
+    if (rank == 0)
+        settle(g, v, sent, ex, h, hmax, seq);
 }
 
 /* The least key over the block, with the residual its thread paired with
@@ -670,10 +680,8 @@ static __device__ __forceinline__ bool heavy_node(const gcut__dgraph &g, int32_t
         if (ex == 0)
             break;
     }
-    if (rank == 0 && sent)
-        add_excess(g.excess, v, -sent);
-    if (rank == 0 && ex > 0 && h < hmax)
-        activate(g, v, seq);
+    if (rank == 0)
+        settle(g, v, sent, ex, h, hmax, seq);
     return true;
 }
 
@@ -719,12 +727,8 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
                                  &lifts, &pushes);
         grid.sync();
     }
-    if (tid == 0) {
-        g.counters[GCUT_GCNT_SEQ] = seq;
-        g.counters[GCUT_GCNT_STEPS] += (unsigned long long)step;
-        g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
-        g.counters[GCUT_GCNT_ITEMS] += items;
-    }
+    if (tid == 0)
+        record_push_launch(g, seq, step, t0, items);
     if (lifts)
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
     if (pushes)

@@ -171,12 +171,8 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
         }
         grid.sync();
     }
-    if (tid == 0) {
-        g.counters[GCUT_GCNT_SEQ] = seq;
-        g.counters[GCUT_GCNT_STEPS] += (unsigned long long)step;
-        g.counters[GCUT_GCNT_PUSH_NS] += clock_ns() - t0;
-        g.counters[GCUT_GCNT_ITEMS] += items;
-    }
+    if (tid == 0)
+        record_push_launch(g, seq, step, t0, items);
     if (glane == 0 && lifts)
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
     if (glane == 0 && pushes)
