@@ -35,6 +35,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* What every subcommand's option loop does with getopt_long's other
+ * answers (`optstring` as given to it, starting with ':', and opterr 0, so
+ * getopt says nothing itself): 'h' prints the usage on stdout and returns 0, 'V' the
+ * version; a missing value or an unknown option is a usage error naming
+ * the option. */
+int cli_common_option(const char *cmd, int c, char **argv, const char *optstring,
+                      void (*usage)(FILE *out));
+
 /* "gcut: CMD: <the context's last error>" on stderr; returns 1. */
 int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status);
 

@@ -1,5 +1,6 @@
 /* Helpers shared by the subcommands: messages, exit codes, device options,
  * a context that logs to stderr, JSON strings. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,4 +85,29 @@ void cli_json_string(FILE *out, const char *s)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+int cli_common_option(const char *cmd, int c, char **argv, const char *optstring,
+                      void (*usage)(FILE *out))
+{
+    switch (c) {
+    case 'h':
+        usage(stdout);
+        return CLI_EXIT_OK;
+    case 'V':
+        return cli_print_version();
+    case ':':
+        return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    default:
+        /* getopt_long answers '?' with optopt 0 for an unknown long option,
+         * with an unknown letter for a short one, and with a known letter
+         * for a long option given a value it does not take. */
+        if (!optopt)
+            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        if (strchr(optstring, optopt) == NULL)
+            return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+        const char *arg = argv[optind - 1], *eq = strchr(arg, '=');
+        return cli_usage_error(cmd, "option '%.*s' takes no value",
+                               eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+    }
 }

@@ -74,8 +74,10 @@ int cli_gen_main(int argc, char **argv)
     const char *output = NULL;
     unsigned long long seed = 1;
     int json = 0, c;
+    const char *shorts = ":o:s:jhV";
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:s:jhV", options, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -91,13 +93,8 @@ int cli_gen_main(int argc, char **argv)
         case 'j':
             json = 1;
             break;
-        case 'h':
-            usage(stdout);
-            return CLI_EXIT_OK;
-        case 'V':
-            return cli_print_version();
         default:
-            return cli_usage_error(cmd, "unknown or incomplete option");
+            return cli_common_option(cmd, c, argv, shorts, usage);
         }
     }
     if (optind >= argc)

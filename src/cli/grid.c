@@ -76,9 +76,10 @@ static int parse_args(int argc, char **argv, grid_args *a)
     };
     memset(a, 0, sizeof *a);
     a->device = GCUT_DEVICE_AUTO;
+    const char *shorts = ":d:a:T:l:cjqVh";
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":d:a:T:l:cjqVh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         int rc;
         switch (c) {
         case 'd':
@@ -112,17 +113,8 @@ static int parse_args(int argc, char **argv, grid_args *a)
         case 'q':
             a->quiet = 1;
             break;
-        case 'V':
-            return cli_print_version();
-        case 'h':
-            usage(stdout);
-            return CLI_EXIT_OK;
-        case ':':
-            return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            return cli_common_option(cmd, c, argv, shorts, usage);
         }
     }
     if (optind >= argc)

@@ -50,8 +50,10 @@ int cli_maxflow_main(int argc, char **argv)
     gcut_device device = GCUT_DEVICE_AUTO;
     int verify = 0, json = 0, verbosity = 1;
     int c;
+    const char *shorts = ":a:d:f:c:vjqhV";
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:d:f:c:vjqhV", options, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
         switch (c) {
         case 'a':
             algo = optarg;
@@ -75,13 +77,8 @@ int cli_maxflow_main(int argc, char **argv)
         case 'q':
             verbosity = 0;
             break;
-        case 'h':
-            usage(stdout);
-            return CLI_EXIT_OK;
-        case 'V':
-            return cli_print_version();
         default:
-            return cli_usage_error(cmd, "unknown or incomplete option");
+            return cli_common_option(cmd, c, argv, shorts, usage);
         }
     }
     if (optind >= argc)

@@ -172,10 +172,10 @@ static int parse_args(int argc, char **argv, seg_args *a)
     a->mask_fg = 255;
     a->mask_bg = 0;
     gcut_segment_options_init(&a->opt);
+    const char *shorts = ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:qVh";
     opterr = 0;
     int c, v[2], rc;
-    while ((c = getopt_long(argc, argv, ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:qVh", longs, NULL)) !=
-           -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         rc = 0;
         switch (c) {
         case 's': a->seeds = optarg; break;
@@ -231,13 +231,7 @@ static int parse_args(int argc, char **argv, seg_args *a)
             break;
         case 'd': rc = cli_parse_device(cmd, optarg, &a->device); break;
         case 'a': a->algo = optarg; break;
-        case 'V': return cli_print_version();
-        case 'h': usage(stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        default: return cli_common_option(cmd, c, argv, shorts, usage);
         }
         if (rc)
             return rc;

@@ -57,6 +57,10 @@ run genrmf a=3 b=2 zz=1 -o "$TMP/x.max"
 expect "an unknown parameter: exit 2" eval 'is 2 && err_has "zz"'
 run genrmf a=3 b=2
 expect "no output: exit 2" eval 'is 2 && err_has "-o"'
+run genrmf a=3 b=2 -o
+expect "-o without a value: exit 2 naming it, one message" eval 'is 2 && err_has "option '\''-o'\'' needs a value" && [ "$(grep -c . "$TMP/err")" -eq 2 ]'
+run genrmf a=3 b=2 -Z -o "$TMP/x.max"
+expect "an unknown short option: exit 2 naming it, nothing written" eval 'is 2 && err_has "unknown option '\''-Z'\''" && nothing_at "$TMP/x.max"'
 run genrmf a=3 b=2 --seed -4 -o "$TMP/x.max"
 expect "a negative seed: exit 2" is 2
 expect "usage errors write nothing" nothing_at "$TMP/x.max"

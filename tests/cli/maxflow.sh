@@ -35,6 +35,11 @@ run
 expect "no file: exit 2 and the hint" eval 'is 2 && err_has "no input file" && err_has "Try '\''gcut maxflow --help'\''" && out_empty'
 run --bogus "$G"
 expect "unknown option: exit 2" eval 'is 2 && err_has "bogus" && out_empty'
+expect "unknown option: one message, no getopt text" eval '[ "$(grep -c . "$TMP/err")" -eq 2 ] && ! err_has "unrecognized"'
+run "$G" --flow
+expect "a missing value: exit 2 naming the option" eval 'is 2 && err_has "option '\''--flow'\'' needs a value" && out_empty'
+run --verify=yes "$G"
+expect "a value for a flag: exit 2 naming it" eval 'is 2 && err_has "option '\''--verify'\'' takes no value"'
 run --device quantum "$G"
 expect "bad --device: exit 2 naming it" eval 'is 2 && err_has "quantum"'
 run "$G" "$G"
