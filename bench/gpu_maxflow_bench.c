@@ -27,7 +27,8 @@
  * node, the split push's thread and block degree limits (T = 0: the
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits; the relabel frequency's floor; the relabel's
+ * chase depth and lean bits (graph_gpu.cu: 1, 2, 4 kernel instances, 16,
+ * 64, 128 runtime switches); the relabel frequency's floor; the relabel's
  * batched, team-per-node BFS (1) or the plain one (0); -1 keeps the
  * default), for tuning.
  * SPEC: genrmf-long:32x256, genrmf-wide:96, rlg-wide:1536, rlg-long:512x1024,
@@ -268,8 +269,9 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
         gcut__gpu_graph_tune(gpu, kn);
         if (gcut__gpu_graph_upload(gg) == GCUT_OK)
             bench_variant(gpu, gg, label, 0, o->reps, info.flow, prf_ms, o);
+        /* the library's defaults (graph_gpu.cu), lean included */
         gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12,
-                                       1024, 1, 1, 0, 1, 2, 7, 600, 1};
+                                       1024, 1, 1, 0, 1, 2, 7 | 16 | 64 | 128, 600, 1};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }

@@ -39,6 +39,26 @@ static __device__ __forceinline__ unsigned long long step_size(unsigned long lon
     return __ldcg(&sizes[seq % 3]);
 }
 
+/* step_size() for a whole block with `shared` (g.shared_sizes): thread 0
+ * reads, the block shares it through `slot`, so that the size's line, which
+ * every warp of the grid reads at every step (2 k requests to one L2
+ * slice), gets one request per block. All threads of the block call it;
+ * `slot` is only rewritten after the grid barrier that ends the step,
+ * when every thread has read it. */
+static __device__ __forceinline__ unsigned long long block_step_size(bool shared,
+                                                                     unsigned long long *sizes,
+                                                                     unsigned long long seq,
+                                                                     bool first,
+                                                                     unsigned long long *slot)
+{
+    if (!shared)
+        return step_size(sizes, seq, first);
+    if (threadIdx.x == 0)
+        *slot = step_size(sizes, seq, first);
+    __syncthreads();
+    return *slot;
+}
+
 /* The minimum over each group of W lanes (all 32 lanes call it). */
 template <int W>
 static __device__ __forceinline__ unsigned long long group_min(unsigned long long x)

@@ -50,6 +50,8 @@ enum {
     GCUT_GCNT_BFS_NS = 9, /* time in the global relabel kernels (device clock, ns) */
     GCUT_GCNT_PUSH_NS = 10, /* time in the push kernels (ns) */
     GCUT_GCNT_ITEMS = 11, /* worklist entries over all push steps */
+    GCUT_GCNT_BFS_ACTIVE = 12, /* bfs_stop: active nodes the relabel must label */
+    GCUT_GCNT_BFS_FOUND0 = 13, /* bfs_stop: three counts of them labelled, by level */
     GCUT_GCNT_MSIZE0 = 16, /* the three sizes of the warp-per-node worklist (split push) */
     GCUT_GCNT_HSIZE0 = 19, /* the three sizes of the block-per-node worklist */
     GCUT_GCNT_SLOTS = 24
@@ -69,9 +71,17 @@ typedef struct gcut__dgraph {
     int chase;               /* split push: nodes a thread follows its excess to in a step */
     int lean;                /* split push, light nodes: 1 rounds reuse the first's loads,
                               * 2 one append atomic per warp for all light heads; heavy
-                              * nodes: 4 arcs staged once, one block scan per round */
+                              * nodes: 4 arcs staged once, one block scan per round (the
+                              * kernel instance; the knob's higher bits set the fields
+                              * below) */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
+    int deal;                /* split push: light worklist items dealt round every warp of
+                              * the grid, a lane at a time (first_lane) */
+    int shared_sizes;        /* persistent kernels: a block reads a step's worklist sizes
+                              * once and shares them */
+    int bfs_stop;            /* global relabel: stop once every active node has its
+                              * distance (graph_split.cu, relabel_kernel) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -97,9 +107,10 @@ cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream);
  * BFS distance to `target` over residual arcs, level by level with lanes
  * of a warp per frontier node, its in- and out-arcs scanned in one pass
  * (phase 1, towards the sink, follows both CSRs; phase 2, towards the
- * source, only arcs that carry flow), hmax where the BFS does not reach;
- * `excluded` is never relabelled; then the active nodes (not s or t,
- * excess > 0, height < hmax) become the current worklist, with `split`
+ * source, only arcs that carry flow), hmax where the BFS does not reach
+ * (with bfs_stop it may end once the active nodes have theirs: see
+ * relabel_kernel); `excluded` is never relabelled; then the active nodes
+ * (not s or t, excess > 0, height < hmax) become the current worklist, with `split`
  * the worklist of their degree class. `bfs_id` < 0 must decrease from one
  * call to the next within a solve. */
 cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,

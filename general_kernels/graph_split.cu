@@ -29,7 +29,8 @@
  * round's loads, and its appends take one atomic per warp (bits 1, 2); a
  * heavy node's block stages its arcs once and scans them once a round (bit
  * 4, heavy_node). A step costs the latency of its longest chain, so a
- * short chase (2) is what pays.
+ * short chase (2) is what pays; and a warp's lanes run in step, so the
+ * light worklist is dealt a lane per warp round the grid (first_lane).
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
@@ -57,6 +58,30 @@ static __device__ __forceinline__ int32_t *class_list(const gcut__dgraph &g, int
                                                       unsigned long long seq)
 {
     return c == 0 ? g.list[seq & 1] : c == 1 ? g.mlist[seq & 1] : g.hlist[seq & 1];
+}
+
+/* The worklist item a thread (lane) or a warp (warp) takes first; the
+ * next ones are a grid's threads or warps further. With g.deal the items go
+ * round every warp of the grid first, a lane at a time, so that a short
+ * worklist (RLG: ~5 k light nodes against 67 k threads) leaves a few lanes
+ * in each warp: a warp's lanes run in step, so one that chases or lifts
+ * longer holds the others' next hop back (40 % off RLG long's push steps,
+ * where dealing round the blocks took 22 % and whole warps round the
+ * blocks 2 %: bench/results). A permutation of the threads (warps), so
+ * every item is still taken once. */
+static __device__ __forceinline__ unsigned long long first_lane(int deal)
+{
+    const unsigned long long lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    if (deal)
+        return lane * (gridDim.x * (blockDim.x >> 5)) + wib * gridDim.x + blockIdx.x;
+    return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+static __device__ __forceinline__ unsigned long long first_warp(int deal)
+{
+    if (deal)
+        return (unsigned long long)(threadIdx.x >> 5) * gridDim.x + blockIdx.x;
+    return ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
 }
 
 /* Put u on the next step's worklist of its class unless it is there.
@@ -696,18 +721,33 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
 {
     constexpr int L = LIGHT_REGS;
     __shared__ long long sh[2 * (THREADS / 32) + 1];
+    __shared__ unsigned long long size_slot[3];
     cg::grid_group grid = cg::this_grid();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int stride = gridDim.x * blockDim.x;
-    const unsigned long long warp = tid / 32, nwarps = stride / 32;
+    const unsigned long long nwarps = stride / 32;
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
     unsigned long long lifts = 0, pushes = 0, items = 0;
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
-        const unsigned long long nl = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
-        const unsigned long long nm = step_size(&g.counters[GCUT_GCNT_MSIZE0], seq, tid == 0);
-        const unsigned long long nh = step_size(&g.counters[GCUT_GCNT_HSIZE0], seq, tid == 0);
+        unsigned long long nl, nm, nh;
+        if (g.shared_sizes) {
+            /* as block_step_size (graph_device.cuh), the three at once */
+            if (threadIdx.x == 0) {
+                size_slot[0] = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+                size_slot[1] = step_size(&g.counters[GCUT_GCNT_MSIZE0], seq, tid == 0);
+                size_slot[2] = step_size(&g.counters[GCUT_GCNT_HSIZE0], seq, tid == 0);
+            }
+            __syncthreads();
+            nl = size_slot[0];
+            nm = size_slot[1];
+            nh = size_slot[2];
+        } else {
+            nl = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+            nm = step_size(&g.counters[GCUT_GCNT_MSIZE0], seq, tid == 0);
+            nh = step_size(&g.counters[GCUT_GCNT_HSIZE0], seq, tid == 0);
+        }
         if (nl + nm + nh == 0)
             break;
         items += nl + nm + nh;
@@ -719,10 +759,10 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
             if (!done)
                 group_node<THREADS>(g, v, hmax, phase2, rounds, seq, &lifts, &pushes, sh);
         }
-        for (unsigned long long i = warp; i < nm; i += nwarps)
+        for (unsigned long long i = first_warp(g.deal); i < nm; i += nwarps)
             group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
                            &pushes, sh);
-        for (unsigned long long i = tid; i < nl; i += stride)
+        for (unsigned long long i = first_lane(g.deal); i < nl; i += stride)
             light_entry<L, LEAN>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq,
                                  &lifts, &pushes);
         grid.sync();
@@ -735,16 +775,23 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
         atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
 }
 
+/* Heights a bfs_stop relabel gives the nodes it has not reached yet (the
+ * ones it labels unless they stay cut off): active, or not. */
+#define PENDING_ACTIVE (-2)
+#define PENDING (-1)
+
 /* Entries lane, lane + width, ... of frontier node x (x < 0: none), `trips`
  * of them (the same for every lane of the warp): the unvisited nodes they
- * reach over residual arcs get `level` and go to `out`. Four entries a lane
+ * reach over residual arcs get `level` and go to `out`; with `count`, the
+ * active ones among them (PENDING_ACTIVE) are counted there. Four entries a lane
  * at a time, so that their loads and atomics are in flight together (a
  * node of thousands of arcs otherwise takes a chain of round trips per
  * `width` of them). */
 static __device__ __forceinline__ void bfs_node(const gcut__dgraph &g, int32_t x, int phase2,
                                                 int32_t lane, int32_t width, int trips,
                                                 int32_t bfs_id, int32_t level, int32_t *out,
-                                                unsigned long long *out_size)
+                                                unsigned long long *out_size,
+                                                unsigned long long *count)
 {
     int32_t os = 0, is = 0, dout = 0, din = 0;
     if (x >= 0) {
@@ -754,7 +801,7 @@ static __device__ __forceinline__ void bfs_node(const gcut__dgraph &g, int32_t x
         din = phase2 ? 0 : g.in_start[x + 1] - is;
     }
     for (int trip = 0; trip < trips; trip += 4) {
-        int32_t u[4], seen[4];
+        int32_t u[4], seen[4], old_h[4];
         bool want[4];
 #pragma unroll
         for (int q = 0; q < 4; q++) {
@@ -771,12 +818,15 @@ static __device__ __forceinline__ void bfs_node(const gcut__dgraph &g, int32_t x
                 room = g.flow[k] > 0;
             }
             seen[q] = room ? __ldcg(&g.stamp[u[q]]) : bfs_id;
+            old_h[q] = room && count ? __ldcg(&g.height[u[q]]) : 0;
         }
 #pragma unroll
         for (int q = 0; q < 4; q++)
             want[q] = seen[q] != bfs_id && atomicMin(&g.stamp[u[q]], bfs_id) != bfs_id;
 #pragma unroll
         for (int q = 0; q < 4; q++) {
+            if (want[q] && old_h[q] == PENDING_ACTIVE)
+                atomicAdd(count, 1ull);
             if (want[q])
                 g.height[u[q]] = level;
             if (trip + q < trips)
@@ -796,6 +846,7 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
                                                                   int split)
 {
     constexpr int G = 32 / W;
+    __shared__ unsigned long long size_slot[2];
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -803,8 +854,31 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
     const unsigned long long warp = tid / 32, nwarps = stride / 32;
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
-    for (int32_t v = tid; v < g.n; v += stride)
-        g.height[v] = v == target ? 0 : hmax;
+    /* bfs_stop (not in a solve's first relabel, whose old heights mean
+     * nothing): the BFS ends at the first level by which every active node
+     * below hmax has its distance D; nodes below hmax it has not reached get
+     * D + 1 (valid: one with a residual arc to a node of distance < D would
+     * have been reached), nodes at hmax keep it (cut off earlier; only a
+     * full BFS relabels them). A BFS with nothing to label, or that cannot
+     * reach an active node, runs to the end, so the relabel that ends a
+     * phase (nothing active left) is always exact. */
+    const bool stop = g.bfs_stop && bfs_id != -1;
+    int active = 0;
+    for (int32_t v = tid; v < g.n; v += stride) {
+        int32_t h = v == target ? 0 : hmax;
+        if (stop && v != target && v != excluded && __ldcg(&g.height[v]) < hmax) {
+            const bool act = v != g.source && v != g.sink &&
+                             (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0;
+            h = act ? PENDING_ACTIVE : PENDING;
+            active += act;
+        }
+        g.height[v] = h;
+    }
+    if (stop) {
+        active = __reduce_add_sync(FULL_MASK, active);
+        if (active && lane == 0)
+            atomicAdd(&g.counters[GCUT_GCNT_BFS_ACTIVE], (unsigned long long)active);
+    }
     if (tid == 0) {
         g.stamp[target] = bfs_id;
         g.stamp[excluded] = bfs_id;
@@ -814,13 +888,48 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         for (int c = 0; c < 3; c++) {
             g.counters[GCUT_GCNT_MSIZE0 + c] = 0;
             g.counters[GCUT_GCNT_HSIZE0 + c] = 0;
+            g.counters[GCUT_GCNT_BFS_FOUND0 + c] = 0;
         }
     }
     grid.sync();
+    /* read once, before any thread can leave the loop below and clear it */
+    const unsigned long long must = stop ? __ldcg(&g.counters[GCUT_GCNT_BFS_ACTIVE]) : 0;
+    unsigned long long labelled = 0;
+    bool early = false;
     seq++;
     int32_t level = 1;
     for (;; level++, seq++) {
-        const unsigned long long size = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+        /* level - 1's count of active nodes labelled: written only in
+         * level - 1, so every thread reads the same and takes the same
+         * branch; the count of level + 1 was read in level - 2, before the
+         * last barrier. With shared_sizes read once a block, with the size
+         * (the same line: a second read a warp cost up to 40 % more
+         * relabel time on genrmf). */
+        unsigned long long *const last = &g.counters[GCUT_GCNT_BFS_FOUND0 + (level + 2) % 3];
+        unsigned long long size, got = 0;
+        if (g.shared_sizes) {
+            if (threadIdx.x == 0) {
+                size_slot[0] = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+                size_slot[1] = must ? __ldcg(last) : 0;
+            }
+            __syncthreads();
+            size = size_slot[0];
+            got = size_slot[1];
+        } else {
+            size = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+            got = must ? __ldcg(last) : 0;
+        }
+        unsigned long long *found = NULL;
+        if (must) {
+            labelled += got;
+            found = &g.counters[GCUT_GCNT_BFS_FOUND0 + level % 3];
+            if (tid == 0)
+                g.counters[GCUT_GCNT_BFS_FOUND0 + (level + 1) % 3] = 0;
+            if (labelled >= must) {
+                early = true;
+                break;
+            }
+        }
         if (size == 0 || level > g.n + 1)
             break;
         const int32_t *in = g.list[seq & 1];
@@ -841,7 +950,7 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
                                     (phase2 ? 0 : g.in_start[x + 1] - g.in_start[x]);
                 bfs_node(g, x, phase2, (int32_t)(tid % lanes), (int32_t)lanes,
                          (int)((deg + (int32_t)lanes - 1) / (int32_t)lanes), bfs_id, level, out,
-                         out_size);
+                         out_size, found);
             }
         } else if (g.bfs_team) {
             for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
@@ -851,7 +960,7 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
                                           : g.out_start[x + 1] - g.out_start[x] +
                                                 (phase2 ? 0 : g.in_start[x + 1] - g.in_start[x]);
                 bfs_node(g, x, phase2, glane, W, warp_max((deg + W - 1) / W), bfs_id, level,
-                         out, out_size);
+                         out, out_size, found);
             }
         } else {
             for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
@@ -881,9 +990,12 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
                             room = g.flow[k] > 0;
                         }
                         const int32_t seen = __ldcg(&g.stamp[u]);
+                        const int32_t old_h = room && found ? __ldcg(&g.height[u]) : 0;
                         if (room && seen != bfs_id && atomicMin(&g.stamp[u], bfs_id) != bfs_id) {
                             g.height[u] = level;
                             want = true;
+                            if (old_h == PENDING_ACTIVE)
+                                atomicAdd(found, 1ull);
                         }
                     }
                     warp_append(want, u, out, out_size);
@@ -899,12 +1011,19 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         g.counters[GCUT_GCNT_SEQ] = seq + 1;
         g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
         g.counters[GCUT_GCNT_BFS_NS] += clock_ns() - t0;
+        g.counters[GCUT_GCNT_BFS_ACTIVE] = 0;
     }
     for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
         const int32_t v = base + threadIdx.x;
+        int32_t h = v < g.n ? __ldcg(&g.height[v]) : hmax;
+        if (h < 0) {
+            /* not reached: distance above the level it stopped at, or none */
+            h = early ? level : hmax;
+            g.height[v] = h;
+        }
         const bool want = v < g.n && v != g.source && v != g.sink &&
                           (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0 &&
-                          __ldcg(&g.height[v]) < hmax;
+                          h < hmax;
         const int c = want && split ? g.dclass[v] : 0;
         warp_append(want && c == 0, v, g.list[(seq + 1) & 1], &g.counters[(seq + 1) % 3]);
         if (split) {

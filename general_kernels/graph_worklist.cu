@@ -101,6 +101,7 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
                                                               int32_t hmax, int phase2, int rounds)
 {
     constexpr int G = 32 / W;
+    __shared__ unsigned long long size_slot;
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -110,7 +111,8 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
-        const unsigned long long size = step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0);
+        const unsigned long long size = block_step_size(
+            g.shared_sizes, &g.counters[GCUT_GCNT_SIZE0], seq, tid == 0, &size_slot);
         if (size == 0)
             break;
         items += size;

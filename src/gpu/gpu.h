@@ -126,7 +126,10 @@ typedef struct gcut__gpu_graph_knobs {
     int adapt;        /* 1 = the push kind and order from the graph (graph_gpu.cu), 0 = as set */
     int chase;        /* split push: a thread follows its excess this many nodes a step (0 = off) */
     int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append;
-                       * heavy nodes: 4 arcs staged once, one scan a round */
+                       * heavy nodes: 4 arcs staged once, one scan a round; 16 the light
+                       * worklist dealt a lane per warp round the grid; 64 worklist sizes
+                       * read once a block; 128 the relabel's BFS ended once every active
+                       * node has its distance (graph_gpu.cu, gcut__dgraph) */
     int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400) up to this */
     int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */
 } gcut__gpu_graph_knobs;

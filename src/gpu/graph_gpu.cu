@@ -110,9 +110,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     /* Measured in round 3 (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md):
      * chase 2 and lean 3 take 10-28 % off RLG, a relabel floor of up to
      * 600 iterations (graph_gpu_run.cu) 20-33 % off genrmf; round 4: lean
-     * bit 4 (heavy nodes) 10 % off acyclic-dense's push steps. */
+     * bit 4 (heavy nodes) 10 % off acyclic-dense's push steps; round 5:
+     * bit 16 (light items dealt round every warp) 15-40 % off RLG's, bits
+     * 64 and 128 (sizes read once a block, the relabel's BFS ended once
+     * the active nodes have their distances) up to 30 % off its relabels. */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 7;
+    gs->knobs.lean = 7 | 16 | 64 | 128;
     gs->knobs.gr_floor = 600;
     gs->knobs.bfs_team = 1;
     {
@@ -365,12 +368,19 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
              * nodes are light (acyclic-dense) the lean kernel measured 10 %
              * slower: only the heavy nodes' bit stays. */
             gs->dg.chase = 0;
-            gs->dg.lean &= 4;
+            gs->dg.lean &= ~3;
         } else if (gs->knobs.adapt) {
             /* No heavy node to stage on such graphs; the instance without
              * the stage's 35 KB of shared memory is the one measured there. */
-            gs->dg.lean &= 3;
+            gs->dg.lean &= ~4;
         }
+        /* Bits 16 and up are runtime switches of the kernels (graph_kernels.h),
+         * not instances: 16 the light worklist dealt round every warp, 64
+         * the worklist sizes read once a block, 128 the relabel's BFS ended
+         * once every active node has its distance (worklist only). */
+        gs->dg.deal = (gs->dg.lean & 16) != 0;
+        gs->dg.shared_sizes = (gs->dg.lean & 64) != 0;
+        gs->dg.bfs_stop = (gs->dg.lean & 128) != 0 && variant == GCUT__GPU_WORKLIST;
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
     }
@@ -485,7 +495,7 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     if (k->chase >= 0)
         c->chase = k->chase;
     if (k->lean >= 0)
-        c->lean = k->lean & 7;
+        c->lean = k->lean & 255;
     if (k->gr_floor > 0)
         c->gr_floor = k->gr_floor;
     if (k->bfs_team >= 0)

@@ -273,12 +273,17 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
     /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
      * (the hubs of the checks), both tie orders in turn, chase 64 nodes
      * deep, off and 2 deep in turn, the lean bits 7, 0, 1, ..., 6 in turn
-     * (the first instance, which the sanitizer runs take, with chase and
-     * every bit); warp: no split. Both BFS paths in turn (batched first). */
+     * and with them the runtime bits (light items dealt round every warp,
+     * sizes read once a block, the relabel's BFS stopped once the active
+     * nodes have their distances) in four mixes (the first instance, which
+     * the sanitizer runs take, with chase and every bit); warp: no split.
+     * Both BFS paths in turn (batched first). */
     static const int chase[3] = {64, 0, 2};
+    static const int runtime_bits[4] = {16 | 64 | 128, 0, 64 | 128, 16 | 128};
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
                                -1, -1, index % 2, 0, split ? chase[index % 3] : -1,
-                               split ? (index + 7) % 8 : -1, -1, index / 7 % 2 ? 0 : 1};
+                               split ? (index + 7) % 8 | runtime_bits[index % 4] : -1, -1,
+                               index / 7 % 2 ? 0 : 1};
     if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
         check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
                    gcut_last_error(gpu));
