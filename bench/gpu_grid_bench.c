@@ -26,8 +26,8 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1|2|3] [--sweeps N] [--pushes N] [--relabel-worklist 0..9]
- *        [--shared-res 0..5] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--only NAME] [--tune 1..4] [--sweeps N] [--pushes N] [--relabel-worklist 0..17]
+ *        [--shared-res 0..6] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X]
  *
  * --conn and --min-mp keep only the graphs of that connectivity and of at
@@ -293,7 +293,10 @@ static gpu_result time_gpu(gcut_context *ctx, gcut_grid *g, const char *algo, in
  * relabel's opt-in parts against the kernels as profiled (2, 1, 2, 16, 8),
  * the first three sets twice, to show the spread. --tune 3: the relabel as
  * profiled in 2026-11 (2) against the default (1: OVERLAP), alternating,
- * three times each. */
+ * three times each. --tune 4 (2026-11-22): the default (relabel with
+ * OVERLAP and DIRTY, push step with the reverse arc raised by a shared
+ * atomic) against the push step as before (shared 4) and the relabel
+ * without DIRTY (6), alternating, three times each. */
 static const int tune_knobs[][5] = {
     {0, 0, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 1, 0, 16, 16}, {1, 1, 0, 8, 8},
     {1, 1, 0, 8, 16}, {1, 1, 0, 32, 4}, {1, 1, 0, 32, 8},  {1, 1, 0, 16, 4},
@@ -309,12 +312,21 @@ static const int tune_session[][5] = {
     {1, 1, 0, 16, 8}, {2, 1, 0, 16, 8}, {1, 1, 0, 16, 8},
 };
 
+static const int tune_parts4[][5] = {
+    {1, 1, 0, 16, 8}, {1, 4, 0, 16, 8}, {6, 1, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 4, 0, 16, 8},
+    {6, 1, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 4, 0, 16, 8}, {6, 1, 0, 16, 8},
+};
+
 static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
                     int reps, int which)
 {
-    const int(*set)[5] = which == 3 ? tune_session : which == 2 ? tune_parts : tune_knobs;
-    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask, 4 overlap */
-    const size_t n_set = which == 3   ? sizeof tune_session / sizeof tune_session[0]
+    const int(*set)[5] = which == 4   ? tune_parts4
+                         : which == 3 ? tune_session
+                         : which == 2 ? tune_parts
+                                      : tune_knobs;
+    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask, 4 overlap, 8 dirty */
+    const size_t n_set = which == 4   ? sizeof tune_parts4 / sizeof tune_parts4[0]
+                         : which == 3 ? sizeof tune_session / sizeof tune_session[0]
                          : which == 2 ? sizeof tune_parts / sizeof tune_parts[0]
                                       : sizeof tune_knobs / sizeof tune_knobs[0];
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
@@ -462,7 +474,7 @@ int main(int argc, char **argv)
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s (parts: %s%s%s%s), push launches %s, in-tile "
+                     "relabel, relabel by %s (parts: %s%s%s%s%s), push launches %s, in-tile "
                      "residuals in %s during a push launch, %d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
@@ -472,6 +484,8 @@ int main(int argc, char **argv)
                     : "",
                 k.relabel_variant > 0 && (k.relabel_variant & 5) == 1 ? "take ahead " : "",
                 k.relabel_variant > 0 && (k.relabel_variant & 6) == 2 ? "lazy mask" : "",
+                k.relabel_variant > 0 && (k.relabel_variant & 8) ? ", direction bytes of the "
+                                                                    "changed tiles only" : "",
                 k.relabel_variant <= 0 ? "as profiled" : "",
                 k.push_worklist == 1   ? "as one persistent worklist launch"
                 : k.push_worklist == 2 ? "with the host's count read and memsets between"
@@ -482,6 +496,8 @@ int main(int argc, char **argv)
                 : k.shared_res == 2 ? "shared memory, one thread per pixel"
                 : k.shared_res == 3 ? "shared memory, the active pixels run from a per-tile list"
                 : k.shared_res == 4 ? "shared memory, one thread per pixel, branch-free push step"
+                : k.shared_res == 6 ? "shared memory, one thread per pixel, branch-free push step, "
+                                      "tile-mates' reverse arcs raised by shared atomics"
                                     : "shared memory, per-tile active list, branch-free push step",
                 k.lockfree_cycles);
     }

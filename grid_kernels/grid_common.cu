@@ -127,6 +127,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(g
     if (threadIdx.x == 0 && threadIdx.y == 0) {
         g.flag[out][tile] = n > 0;
         g.flag[1 - out][tile] = 0; /* the first push launch's out: no memset needed */
+        g.dirty[tile] = n > 0;     /* read by the relabel before; kept while it has work */
         if (n) {
             atomicAdd(&g.counters[GCUT_CNT_ACTIVE], (unsigned long long)n);
             g.list[out][atomicAdd(&g.counters[GCUT_CNT_LIST0 + out], 1ull)] = tile;

@@ -12,7 +12,7 @@
  *
  * Memory: ndirs residuals + excess + sink residual + height, all int32,
  * and a byte of residual directions: 45 bytes per node for 8-connectivity
- * (29 for 4), plus 24 bytes per tile and 8 per relabel queue slot. */
+ * (29 for 4), plus 28 bytes per tile and 8 per relabel queue slot. */
 #ifndef GCUT_GRID_KERNELS_H
 #define GCUT_GRID_KERNELS_H
 
@@ -64,6 +64,7 @@ typedef struct gcut__dgrid {
     uint8_t *mask;       /* relabel: bit d set when res[d] > 0, per node */
     int32_t *queued;     /* relabel: per tile, 1 while it is in the queue */
     int32_t *mask_ready; /* relabel (LAZY): per tile, 1 once its mask bytes are written */
+    int32_t *dirty;      /* per tile, 1 once a push changed a residual of it (DIRTY) */
     unsigned long long *queue; /* relabel: queue_cap slots (grid_relabel.cu) */
     long long queue_cap;
 } gcut__dgrid;
@@ -86,12 +87,16 @@ cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaS
  * tile instead of a pass over the grid (LAZY); one barrier a relaxation
  * step, and the next tile taken by warp 1 while warp 0 queues the
  * neighbours of the last (OVERLAP: the default, src/gpu/grid_gpu.cu; it
- * comes without the other two). 0 is the kernel as profiled in 2026-11. */
+ * comes without the other two). 0 is the kernel as profiled in 2026-11.
+ * DIRTY (default, with OVERLAP): the prep rewrites the direction bytes
+ * only of the tiles whose residuals a push changed since the last relabel
+ * (the per-tile dirty flags), not of every tile. */
 enum {
     GCUT_RELABEL_AHEAD = 1,
     GCUT_RELABEL_LAZY = 2,
     GCUT_RELABEL_OVERLAP = 4,
-    GCUT_RELABEL_MAX = 7
+    GCUT_RELABEL_DIRTY = 8,
+    GCUT_RELABEL_MAX = 15
 };
 
 /* The global relabel in one persistent (cooperative) launch after a prep
@@ -99,15 +104,19 @@ enum {
  * (grid_relabel.cu). Uses mask, mask_ready, queue, queued and the worklist
  * counters; the prep also zeroes GCUT_CNT_ACTIVE and both list counters.
  * *blocks = the blocks launched (each ends on one failed take, so the
- * tile visits are GCUT_CNT_HEAD - *blocks). */
-cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int *blocks,
-                                      cudaStream_t stream);
+ * tile visits are GCUT_CNT_HEAD - *blocks). With DIRTY, `all_dirty` makes
+ * the prep rewrite every tile's bytes (the first relabel of a run, or after
+ * pushes that keep no dirty flags); the active count clears the flags. */
+cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
+                                      int *blocks, cudaStream_t stream);
 
 /* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
  * flag[out][tile] = tile has active pixels (finite height and positive
  * excess), flag[1 - out][tile] = 0, and the active tiles appended to
  * list[out] (emptied by the caller or the relabel prep);
- * their number is added to GCUT_CNT_ACTIVE. With `enqueue`, such
+ * their number is added to GCUT_CNT_ACTIVE; each tile's dirty flag is
+ * left set only if it has active pixels (the relabel before read them; a
+ * tile with work keeps the flag even if no push runs it). With `enqueue`, such
  * tiles also go on the worklist, which must be empty (queue slots zero,
  * head, tail and pending zero). */
 cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int enqueue,
@@ -120,18 +129,21 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
  * in shared memory, the default way (GCUT_PUSH_SHARED_DEFAULT); in shared
  * memory with one thread per pixel; the same with the active pixels run
  * from a per-tile list on the first threads; and both of those with the
- * branch-free push and relabel step (_BF). grid_tiled.cu says more. */
+ * branch-free push and relabel step (_BF); the one-thread-per-pixel
+ * branch-free step with the tile-mate's reverse arc raised by a shared
+ * atomic (_AR, the default). grid_tiled.cu says more. */
 enum {
     GCUT_PUSH_GLOBAL = 0,
     GCUT_PUSH_SHARED = 1,
     GCUT_PUSH_SHARED_PIXEL = 2,
     GCUT_PUSH_SHARED_LIST = 3,
     GCUT_PUSH_SHARED_PIXEL_BF = 4,
-    GCUT_PUSH_SHARED_LIST_BF = 5
+    GCUT_PUSH_SHARED_LIST_BF = 5,
+    GCUT_PUSH_SHARED_PIXEL_BF_AR = 6
 };
 
 /* What GCUT_PUSH_SHARED means (bench/results: the faster, measured). */
-#define GCUT_PUSH_SHARED_DEFAULT GCUT_PUSH_SHARED_PIXEL_BF
+#define GCUT_PUSH_SHARED_DEFAULT GCUT_PUSH_SHARED_PIXEL_BF_AR
 
 /* The tiled push-relabel: the resident blocks share out the tiles of
  * list[in]; each tile gets up to `sweeps` synchronous push/relabel sweeps

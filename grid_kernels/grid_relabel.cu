@@ -66,8 +66,43 @@
  *   change), and a block that goes on with one of the neighbour tiles it
  *   would queue, off the queue (4% slower at 8.3 MP: like an early take,
  *   it visits tiles before their other neighbours' changes arrive, 26%
- *   more visits in the profiled relabel). */
+ *   more visits in the profiled relabel).
+ * - DIRTY (the default, with OVERLAP; 2026-11-22): the prep rewrites the
+ *   direction bytes only of the tiles whose residuals changed since the
+ *   last relabel (a push ran the tile or sent flow into it: the push
+ *   kernels set its dirty flag), reading 8 instead of 41 bytes a node
+ *   elsewhere; 4% off a solve at 8.3 MP. Also tried that day and dropped
+ *   (bench/results): fewer blocks a multiprocessor (3 or 2: slower); the
+ *   pending count read on every fourth empty poll only; the take without
+ *   the mask_ready read and the queueing without the wait for an empty
+ *   slot; the active count reading only the changed tiles (all three
+ *   within the spread); warps whose pixels cannot fall skipping the
+ *   relaxation steps (slower: more visits, as with every earlier take). */
 #include "grid_device.cuh"
+
+/* The relabel's queue and counters, reset by the prep's blocks: every tile
+ * queued. */
+static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g)
+{
+    const long long tiles = (long long)g.tiles_x * g.tiles_y;
+    for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
+         t += (long long)gridDim.x * 256) {
+        g.queue[t] = t < tiles ? ((unsigned long long)(t + 1) << 32) | (unsigned long long)t : 0;
+        if (t < tiles) {
+            g.queued[t] = 1;
+            g.mask_ready[t] = 0;
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        g.counters[GCUT_CNT_HEAD] = 0;
+        g.counters[GCUT_CNT_TAIL] = (unsigned long long)tiles;
+        g.counters[GCUT_CNT_PENDING] = (unsigned long long)tiles;
+        /* For the active count that follows, and the push launches after it. */
+        g.counters[GCUT_CNT_ACTIVE] = 0;
+        g.counters[GCUT_CNT_LIST0] = 0;
+        g.counters[GCUT_CNT_LIST1] = 0;
+    }
+}
 
 /* Heights reset (1 next to the sink, else infinite); without LAZY, the
  * residual directions of every node as bits, so that the relaxation reads a
@@ -89,24 +124,38 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
         }
         g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
     }
-    const long long tiles = (long long)g.tiles_x * g.tiles_y;
-    for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
-         t += (long long)gridDim.x * 256) {
-        g.queue[t] = t < tiles ? ((unsigned long long)(t + 1) << 32) | (unsigned long long)t : 0;
-        if (t < tiles) {
-            g.queued[t] = 1;
-            g.mask_ready[t] = 0;
+    reset_queue(g);
+}
+
+/* DIRTY's prep: the heights reset everywhere, the direction bytes only in
+ * the tiles whose flag is set (every tile with `all`): the rest hold
+ * residuals that no kernel changed since their bytes were written. The
+ * prep otherwise reads every residual (41 of its 41 bytes a node at 8.3 MP,
+ * at the DRAM roof); now 8 bytes a node plus the changed tiles. A block
+ * walks whole raster rows, so a node's tile needs no division; the ring of
+ * nodes outside the image goes with the nearest tile (its bytes are zero
+ * and written with `all`). */
+template <int NDIR>
+static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dgrid g, int all)
+{
+    const int last_x = g.tiles_x * GCUT_TILE_W - 1, last_y = g.tiles_y * GCUT_TILE_H - 1;
+    for (int y = blockIdx.x; y < g.rows; y += gridDim.x) {
+        const int py = min(max(y - 1, 0), last_y);
+        const int32_t *dirty_row = g.dirty + (py / GCUT_TILE_H) * g.tiles_x;
+        const long long row = (long long)y * g.pitch;
+        for (int x = threadIdx.x; x < g.pitch; x += 256) {
+            const long long i = row + x;
+            if (all || dirty_row[min(max(x - 1, 0), last_x) / GCUT_TILE_W]) {
+                unsigned m = 0;
+#pragma unroll
+                for (int d = 0; d < NDIR; d++)
+                    m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
+                g.mask[i] = (uint8_t)m;
+            }
+            g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        g.counters[GCUT_CNT_HEAD] = 0;
-        g.counters[GCUT_CNT_TAIL] = (unsigned long long)tiles;
-        g.counters[GCUT_CNT_PENDING] = (unsigned long long)tiles;
-        /* For the active count that follows, and the push launches after it. */
-        g.counters[GCUT_CNT_ACTIVE] = 0;
-        g.counters[GCUT_CNT_LIST0] = 0;
-        g.counters[GCUT_CNT_LIST1] = 0;
-    }
+    reset_queue(g);
 }
 
 /* Claim the next head slot (thread 0). */
@@ -303,7 +352,8 @@ static int prep_blocks(const gcut__dgrid *g)
     return (int)(blocks < 4096 ? blocks : 4096);
 }
 
-/* The kernel of `variant` (GCUT_RELABEL_* bits; OVERLAP ignores the others). */
+/* The kernel of `variant` (GCUT_RELABEL_* bits; OVERLAP ignores AHEAD and
+ * LAZY; DIRTY is the prep's). */
 static void *relabel_kernel_for(int ndirs, int variant)
 {
 #define RELABEL_KERNELS(N)                                                                        \
@@ -335,8 +385,8 @@ static cudaError_t resident(const void *kernel, int threads, int tiles, int *blo
     return cudaSuccess;
 }
 
-extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int *blocks,
-                                                 cudaStream_t stream)
+extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
+                                                 int *blocks, cudaStream_t stream)
 {
     const int tiles = g->tiles_x * g->tiles_y;
     void *kernel = relabel_kernel_for(g->ndirs, variant);
@@ -346,14 +396,22 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int varia
 
     /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
     const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
-    if (g->ndirs == 8 && lazy)
+    const int dirty = !lazy && (variant & GCUT_RELABEL_DIRTY);
+    if (dirty) {
+        const int rows = g->rows < 4096 ? g->rows : 4096;
+        if (g->ndirs == 8)
+            relabel_prep_dirty_kernel<8><<<rows, 256, 0, stream>>>(*g, all_dirty);
+        else
+            relabel_prep_dirty_kernel<4><<<rows, 256, 0, stream>>>(*g, all_dirty);
+    } else if (g->ndirs == 8 && lazy) {
         relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    else if (g->ndirs == 8)
+    } else if (g->ndirs == 8) {
         relabel_prep_kernel<8, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    else if (lazy)
+    } else if (lazy) {
         relabel_prep_kernel<4, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    else
+    } else {
         relabel_prep_kernel<4, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
+    }
     if ((err = cudaPeekAtLastError()) != cudaSuccess)
         return err;
     gcut__dgrid arg = *g;

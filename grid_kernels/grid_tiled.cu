@@ -23,7 +23,8 @@
  *
  * Push step variants (GCUT_PUSH_*, grid_kernels.h): one thread per pixel
  * or the active pixels from a per-tile list, each with the branchy or the
- * branch-free step; one thread per pixel, branch-free, is the default.
+ * branch-free step; one thread per pixel, branch-free, with the reverse
+ * arcs inside the tile raised by shared atomics (AR), is the default.
  *
  * Two drivers: launches over a device-built list of active tiles (the
  * default), and one persistent launch over a worklist of tiles (opt-in:
@@ -122,8 +123,15 @@ static __device__ __forceinline__ void push_pixel(const gcut__dgrid &g,
  * loaded first, side by side, then the excess runs down the directions by
  * min, each push written as it is found. Same pushes, in the same order, as
  * push_pixel; a residual is read only towards a lower neighbour, as there
- * (a higher one may be raising it in this phase). */
-template <int NDIR, bool LIST>
+ * (a higher one may be raising it in this phase).
+ * AR (the default): the tile-mate's reverse arc is raised by a shared
+ * atomic whose result nobody waits for, instead of a load, an add and a
+ * store, so a push no longer waits out a shared load (the push phase and
+ * the wait at the barrier after it were 56% of a sweep's stall samples in
+ * the profile of 2026-11-22). Only this pixel writes that arc in this
+ * phase, and its owner does not read it then (it is the owner's arc
+ * towards a higher pixel). */
+template <int NDIR, bool LIST, bool AR>
 static __device__ __forceinline__ void push_pixel_bf(const gcut__dgrid &g,
                                                      tile_smem<NDIR, true, LIST> &sm, int lx,
                                                      int ly, long long p, int &e, int &sink_res)
@@ -148,7 +156,10 @@ static __device__ __forceinline__ void push_pixel_bf(const gcut__dgrid &g,
             const int nx = lx + dx, ny = ly + dy;
             if (nx >= 0 && ny >= 0 && nx < GCUT_TILE_W && ny < GCUT_TILE_H) {
                 const int qt = ny * GCUT_TILE_W + nx;
-                sm.res[d ^ 1][qt] += push;
+                if (AR)
+                    atomicAdd(&sm.res[d ^ 1][qt], push);
+                else
+                    sm.res[d ^ 1][qt] += push;
                 atomicAdd(&sm.in[qt], push);
             } else {
                 const long long q = p + dx + (long long)dy * g.pitch;
@@ -163,14 +174,14 @@ static __device__ __forceinline__ void push_pixel_bf(const gcut__dgrid &g,
     }
 }
 
-/* Either push step, by the BF template argument. */
-template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
+/* Either push step, by the BF template argument (AR: push_pixel_bf). */
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __device__ __forceinline__ void push_step(const gcut__dgrid &g,
                                                  tile_smem<NDIR, SHARED_RES, LIST> &sm, int lx,
                                                  int ly, long long p, int &e, int &sink_res)
 {
     if constexpr (BF && SHARED_RES)
-        push_pixel_bf(g, sm, lx, ly, p, e, sink_res);
+        push_pixel_bf<NDIR, LIST, AR>(g, sm, lx, ly, p, e, sink_res);
     else
         push_pixel(g, sm, lx, ly, p, e, sink_res);
 }
@@ -194,7 +205,7 @@ static __device__ __forceinline__ void list_append(tile_smem<NDIR, SHARED_RES, L
  * (the same in every thread) whether pixels are still active, and leaves in
  * sm.notify (which the caller zeroes) the neighbour tiles that received
  * flow. With LIST, sm.nlist is zero on entry and on return. */
-template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
                                 tile_smem<NDIR, SHARED_RES, LIST> &sm)
 {
@@ -237,7 +248,7 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
                 const int ix = i % GCUT_TILE_W, iy = i / GCUT_TILE_W;
                 int ie = sm.e[LIST ? i : 0], isink = sm.sink[LIST ? i : 0];
                 const long long ip = origin + (long long)(iy + 1) * g.pitch + ix + 1;
-                push_step<NDIR, SHARED_RES, LIST, BF>(g, sm, ix, iy, ip, ie, isink);
+                push_step<NDIR, SHARED_RES, LIST, BF, AR>(g, sm, ix, iy, ip, ie, isink);
                 sm.e[LIST ? i : 0] = ie;
                 sm.sink[LIST ? i : 0] = isink;
             }
@@ -248,7 +259,7 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
             sink_res = sm.sink[LIST ? tid : 0];
         } else {
             if (active)
-                push_step<NDIR, SHARED_RES, LIST, BF>(g, sm, lx, ly, p, e, sink_res);
+                push_step<NDIR, SHARED_RES, LIST, BF, AR>(g, sm, lx, ly, p, e, sink_res);
             __syncthreads();
         }
         e += sh_in[tid];
@@ -321,7 +332,7 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
  * (the flags of the tiles it takes, set only for listed tiles; the count,
  * by the last block to finish, when every block has read it), so that no
  * memset runs between two launches. */
-template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut__dgrid g, int in,
                                                                         int sweeps)
 {
@@ -347,15 +358,20 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut_
         if (tid == 0) {
             sm.notify = 0;
             g.flag[in][tile] = 0; /* no one marks flag[in] in this launch */
+            g.dirty[tile] = 1;    /* its residuals change (the relabel's DIRTY parts) */
         }
         /* push_tile's first barrier orders this before any atomicOr. */
-        const int active = push_tile<NDIR, SHARED_RES, LIST, BF>(g, tile, sweeps, sm);
+        const int active = push_tile<NDIR, SHARED_RES, LIST, BF, AR>(g, tile, sweeps, sm);
         if (tid < 9) {
             const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
             const int nx = tx + tid % 3 - 1, ny = ty + tid / 3 - 1;
-            if ((tid == 4 ? active : (sm.notify >> tid) & 1) && nx >= 0 && ny >= 0 &&
-                nx < g.tiles_x && ny < g.tiles_y)
+            const int sent = tid != 4 && ((sm.notify >> tid) & 1);
+            if ((tid == 4 ? active : sent) && nx >= 0 && ny >= 0 && nx < g.tiles_x &&
+                ny < g.tiles_y) {
                 gcut__mark_tile(g, out, ny * g.tiles_x + nx);
+                if (sent)
+                    g.dirty[ny * g.tiles_x + nx] = 1; /* its border arcs and excess rose */
+            }
         }
         __syncthreads(); /* sm is reused */
     }
@@ -405,7 +421,7 @@ static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
  * check or finds the flag clear and queues the tile. Ends when the queue
  * drains or after `budget` tile runs; what is left waits for the next
  * global relabel. */
-template <int NDIR, bool SHARED_RES, bool LIST, bool BF>
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
     gcut__dgrid g, int sweeps, long long budget)
 {
@@ -422,7 +438,9 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
         const int tile = sm.tile;
         if (tile < 0)
             return;
-        push_tile<NDIR, SHARED_RES, LIST, BF>(g, tile, sweeps, sm);
+        if (tid == 0)
+            g.dirty[tile] = 1; /* its residuals change (the relabel's DIRTY parts) */
+        push_tile<NDIR, SHARED_RES, LIST, BF, AR>(g, tile, sweeps, sm);
         __threadfence(); /* this run's writes are visible before the tile is unqueued */
         __syncthreads();
         if (tid == 0) {
@@ -437,9 +455,13 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
                                             sm.h[(ly + 1) * HALO_W + lx + 1] < GCUT_HEIGHT_INF);
         if (tid < 32) {
             const int nx = tx + tid % 3 - 1, ny = ty + tid / 3 - 1;
-            if (tid < 9 && (tid == 4 ? active : (sm.notify >> tid) & 1) && nx >= 0 && ny >= 0 &&
-                nx < g.tiles_x && ny < g.tiles_y)
+            const int sent = tid < 9 && tid != 4 && ((sm.notify >> tid) & 1);
+            if (tid < 9 && (tid == 4 ? active : sent) && nx >= 0 && ny >= 0 && nx < g.tiles_x &&
+                ny < g.tiles_y) {
+                if (sent)
+                    g.dirty[ny * g.tiles_x + nx] = 1; /* its border arcs and excess rose */
                 gcut__put_tile(g, ny * g.tiles_x + nx);
+            }
             __threadfence(); /* the queueing is counted before this run is done */
             __syncwarp();
             if (tid == 0)
@@ -453,9 +475,9 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
 /* The push kernels' variants by `shared_res` (GCUT_PUSH_*). */
 #define PUSH_VARIANTS(K, NDIR)                                                                    \
     {                                                                                             \
-        (void *)K<NDIR, false, false, false>, (void *)K<NDIR, true, false, false>,                \
-            (void *)K<NDIR, true, true, false>, (void *)K<NDIR, true, false, true>,               \
-            (void *)K<NDIR, true, true, true>                                                     \
+        (void *)K<NDIR, false, false, false, false>, (void *)K<NDIR, true, false, false, false>,  \
+            (void *)K<NDIR, true, true, false, false>, (void *)K<NDIR, true, false, true, false>, \
+            (void *)K<NDIR, true, true, true, false>, (void *)K<NDIR, true, false, true, true>    \
     }
 
 static int push_variant(int shared_res)
@@ -467,7 +489,8 @@ static int push_variant(int shared_res)
     case GCUT_PUSH_SHARED_PIXEL: return 1;
     case GCUT_PUSH_SHARED_LIST: return 2;
     case GCUT_PUSH_SHARED_PIXEL_BF: return 3;
-    default: return 4; /* GCUT_PUSH_SHARED_LIST_BF */
+    case GCUT_PUSH_SHARED_LIST_BF: return 4;
+    default: return 5; /* GCUT_PUSH_SHARED_PIXEL_BF_AR */
     }
 }
 

@@ -38,7 +38,7 @@ enum { PUSH_DEFAULT = 0, PUSH_WORKLIST = 1, PUSH_SYNC = 2, PUSH_AHEAD = 3, PUSH_
  * build can set other default parts (-DGCUT_GRID_RELABEL_PARTS=BITS), so
  * that bench/gpu_device_pick.sh runs the checks on either default. */
 #ifndef GCUT_GRID_RELABEL_PARTS
-#define GCUT_GRID_RELABEL_PARTS GCUT_RELABEL_OVERLAP
+#define GCUT_GRID_RELABEL_PARTS (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY)
 #endif
 #define RELABEL_DEFAULT GCUT_GRID_RELABEL_PARTS
 
@@ -71,7 +71,7 @@ static size_t queue_slots(size_t tiles)
 static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
 {
     return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + nodes * sizeof(uint8_t) +
-           6 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
+           7 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
            GCUT_CNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -108,9 +108,10 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.mask, nodes * sizeof(uint8_t)));
-        /* queued, then mask_ready: one allocation, freed through queued. */
-        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 2 * tiles * sizeof(int32_t)));
+        /* queued, mask_ready, dirty: one allocation, freed through queued. */
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 3 * tiles * sizeof(int32_t)));
         s->dg.mask_ready = s->dg.queued + tiles;
+        s->dg.dirty = s->dg.queued + 2 * tiles;
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queue,
                                   queue_slots(tiles) * sizeof(unsigned long long)));
         s->dg.queue_cap = (long long)queue_slots(tiles);
@@ -251,13 +252,14 @@ fail:
 /* The persistent relabel, enqueued: the launch, the count of active pixels
  * (their tiles in flag[0] and list[0]), and the counters' copy to the host,
  * which relabel_collect() waits for (s->stop marks it: the run's end
- * records it again). */
-static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s)
+ * records it again). `all_dirty`: every tile's direction bytes are stale
+ * (the run's first relabel, or lock-free pushes, which keep no flags). */
+static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, int all_dirty)
 {
     gcut_status st = GCUT_OK;
     GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
-    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_variant(s), &s->relabel_blocks,
-                                             s->stream));
+    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_variant(s), all_dirty,
+                                             &s->relabel_blocks, s->stream));
     s->bfs_launches++;
     if ((st = count_active(ctx, s, 0)))
         return st;
@@ -315,7 +317,7 @@ fail:
  * flag array the next BFS launch clears first) and is used once the BFS
  * converged. */
 static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long long *active,
-                                  int *flags)
+                                  int *flags, int all_dirty)
 {
     gcut_status st = GCUT_OK;
     const gcut__dgrid *dg = &s->dg;
@@ -325,7 +327,7 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
     if (s->relabel_worklist) {
         /* One persistent launch converges; then one count (WORK stays 0). */
         *flags = 0;
-        if ((st = relabel_enqueue(ctx, s)))
+        if ((st = relabel_enqueue(ctx, s, all_dirty)))
             return st;
         return relabel_collect(ctx, s, active);
     }
@@ -390,13 +392,13 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
         if (ahead) {
             /* The first push launch runs while the host reads the count;
              * after the last relabel it finds no active tile and ends. */
-            if ((st = relabel_enqueue(ctx, s)))
+            if ((st = relabel_enqueue(ctx, s, round == 0)))
                 goto fail;
             GPU_CHECK(ctx,
                       gcut__grid_tiled_launch(dg, 0, s->sweeps, s->shared_res, 0, s->stream));
             if ((st = relabel_collect(ctx, s, &active)))
                 goto fail;
-        } else if ((st = global_relabel(ctx, s, &active, &in))) {
+        } else if ((st = global_relabel(ctx, s, &active, &in, round == 0 || variant != 0))) {
             goto fail;
         }
         if (active == 0)
@@ -553,7 +555,7 @@ extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_workli
     if (relabel_worklist >= 0)
         s->relabel_worklist = relabel_worklist > 2 + GCUT_RELABEL_MAX ? 1 : relabel_worklist;
     if (shared_res >= 0)
-        s->shared_res = shared_res > GCUT_PUSH_SHARED_LIST_BF ? GCUT_PUSH_SHARED : shared_res;
+        s->shared_res = shared_res > GCUT_PUSH_SHARED_PIXEL_BF_AR ? GCUT_PUSH_SHARED : shared_res;
     if (push_worklist >= 0)
         s->push_worklist = push_worklist > PUSH_OVERLAP ? PUSH_DEFAULT : push_worklist;
     return GCUT_OK;
