@@ -130,7 +130,8 @@ typedef struct gcut__gpu_graph_knobs {
                        * worklist dealt a lane per warp round the grid; 64 worklist sizes
                        * read once a block; 128 the relabel's BFS ended once every active
                        * node has its distance (graph_gpu.cu, gcut__dgraph) */
-    int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400) up to this */
+    int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400, from 16) up
+                       * to this */
     int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */
 } gcut__gpu_graph_knobs;
 

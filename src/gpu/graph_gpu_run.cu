@@ -87,17 +87,22 @@ static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
     return st;
 }
 
+/* The least floor of the relabel frequency (graphs under 6400 nodes). */
+#define GR_FLOOR_LEAST 16
+
 /* ECL-MaxFlow's relabel frequency, max(floor, n^2 / (1000 m)) push
  * launches, unless a knob fixes it. ECL's floor is 100; here it grows with
- * n (n / 400) up to the gr_floor knob (600): from 262 k nodes on, fewer
- * relabels measured 20-30 % faster on genrmf (bench/results), while on
- * graphs of a few thousand nodes a floor of 600 measured up to 3.4x slower. */
+ * n (n / 400) from 16 up to the gr_floor knob (600): from 262 k nodes on,
+ * fewer relabels measured 20-30 % faster on genrmf (bench/results), while
+ * on graphs of a few thousand nodes, whose BFS is a few levels deep, a
+ * relabel every 16 steps instead of 100 measured 1.4-2.9x faster (round
+ * 6: acyclic-dense 2000 and three matrices), and 600 up to 3.4x slower. */
 static int gr_frequency(const gpu_graph *gs)
 {
     if (gs->knobs.gr_freq > 0)
         return gs->knobs.gr_freq;
     const double n = gs->dg.n, m = gs->dg.m > 0 ? gs->dg.m : 1;
-    double least = n / 400 > 100 ? n / 400 : 100;
+    double least = n / 400 > GR_FLOOR_LEAST ? n / 400 : GR_FLOOR_LEAST;
     least = least < gs->knobs.gr_floor ? least : gs->knobs.gr_floor;
     const double f = n * n / (1000.0 * m);
     return f > least ? (f < 1e6 ? (int)f : 1000000) : (int)least;
