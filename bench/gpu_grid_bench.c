@@ -26,7 +26,7 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1..4] [--sweeps N] [--pushes N] [--relabel-worklist 0..17]
+ *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..17]
  *        [--shared-res 0..6] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X]
  *
@@ -369,6 +369,64 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
     return wrong ? 1 : 0;
 }
 
+/* --tune 5 (2026-11-22, round 2): the solver's path, solve by solve, in
+ * the mode that the other options set. On the upscaled 1 MP and 8.3 MP
+ * graphs, 8- and 4-connected, `reps` solves, one line each: time, relabel
+ * time, push launches, relabels, tile runs, relabel visits a tile; every
+ * solve verified (gcut_grid_verify()) with its cut equal to BK's flow.
+ * Medians hide the slow path that every variant sometimes takes
+ * (bench/results); these lines show how often, and where its extra work
+ * goes. */
+static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
+                    int reps)
+{
+    static const int dims[][2] = {{1152, 864}, {3840, 2160}};
+    rgb_image base;
+    if (load_pair(cpu, data, name, &base))
+        return 1;
+    int wrong = 0;
+    for (int k = 0; k < 2; k++) {
+        rgb_image im = upscale(&base, dims[k][0], dims[k][1]);
+        const double tiles = (double)((im.w + 31) / 32) * ((im.h + 15) / 16);
+        for (int conn = 8; conn >= 4; conn -= 4) {
+            gcut_grid *gc = build_graph(cpu, &im, conn, NULL),
+                      *gg = build_graph(gpu, &im, conn, NULL);
+            gcut_solve_info info;
+            if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
+                return 1;
+            printf("path %dx%d conn %d BK %.1f ms\n", im.w, im.h, conn, info.time_ms);
+            gcut_solve_info ginfo; /* a first solve sizes the grid's result arrays */
+            if (gcut_grid_solve(gg, "tiled", &ginfo) || ginfo.flow != info.flow) {
+                fprintf(stderr, "gpu-grid-bench: %s: the first GPU solve failed\n", name);
+                return 1;
+            }
+            for (int rep = 0; rep < reps; rep++) {
+                gcut__gpu_grid_stats st = {0};
+                int64_t cut = -1;
+                const int ok = !gcut__gpu_grid_upload(gg) && !gcut__gpu_grid_run(gg, 0, NULL) &&
+                               !gcut__gpu_grid_stats_get(gpu, &st) &&
+                               !gcut__gpu_grid_download(gg) && !gcut_grid_verify(gg, &cut) &&
+                               cut == info.flow;
+                wrong += !ok;
+                printf("path %dx%d conn %d shared %d rep %2d: %8.3f ms (relabel %7.3f) push "
+                       "%lld relabels %lld tile-runs %lld visits %.2f %s\n",
+                       im.w, im.h, conn, st.shared_res, rep, st.run_ms, st.relabel_ms,
+                       st.push_launches, st.relabels, st.tile_runs,
+                       st.relabels ? (double)st.relabel_visits / st.relabels / tiles : 0.0,
+                       ok ? "ok" : "WRONG");
+                fflush(stdout);
+            }
+            gcut_grid_destroy(gc);
+            gcut_grid_destroy(gg);
+        }
+        free(im.rgb);
+        free(im.seed);
+    }
+    free(base.rgb);
+    free(base.seed);
+    return wrong ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -436,6 +494,8 @@ int main(int argc, char **argv)
     }
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
     gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
+    if (tune == 5)
+        return path_run(cpu, gpu, data, up_name, reps);
     if (tune)
         return tune_run(cpu, gpu, data, up_name, reps, tune);
     double gbps = 0;
