@@ -27,8 +27,8 @@
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
  *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..17]
- *        [--shared-res 0..6] [--push-worklist 0..4] [--pymaxflow SCRIPT] [--segment GCUT]
- *        [--scratch DIR] [--conn 4|8] [--min-mp X]
+ *        [--shared-res 0..6] [--push-worklist 0..7] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--scratch DIR] [--conn 4|8] [--min-mp X] [--modes A,B,...]
  *
  * --conn and --min-mp keep only the graphs of that connectivity and of at
  * least X megapixels (a profiler run on one graph: bench/gpu_device_profile.sh). */
@@ -376,9 +376,11 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
  * solve verified (gcut_grid_verify()) with its cut equal to BK's flow.
  * Medians hide the slow path that every variant sometimes takes
  * (bench/results); these lines show how often, and where its extra work
- * goes. */
+ * goes. With --modes A,B,... (round 3), each rep solves once in each of
+ * those push modes (--push-worklist values), in turn, for A/B runs that
+ * share the graphs and BK's solve. */
 static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
-                    int reps)
+                    int reps, const int *modes, int n_modes)
 {
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
@@ -400,7 +402,10 @@ static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
                 fprintf(stderr, "gpu-grid-bench: %s: the first GPU solve failed\n", name);
                 return 1;
             }
-            for (int rep = 0; rep < reps; rep++) {
+            for (int solve = 0; solve < reps * n_modes; solve++) {
+                const int rep = solve / n_modes;
+                if (modes[0] >= 0)
+                    gcut__gpu_grid_mode(gpu, -1, -1, modes[solve % n_modes]);
                 gcut__gpu_grid_stats st = {0};
                 int64_t cut = -1;
                 const int ok = !gcut__gpu_grid_upload(gg) && !gcut__gpu_grid_run(gg, 0, NULL) &&
@@ -408,9 +413,10 @@ static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
                                !gcut__gpu_grid_download(gg) && !gcut_grid_verify(gg, &cut) &&
                                cut == info.flow;
                 wrong += !ok;
-                printf("path %dx%d conn %d shared %d rep %2d: %8.3f ms (relabel %7.3f) push "
-                       "%lld relabels %lld tile-runs %lld visits %.2f %s\n",
-                       im.w, im.h, conn, st.shared_res, rep, st.run_ms, st.relabel_ms,
+                printf("path %dx%d conn %d shared %d push-wl %d rep %2d: %8.3f ms (relabel %7.3f) "
+                       "push %lld relabels %lld tile-runs %lld visits %.2f %s\n",
+                       im.w, im.h, conn, st.shared_res, st.push_worklist, rep, st.run_ms,
+                       st.relabel_ms,
                        st.push_launches, st.relabels, st.tile_runs,
                        st.relabels ? (double)st.relabel_visits / st.relabels / tiles : 0.0,
                        ok ? "ok" : "WRONG");
@@ -441,7 +447,7 @@ int main(int argc, char **argv)
     double lockfree_max_mp = 1.1, min_mp = 0;
     int only_conn = 0;
     int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0, worklist = -1, shared = -1;
-    int push_wl = -1;
+    int push_wl = -1, modes[8] = {-1}, n_modes = 1;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--tune"))
             tune = atoi(argv[i + 1]);
@@ -453,7 +459,20 @@ int main(int argc, char **argv)
             worklist = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--push-worklist"))
             push_wl = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--shared-res"))
+        else if (!strcmp(argv[i], "--modes")) {
+            char *end = argv[i + 1];
+            for (n_modes = 0; n_modes < 8 && *end;) {
+                char *start = end;
+                modes[n_modes] = (int)strtol(start, &end, 10);
+                if (end == start)
+                    break;
+                n_modes++;
+                if (*end == ',')
+                    end++;
+            }
+            if (n_modes == 0)
+                modes[n_modes++] = -1;
+        } else if (!strcmp(argv[i], "--shared-res"))
             shared = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--batch"))
             batch = atoi(argv[i + 1]);
@@ -495,7 +514,7 @@ int main(int argc, char **argv)
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
     gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
     if (tune == 5)
-        return path_run(cpu, gpu, data, up_name, reps);
+        return path_run(cpu, gpu, data, up_name, reps, modes, n_modes);
     if (tune)
         return tune_run(cpu, gpu, data, up_name, reps, tune);
     double gbps = 0;
@@ -550,8 +569,14 @@ int main(int argc, char **argv)
                 k.push_worklist == 1   ? "as one persistent worklist launch"
                 : k.push_worklist == 2 ? "with the host's count read and memsets between"
                 : k.push_worklist == 3 ? "with nothing between them"
-                                       : "with nothing between them, each after the first a "
-                                         "programmatic dependent of the one before",
+                : k.push_worklist == 4 ? "with nothing between them, each after the first a "
+                                         "programmatic dependent of the one before"
+                : k.push_worklist == 5 ? "as 4, twice the launches after a relabel that "
+                                         "leaves a quarter of the resident blocks' tiles or fewer"
+                : k.push_worklist == 6 ? "as 4, the push kernel at 4 blocks a multiprocessor"
+                                       : "as 4, twice the launches after a relabel that leaves "
+                                         "a quarter of the resident blocks' tiles or fewer, the "
+                                         "push kernel at 4 blocks a multiprocessor",
                 k.shared_res == 0   ? "global memory"
                 : k.shared_res == 2 ? "shared memory, one thread per pixel"
                 : k.shared_res == 3 ? "shared memory, the active pixels run from a per-tile list"

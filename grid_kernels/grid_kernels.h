@@ -154,9 +154,15 @@ enum {
  * zero again, so launches can follow one another with nothing between.
  * `overlap` (only right after another tiled launch in `stream`): launch as
  * that one's programmatic dependent, so that its blocks are placed while
- * the other's last tiles run and start the moment it completes. */
-cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                    int shared_res, int overlap, cudaStream_t stream);
+ * the other's last tiles run and start the moment it completes.
+ * `wide` (opt-in): the default push step built for 4 resident blocks a
+ * multiprocessor instead of 3 (grid_tiled.cu). */
+cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps, int shared_res,
+                                    int wide, int overlap, cudaStream_t stream);
+
+/* The blocks a tiled launch on `g` runs (its resident blocks, at most the
+ * tiles). */
+cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int shared_res, int wide, int *blocks);
 
 /* The push phase as one persistent (cooperative) launch over a worklist
  * of tiles, which gcut__grid_count_active_launch(..., enqueue = 1) fills;

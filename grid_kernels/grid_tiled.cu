@@ -332,9 +332,14 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
  * (the flags of the tiles it takes, set only for listed tiles; the count,
  * by the last block to finish, when every block has read it), so that no
  * memset runs between two launches. */
-template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
-static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_kernel(gcut__dgrid g, int in,
-                                                                        int sweeps)
+/* MINB: resident blocks a multiprocessor asks for: 3 (40 registers) or 4
+ * (32 registers, a few bytes spilled; the default step's `wide` build, the
+ * default since round 3 of 2026-11-22, bench/results), so that a launch of
+ * up to 4 tiles a multiprocessor (at 1 MP most launches) is one round of
+ * tile runs, not two. */
+template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR, int MINB = 3>
+static __global__ __launch_bounds__(GCUT_TILE_PIXELS, MINB) void tiled_kernel(gcut__dgrid g,
+                                                                           int in, int sweeps)
 {
     __shared__ tile_smem<NDIR, SHARED_RES, LIST> sm;
     const int out = 1 - in, tid = threadIdx.y * GCUT_TILE_W + threadIdx.x;
@@ -471,7 +476,6 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
     }
 }
 
-
 /* The push kernels' variants by `shared_res` (GCUT_PUSH_*). */
 #define PUSH_VARIANTS(K, NDIR)                                                                    \
     {                                                                                             \
@@ -494,11 +498,16 @@ static int push_variant(int shared_res)
     }
 }
 
-static void *tiled_kernel_for(int ndirs, int shared_res)
+/* `wide`: the default step (AR) with 4 blocks a multiprocessor. */
+static void *tiled_kernel_for(int ndirs, int shared_res, int wide)
 {
     static void *const k4[] = PUSH_VARIANTS(tiled_kernel, 4);
     static void *const k8[] = PUSH_VARIANTS(tiled_kernel, 8);
-    return (ndirs == 8 ? k8 : k4)[push_variant(shared_res)];
+    const int v = push_variant(shared_res);
+    if (wide && v == push_variant(GCUT_PUSH_SHARED_PIXEL_BF_AR))
+        return ndirs == 8 ? (void *)tiled_kernel<8, true, false, true, true, 4>
+                          : (void *)tiled_kernel<4, true, false, true, true, 4>;
+    return (ndirs == 8 ? k8 : k4)[v];
 }
 
 static void *worklist_kernel_for(int ndirs, int shared_res)
@@ -509,10 +518,11 @@ static void *worklist_kernel_for(int ndirs, int shared_res)
 }
 
 extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                               int shared_res, int overlap, cudaStream_t stream)
+                                               int shared_res, int wide, int overlap,
+                                               cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    void *kernel = tiled_kernel_for(g->ndirs, shared_res);
+    void *kernel = tiled_kernel_for(g->ndirs, shared_res, wide);
     int blocks = 0;
     cudaError_t err = gcut__resident_blocks(kernel, g->tiles_x * g->tiles_y, &blocks);
     if (err != cudaSuccess)
@@ -534,6 +544,13 @@ extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int
         config.numAttrs = 1;
     }
     return cudaLaunchKernelExC(&config, kernel, args);
+}
+
+extern "C" cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int shared_res, int wide,
+                                               int *blocks)
+{
+    return gcut__resident_blocks(tiled_kernel_for(g->ndirs, shared_res, wide),
+                                 g->tiles_x * g->tiles_y, blocks);
 }
 
 extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps,

@@ -68,12 +68,14 @@ gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_re
  * default parts; 2 + GCUT_RELABEL_* bits of grid_kernels.h for others) or
  * as rounds of launches (0); where pushes keep the in-tile residuals, a
  * GCUT_PUSH_* value of grid_kernels.h (1, the default, is the measured
- * fastest; 0 global memory; 2-5 the shared-memory variants by name); each
- * push phase as pushes_per_relabel launches (0, the default way), one
+ * fastest; 0 global memory; 2-6 the shared-memory variants by name); each
+ * push phase as pushes_per_relabel launches (0, the default way: 7), one
  * persistent worklist launch (1), launches with the host's read of the
  * count and memsets between (2, as profiled), with nothing between (3),
- * or that and each a programmatic dependent of the one before (4); values
- * < 0 keep the current. */
+ * or that and each a programmatic dependent of the one before (4); 4 with
+ * twice the launches after a relabel that leaves few active tiles (5),
+ * with the push kernel built for 4 blocks a multiprocessor (6), or both
+ * (7; src/gpu/grid_gpu.cu); values < 0 keep the current. */
 gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
                                 int push_worklist);
 

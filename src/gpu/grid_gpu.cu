@@ -25,13 +25,26 @@
 #define MAX_ROUNDS 1000000
 
 /* How the push launches are driven (the push_worklist knob): 0 means the
- * default (bench/results: the fastest measured); the persistent worklist
- * launch; launches with a memset before each and the relabel's count read
- * before the first (PUSH_SYNC, as profiled); launches with nothing between
- * them, the first enqueued before the count is read (PUSH_AHEAD); the same
- * with each launch after the first a programmatic dependent of the one
- * before (PUSH_OVERLAP). */
-enum { PUSH_DEFAULT = 0, PUSH_WORKLIST = 1, PUSH_SYNC = 2, PUSH_AHEAD = 3, PUSH_OVERLAP = 4 };
+ * default, PUSH_WIDE_TAIL (bench/results: the fastest measured); the
+ * persistent worklist launch; launches with a memset before each and the
+ * relabel's count read before the first (PUSH_SYNC, as profiled); launches
+ * with nothing between them, the first enqueued before the count is read
+ * (PUSH_AHEAD); the same with each launch after the first a programmatic
+ * dependent of the one before (PUSH_OVERLAP); PUSH_OVERLAP with twice the
+ * launches in a push phase that starts on few active tiles (PUSH_TAIL),
+ * with the push kernel built for 4 resident blocks a multiprocessor
+ * instead of 3 (PUSH_WIDE), or with both (PUSH_WIDE_TAIL, round 3 of
+ * 2026-11-22). */
+enum {
+    PUSH_DEFAULT = 0,
+    PUSH_WORKLIST = 1,
+    PUSH_SYNC = 2,
+    PUSH_AHEAD = 3,
+    PUSH_OVERLAP = 4,
+    PUSH_TAIL = 5,
+    PUSH_WIDE = 6,
+    PUSH_WIDE_TAIL = 7
+};
 
 /* The relabel's parts (GCUT_RELABEL_* bits) that relabel_worklist = 1
  * means; relabel_worklist = 2 + bits picks others (bench/results). A
@@ -42,13 +55,20 @@ enum { PUSH_DEFAULT = 0, PUSH_WORKLIST = 1, PUSH_SYNC = 2, PUSH_AHEAD = 3, PUSH_
 #endif
 #define RELABEL_DEFAULT GCUT_GRID_RELABEL_PARTS
 
-/* The push mode, with PUSH_OVERLAP as PUSH_AHEAD plus the overlap flag. */
+/* The push mode as set, PUSH_DEFAULT resolved. */
+static int push_mode_raw(const gcut__gpu *s)
+{
+    return s->push_worklist == PUSH_DEFAULT ? PUSH_WIDE_TAIL : s->push_worklist;
+}
+
+/* The push mode, with PUSH_OVERLAP and the modes over it as PUSH_AHEAD
+ * plus the overlap flag. */
 static int push_mode_of(const gcut__gpu *s, int *overlap)
 {
-    const int mode = s->push_worklist == PUSH_DEFAULT ? PUSH_OVERLAP : s->push_worklist;
+    const int mode = push_mode_raw(s);
     if (overlap)
-        *overlap = mode == PUSH_OVERLAP;
-    return mode == PUSH_OVERLAP ? PUSH_AHEAD : mode;
+        *overlap = mode >= PUSH_OVERLAP;
+    return mode >= PUSH_OVERLAP ? PUSH_AHEAD : mode;
 }
 
 static int push_mode(const gcut__gpu *s)
@@ -375,6 +395,11 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
      * to, the active count clears flag[1], each push launch empties its
      * input for the next one. */
     const int ahead = variant == 0 && s->relabel_worklist && push_mode(s) == PUSH_AHEAD;
+    const int raw = push_mode_raw(s);
+    const int wide = raw == PUSH_WIDE || raw == PUSH_WIDE_TAIL;
+    const int tail = raw == PUSH_TAIL || raw == PUSH_WIDE_TAIL;
+    int push_blocks = 0;
+    GPU_CHECK(ctx, gcut__grid_tiled_blocks(dg, s->shared_res, wide, &push_blocks));
 
     GPU_CHECK(ctx, cudaMemsetAsync(dg->counters, 0, GCUT_CNT_SLOTS * sizeof(unsigned long long),
                                    s->stream));
@@ -394,8 +419,8 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
              * after the last relabel it finds no active tile and ends. */
             if ((st = relabel_enqueue(ctx, s, round == 0)))
                 goto fail;
-            GPU_CHECK(ctx,
-                      gcut__grid_tiled_launch(dg, 0, s->sweeps, s->shared_res, 0, s->stream));
+            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, s->sweeps, s->shared_res, wide, 0,
+                                                   s->stream));
             if ((st = relabel_collect(ctx, s, &active)))
                 goto fail;
         } else if ((st = global_relabel(ctx, s, &active, &in, round == 0 || variant != 0))) {
@@ -407,8 +432,14 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             int overlap = 0;
             push_mode_of(s, &overlap);
             s->push_launches++;
-            for (int k = 1; k < s->pushes_per_relabel; k++) {
-                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, s->sweeps, s->shared_res,
+            int launches = s->pushes_per_relabel;
+            /* Few active tiles (a quarter of the resident blocks or fewer):
+             * each launch is one short round, cheaper than the relabel and
+             * the cycle that what is left would otherwise wait for. */
+            if (tail && 4 * (long long)s->h_counters[GCUT_CNT_LIST0] <= push_blocks)
+                launches *= 2;
+            for (int k = 1; k < launches; k++) {
+                GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, s->sweeps, s->shared_res, wide,
                                                        overlap, s->stream));
                 s->push_launches++;
             }
@@ -430,7 +461,8 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
                 GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_LIST0 + 1 - in], 0,
                                                sizeof(unsigned long long), s->stream));
                 GPU_CHECK(ctx,
-                          gcut__grid_tiled_launch(dg, in, s->sweeps, s->shared_res, 0, s->stream));
+                          gcut__grid_tiled_launch(dg, in, s->sweeps, s->shared_res, 0, 0,
+                                                  s->stream));
                 s->push_launches++;
                 in = 1 - in;
             }
@@ -510,7 +542,7 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     stats->run_ms = s->run_ms;
     stats->relabel_ms = s->relabel_ms;
     stats->relabel_worklist = s->relabel_worklist;
-    stats->push_worklist = s->push_worklist == PUSH_DEFAULT ? PUSH_OVERLAP : s->push_worklist;
+    stats->push_worklist = push_mode_raw(s);
     stats->relabel_variant = s->relabel_worklist ? relabel_variant(s) : -1;
     stats->relabel_visits = s->relabel_visits;
     stats->tile_runs = s->tile_runs;
@@ -557,6 +589,6 @@ extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_workli
     if (shared_res >= 0)
         s->shared_res = shared_res > GCUT_PUSH_SHARED_PIXEL_BF_AR ? GCUT_PUSH_SHARED : shared_res;
     if (push_worklist >= 0)
-        s->push_worklist = push_worklist > PUSH_OVERLAP ? PUSH_DEFAULT : push_worklist;
+        s->push_worklist = push_worklist > PUSH_WIDE_TAIL ? PUSH_DEFAULT : push_worklist;
     return GCUT_OK;
 }
