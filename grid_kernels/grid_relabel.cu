@@ -104,6 +104,17 @@ static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g)
     }
 }
 
+/* Node i's residual directions as bits: bit d set when res[d][i] > 0. */
+template <int NDIR>
+static __device__ __forceinline__ uint8_t direction_bits(const gcut__dgrid &g, long long i)
+{
+    unsigned m = 0;
+#pragma unroll
+    for (int d = 0; d < NDIR; d++)
+        m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
+    return (uint8_t)m;
+}
+
 /* Heights reset (1 next to the sink, else infinite); without LAZY, the
  * residual directions of every node as bits, so that the relaxation reads a
  * byte per pixel instead of ndirs int32 residuals; every tile queued.
@@ -115,13 +126,8 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
 {
     const long long n = (long long)g.pitch * g.rows;
     for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += (long long)gridDim.x * 256) {
-        if (!LAZY) {
-            unsigned m = 0;
-#pragma unroll
-            for (int d = 0; d < NDIR; d++)
-                m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
-            g.mask[i] = (uint8_t)m;
-        }
+        if (!LAZY)
+            g.mask[i] = direction_bits<NDIR>(g, i);
         g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
     }
     reset_queue(g);
@@ -145,13 +151,8 @@ static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dg
         const long long row = (long long)y * g.pitch;
         for (int x = threadIdx.x; x < g.pitch; x += 256) {
             const long long i = row + x;
-            if (all || dirty_row[min(max(x - 1, 0), last_x) / GCUT_TILE_W]) {
-                unsigned m = 0;
-#pragma unroll
-                for (int d = 0; d < NDIR; d++)
-                    m |= (g.res[d][i] > 0 ? 1u : 0u) << d;
-                g.mask[i] = (uint8_t)m;
-            }
+            if (all || dirty_row[min(max(x - 1, 0), last_x) / GCUT_TILE_W])
+                g.mask[i] = direction_bits<NDIR>(g, i);
             g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
         }
     }
@@ -264,9 +265,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
         const int fresh = LAZY && sh_fresh;
         unsigned mask = 0;
         if (fresh) {
-#pragma unroll
-            for (int d = 0; d < NDIR; d++)
-                mask |= (g.res[d][p] > 0 ? 1u : 0u) << d;
+            mask = direction_bits<NDIR>(g, p);
             g.mask[p] = (uint8_t)mask;
             __threadfence(); /* the bytes are visible before mask_ready */
         } else {
