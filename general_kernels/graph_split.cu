@@ -1088,11 +1088,11 @@ extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int 
                                        0, stream);
 }
 
-extern "C" int gcut__graph_relabel_occupancy(int per_sm)
+/* The fewest blocks of THREADS per SM, at most `per_sm`, that each of the
+ * n kernels keeps resident (0 on error). */
+static int least_resident(const void *const *kernels, int n, int per_sm)
 {
-    const void *kernels[] = {(const void *)relabel_kernel<32>, (const void *)relabel_kernel<16>,
-                             (const void *)relabel_kernel<8>, (const void *)relabel_kernel<4>};
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+    for (int i = 0; i < n; i++) {
         int k = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=
             cudaSuccess) {
@@ -1102,6 +1102,13 @@ extern "C" int gcut__graph_relabel_occupancy(int per_sm)
         per_sm = k < per_sm ? k : per_sm;
     }
     return per_sm;
+}
+
+extern "C" int gcut__graph_relabel_occupancy(int per_sm)
+{
+    const void *kernels[] = {(const void *)relabel_kernel<32>, (const void *)relabel_kernel<16>,
+                             (const void *)relabel_kernel<8>, (const void *)relabel_kernel<4>};
+    return least_resident(kernels, 4, per_sm);
 }
 
 /* Blocks of the split push's launches: the fewest per SM (at most `per_sm`)
@@ -1116,14 +1123,5 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
     const void *kernels[8];
     for (int i = 0; i < 8; i++)
         kernels[i] = split_push_pick(i);
-    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
-        int k = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernels[i], THREADS, 0) !=
-            cudaSuccess) {
-            cudaGetLastError();
-            return 0;
-        }
-        per_sm = k < per_sm ? k : per_sm;
-    }
-    return sms * gcut__graph_relabel_occupancy(per_sm);
+    return sms * gcut__graph_relabel_occupancy(least_resident(kernels, 8, per_sm));
 }
