@@ -26,8 +26,8 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..17]
- *        [--shared-res 0..6] [--push-worklist 0..7] [--pymaxflow SCRIPT] [--segment GCUT]
+ *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..65]
+ *        [--shared-res 0..6] [--push-worklist 0..8] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X] [--modes A,B,...]
  *
  * --conn and --min-mp keep only the graphs of that connectivity and of at
@@ -378,9 +378,14 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
  * (bench/results); these lines show how often, and where its extra work
  * goes. With --modes A,B,... (round 3), each rep solves once in each of
  * those push modes (--push-worklist values), in turn, for A/B runs that
- * share the graphs and BK's solve. */
+ * share the graphs and BK's solve; an entry P:R also sets the relabel
+ * (--relabel-worklist R) for its solves (round 4). After each solve's line,
+ * one line a cycle (round 4): the active pixels and tiles the relabel left,
+ * its time and tile visits (of its exact pass), with KEEP the tiles that
+ * pass kept at first and the first pass's claims, and the push phase's
+ * launches, tile runs and time. */
 static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
-                    int reps, const int *modes, int n_modes)
+                    int reps, const int *modes, const int *rmodes, int n_modes)
 {
     static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
@@ -405,7 +410,8 @@ static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
             for (int solve = 0; solve < reps * n_modes; solve++) {
                 const int rep = solve / n_modes;
                 if (modes[0] >= 0)
-                    gcut__gpu_grid_mode(gpu, -1, -1, modes[solve % n_modes]);
+                    gcut__gpu_grid_mode(gpu, rmodes[solve % n_modes], -1,
+                                        modes[solve % n_modes]);
                 gcut__gpu_grid_stats st = {0};
                 int64_t cut = -1;
                 const int ok = !gcut__gpu_grid_upload(gg) && !gcut__gpu_grid_run(gg, 0, NULL) &&
@@ -413,13 +419,26 @@ static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
                                !gcut__gpu_grid_download(gg) && !gcut_grid_verify(gg, &cut) &&
                                cut == info.flow;
                 wrong += !ok;
-                printf("path %dx%d conn %d shared %d push-wl %d rep %2d: %8.3f ms (relabel %7.3f) "
-                       "push %lld relabels %lld tile-runs %lld visits %.2f %s\n",
-                       im.w, im.h, conn, st.shared_res, st.push_worklist, rep, st.run_ms,
+                printf("path %dx%d conn %d shared %d push-wl %d relabel-wl %d rep %2d: %8.3f ms "
+                       "(relabel %7.3f) push %lld relabels %lld tile-runs %lld visits %.2f %s\n",
+                       im.w, im.h, conn, st.shared_res, st.push_worklist,
+                       st.relabel_worklist ? 2 + st.relabel_variant : 0, rep, st.run_ms,
                        st.relabel_ms,
                        st.push_launches, st.relabels, st.tile_runs,
                        st.relabels ? (double)st.relabel_visits / st.relabels / tiles : 0.0,
                        ok ? "ok" : "WRONG");
+                /* Where the cycles go: one line each, from the run's own counters. */
+                for (int c = 0; c < st.cycles; c++) {
+                    const gcut__gpu_grid_cycle *y = &st.cycle[c];
+                    /* The push phase: to the next relabel's start, or the run's end. */
+                    const double end = c + 1 < st.cycles ? st.cycle[c + 1].start_ms : st.run_ms;
+                    printf("  cycle %2d: active %8lld px %5lld tiles  relabel %.3f ms visits "
+                           "%6lld kept %5lld checks %5lld  push launches %2d tile runs %6lld "
+                           "%.3f ms\n",
+                           c, y->active_pixels, y->active_tiles, y->relabel_ms, y->visits,
+                           y->kept, y->checks, y->launches, y->tile_runs,
+                           end - y->start_ms - y->relabel_ms);
+                }
                 fflush(stdout);
             }
             gcut_grid_destroy(gc);
@@ -447,7 +466,7 @@ int main(int argc, char **argv)
     double lockfree_max_mp = 1.1, min_mp = 0;
     int only_conn = 0;
     int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0, worklist = -1, shared = -1;
-    int push_wl = -1, modes[8] = {-1}, n_modes = 1;
+    int push_wl = -1, modes[8] = {-1}, rmodes[8] = {-1}, n_modes = 1;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--tune"))
             tune = atoi(argv[i + 1]);
@@ -466,6 +485,9 @@ int main(int argc, char **argv)
                 modes[n_modes] = (int)strtol(start, &end, 10);
                 if (end == start)
                     break;
+                rmodes[n_modes] = -1; /* P:R also sets --relabel-worklist R */
+                if (*end == ':')
+                    rmodes[n_modes] = (int)strtol(end + 1, &end, 10);
                 n_modes++;
                 if (*end == ',')
                     end++;
@@ -514,7 +536,7 @@ int main(int argc, char **argv)
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
     gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
     if (tune == 5)
-        return path_run(cpu, gpu, data, up_name, reps, modes, n_modes);
+        return path_run(cpu, gpu, data, up_name, reps, modes, rmodes, n_modes);
     if (tune)
         return tune_run(cpu, gpu, data, up_name, reps, tune);
     double gbps = 0;
@@ -553,7 +575,7 @@ int main(int argc, char **argv)
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s (parts: %s%s%s%s%s), push launches %s, in-tile "
+                     "relabel, relabel by %s (parts: %s%s%s%s%s%s), push launches %s, in-tile "
                      "residuals in %s during a push launch, %d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
@@ -565,6 +587,10 @@ int main(int argc, char **argv)
                 k.relabel_variant > 0 && (k.relabel_variant & 6) == 2 ? "lazy mask" : "",
                 k.relabel_variant > 0 && (k.relabel_variant & 8) ? ", direction bytes of the "
                                                                     "changed tiles only" : "",
+                k.relabel_variant > 0 && (k.relabel_variant & 28) == 28
+                    ? ", from the last relabel's heights after a phase that changed few tiles "
+                      "(4-connected, 2 MP and more)"
+                    : "",
                 k.relabel_variant <= 0 ? "as profiled" : "",
                 k.push_worklist == 1   ? "as one persistent worklist launch"
                 : k.push_worklist == 2 ? "with the host's count read and memsets between"
@@ -574,6 +600,8 @@ int main(int argc, char **argv)
                 : k.push_worklist == 5 ? "as 4, twice the launches after a relabel that "
                                          "leaves a quarter of the resident blocks' tiles or fewer"
                 : k.push_worklist == 6 ? "as 4, the push kernel at 4 blocks a multiprocessor"
+                : k.push_worklist == 8 ? "as 7, the rest of a push phase on few active tiles as "
+                                         "one persistent worklist launch"
                                        : "as 4, twice the launches after a relabel that leaves "
                                          "a quarter of the resident blocks' tiles or fewer, the "
                                          "push kernel at 4 blocks a multiprocessor",

@@ -137,6 +137,14 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(g
     }
 }
 
+/* The tiles of list[in] onto the push worklist (gcut__put_tile). */
+static __global__ __launch_bounds__(256) void enqueue_list_kernel(gcut__dgrid g, int in)
+{
+    const long long n = (long long)g.counters[GCUT_CNT_LIST0 + in];
+    for (long long k = blockIdx.x * 256ll + threadIdx.x; k < n; k += (long long)gridDim.x * 256)
+        gcut__put_tile(g, g.list[in][k]);
+}
+
 static int stream_blocks(const gcut__dgrid *g)
 {
     long long n = (long long)g->pitch * g->rows;
@@ -174,5 +182,13 @@ extern "C" cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int 
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
     count_active_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g, out,
                                                                                    enqueue);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__grid_enqueue_list_launch(const gcut__dgrid *g, int in,
+                                                      cudaStream_t stream)
+{
+    const int tiles = g->tiles_x * g->tiles_y;
+    enqueue_list_kernel<<<(unsigned)((tiles + 255) / 256), 256, 0, stream>>>(*g, in);
     return cudaPeekAtLastError();
 }

@@ -12,7 +12,7 @@
  *
  * Memory: ndirs residuals + excess + sink residual + height, all int32,
  * and a byte of residual directions: 45 bytes per node for 8-connectivity
- * (29 for 4), plus 28 bytes per tile and 8 per relabel queue slot. */
+ * (29 for 4), plus 32 bytes per tile and 8 per relabel queue slot. */
 #ifndef GCUT_GRID_KERNELS_H
 #define GCUT_GRID_KERNELS_H
 
@@ -47,6 +47,8 @@ enum {
     GCUT_CNT_LIST0,         /* entries of list[0] */
     GCUT_CNT_LIST1,         /* entries of list[1] */
     GCUT_CNT_DONE,          /* push launch: blocks finished (the last one resets its list) */
+    GCUT_CNT_RESTART,       /* relabel (KEEP): tiles its exact pass starts on */
+    GCUT_CNT_CHECKS,        /* relabel (KEEP): queue slots its first pass claimed */
     GCUT_CNT_SLOTS = 16
 };
 
@@ -65,6 +67,7 @@ typedef struct gcut__dgrid {
     int32_t *queued;     /* relabel: per tile, 1 while it is in the queue */
     int32_t *mask_ready; /* relabel (LAZY): per tile, 1 once its mask bytes are written */
     int32_t *dirty;      /* per tile, 1 once a push changed a residual of it (DIRTY) */
+    int32_t *touched;    /* relabel (KEEP): per tile, 1 once its first pass reset a pixel */
     unsigned long long *queue; /* relabel: queue_cap slots (grid_relabel.cu) */
     long long queue_cap;
 } gcut__dgrid;
@@ -90,13 +93,21 @@ cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaS
  * comes without the other two). 0 is the kernel as profiled in 2026-11.
  * DIRTY (default, with OVERLAP): the prep rewrites the direction bytes
  * only of the tiles whose residuals a push changed since the last relabel
- * (the per-tile dirty flags), not of every tile. */
+ * (the per-tile dirty flags), not of every tile.
+ * KEEP (with OVERLAP and DIRTY; 2026-11-22, round 4): when the launcher
+ * asks for it (`incremental`), the relabel starts from the last relabel's
+ * exact heights in the tiles that no push changed, minus those whose
+ * shortest paths the pushes may have cut (a first pass finds them), and
+ * relaxes only from the changed tiles (grid_relabel.cu proves it exact). */
 enum {
     GCUT_RELABEL_AHEAD = 1,
     GCUT_RELABEL_LAZY = 2,
     GCUT_RELABEL_OVERLAP = 4,
     GCUT_RELABEL_DIRTY = 8,
-    GCUT_RELABEL_MAX = 15
+    GCUT_RELABEL_KEEP = 16,        /* on the grids where it paid (src/gpu/grid_gpu.cu) */
+    GCUT_RELABEL_KEEP_ANY = 32,    /* KEEP on every grid */
+    GCUT_RELABEL_KEEP_ALWAYS = 64, /* KEEP after every push phase (the checks) */
+    GCUT_RELABEL_MAX = 127
 };
 
 /* The global relabel in one persistent (cooperative) launch after a prep
@@ -106,9 +117,15 @@ enum {
  * *blocks = the blocks launched (each ends on one failed take, so the
  * tile visits are GCUT_CNT_HEAD - *blocks). With DIRTY, `all_dirty` makes
  * the prep rewrite every tile's bytes (the first relabel of a run, or after
- * pushes that keep no dirty flags); the active count clears the flags. */
+ * pushes that keep no dirty flags); the active count clears the flags.
+ * With KEEP, `incremental` (never with `all_dirty`) makes it start from
+ * the heights that the last relabel of this run left in the tiles whose
+ * dirty flag is clear: every push since then must have kept the dirty
+ * flags (tiled launches do). Then *blocks is the blocks of the exact pass,
+ * GCUT_CNT_RESTART the tiles it starts on, GCUT_CNT_CHECKS the
+ * first pass's claims (its visits plus its blocks). */
 cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
-                                      int *blocks, cudaStream_t stream);
+                                      int incremental, int *blocks, cudaStream_t stream);
 
 /* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
  * flag[out][tile] = tile has active pixels (finite height and positive
@@ -169,6 +186,10 @@ cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int shared_res, int wi
  * at most `budget` tile runs of up to `sweeps` sweeps each. */
 cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps, int shared_res,
                                              long long budget, cudaStream_t stream);
+
+/* Put the tiles of list[in] on the push worklist, which must be empty
+ * (queue slots and queued flags zero; head, tail and pending zero). */
+cudaError_t gcut__grid_enqueue_list_launch(const gcut__dgrid *g, int in, cudaStream_t stream);
 
 /* How many blocks of 512 threads of `kernel` fit on the device at once
  * (a cooperative launch's limit), at most `tiles`. */

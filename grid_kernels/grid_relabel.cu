@@ -77,7 +77,56 @@
  *   the mask_ready read and the queueing without the wait for an empty
  *   slot; the active count reading only the changed tiles (all three
  *   within the spread); warps whose pixels cannot fall skipping the
- *   relaxation steps (slower: more visits, as with every earlier take). */
+ *   relaxation steps (slower: more visits, as with every earlier take).
+ * - KEEP (with OVERLAP and DIRTY; round 4 of 2026-11-22): a relabel after
+ *   a push phase that changed few tiles starts from the last relabel's
+ *   exact distances d (same run) instead of from scratch. Heights from
+ *   scratch (1 next to the sink, else infinite) in the dirty tiles, d kept
+ *   in the clean ones; then two persistent passes.
+ *   Pass 1 (CHECK) resets to infinite, tile by tile to a fixed point over
+ *   the grid, every pixel of finite height h > 1 that has no residual arc
+ *   to a pixel of height h - 1; it starts on the clean tiles next to a
+ *   dirty one and queues the neighbours of a tile whose border reset.
+ *   Pass 2 is the relabel above, its queue the dirty tiles and those where
+ *   pass 1 reset a pixel (the `touched` flags); the other tiles are off the
+ *   queue until a fall next to them queues them.
+ *   Why it is exact. Only push kernels ran since the last relabel, and they
+ *   change a residual (or the excess, or a height) only in tiles that they
+ *   flag dirty: a push p -> q lowers res(p, q), raises res(q, p), and the
+ *   tiles of p and q are both flagged (the run's, and the notify bit's).
+ *   So a clean tile's pixels keep their arcs (and sink arcs), their bytes
+ *   and their heights d. (a) After pass 1 every finite height is the length
+ *   of a residual path to the sink: h = 1 only next to the sink (from
+ *   scratch, or d = 1 with its sink arc unchanged; a sink residual never
+ *   rises), and a finite h > 1 kept by pass 1 has a residual arc to a pixel
+ *   of height h - 1, down to 1. At the start only a pixel of a clean tile
+ *   next to a dirty one can lack that arc (elsewhere its arc to d - 1 leads
+ *   to a clean pixel that still holds d - 1), and those tiles are pass 1's
+ *   queue. Pass 1 only raises values to infinity, so a pixel it kept had
+ *   such an arc when it was last looked at and still has: a reset next to
+ *   it queues its tile, which is then looked at again (the same queue
+ *   protocol as pass 2). So all heights are upper bounds of the
+ *   distances. (b) Every pixel of a tile left off pass 2's queue holds
+ *   d(p), and each neighbour q holds at least d(q) (kept d; or scratch,
+ *   which is infinite or 1 where d(q) = 1; or infinite by pass 1): so
+ *   h(p) = d(p) <= d(q) + 1 <= h(q) + 1 on every residual arc, which is
+ *   the relaxation's fixed point there; the pixels that may break it are
+ *   in queued tiles. Pass 2 relaxes as from scratch (heights only fall;
+ *   each fall queues the tiles that read it), so it ends, as above, with
+ *   h(p) <= h(q) + 1 on every residual arc and every h an upper bound: the
+ *   exact distances, infinite exactly where no path reaches the sink. The
+ *   termination test and the cut rest on that, as before.
+ *   Measured (bench/results, round 4): the tail's relabels visit 5 to 50
+ *   times fewer tiles, yet 8-connected and at 1 MP they take as long or
+ *   longer: their time is the chain of visits through the changed region
+ *   (and three more launches), not the count; 9 to 11% off a solve at
+ *   8.3 MP 4-connected. Hence the default's rule (src/gpu/grid_gpu.cu).
+ *   Also measured this round and dropped: the dirty tiles keeping their
+ *   push heights, which pass 1 then checks too (h = 1 against the sink
+ *   arc): 6% slower at 8.3 MP 8-connected, pass 1's resets cascade; and
+ *   CUTOFF, the tiles that the last relabel left all infinite kept off the
+ *   queue (they stay cut off): 15% fewer visits, no faster (such a visit is
+ *   one step). */
 #include "grid_device.cuh"
 
 /* The relabel's queue and counters, reset by the prep's blocks: every tile
@@ -101,6 +150,8 @@ static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g)
         g.counters[GCUT_CNT_ACTIVE] = 0;
         g.counters[GCUT_CNT_LIST0] = 0;
         g.counters[GCUT_CNT_LIST1] = 0;
+        g.counters[GCUT_CNT_RESTART] = 0;
+        g.counters[GCUT_CNT_CHECKS] = 0;
     }
 }
 
@@ -141,8 +192,12 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
  * walks whole raster rows, so a node's tile needs no division; the ring of
  * nodes outside the image goes with the nearest tile (its bytes are zero
  * and written with `all`). */
+/* `keep` (KEEP): the clean tiles keep the last relabel's heights, the
+ * dirty ones get them from scratch; pass 1's tiles are marked queued and
+ * the queue's counters reset (relabel_enqueue_kernel lists the tiles). */
 template <int NDIR>
-static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dgrid g, int all)
+static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dgrid g, int all,
+                                                                        int keep)
 {
     const int last_x = g.tiles_x * GCUT_TILE_W - 1, last_y = g.tiles_y * GCUT_TILE_H - 1;
     for (int y = blockIdx.x; y < g.rows; y += gridDim.x) {
@@ -151,12 +206,81 @@ static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dg
         const long long row = (long long)y * g.pitch;
         for (int x = threadIdx.x; x < g.pitch; x += 256) {
             const long long i = row + x;
-            if (all || dirty_row[min(max(x - 1, 0), last_x) / GCUT_TILE_W])
+            const int changed = all || dirty_row[min(max(x - 1, 0), last_x) / GCUT_TILE_W];
+            if (changed)
                 g.mask[i] = direction_bits<NDIR>(g, i);
-            g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
+            if (changed || !keep)
+                g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
         }
     }
-    reset_queue(g);
+    if (!keep) {
+        reset_queue(g);
+        return;
+    }
+    /* Pass 1's tiles: the clean ones next to a dirty tile, one block a row
+     * of tiles. */
+    for (int ty = blockIdx.x; ty < g.tiles_y; ty += gridDim.x)
+        for (int tx = threadIdx.x; tx < g.tiles_x; tx += 256) {
+            const int t = ty * g.tiles_x + tx;
+            int want = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    const int nx = tx + dx, ny = ty + dy;
+                    want |= nx >= 0 && ny >= 0 && nx < g.tiles_x && ny < g.tiles_y &&
+                            g.dirty[ny * g.tiles_x + nx];
+                }
+            g.queued[t] = want && !g.dirty[t];
+            g.touched[t] = 0;
+        }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        g.counters[GCUT_CNT_ACTIVE] = 0;
+        g.counters[GCUT_CNT_LIST0] = 0;
+        g.counters[GCUT_CNT_LIST1] = 0;
+        g.counters[GCUT_CNT_HEAD] = 0;
+        g.counters[GCUT_CNT_TAIL] = 0;
+        g.counters[GCUT_CNT_PENDING] = 0;
+        g.counters[GCUT_CNT_RESTART] = 0;
+    }
+}
+
+/* KEEP: a pass's queue, filled before the pass on a queue whose slots are
+ * empty from `base` on (every slot a relabel fills is taken and emptied;
+ * those that failed takes claimed were never filled). Pass 1 (`pass` 0):
+ * the tiles the prep marked queued, from slot 0 (the prep reset the
+ * counters). Pass 2: the dirty tiles and those pass 1 touched, from the
+ * head that pass 1 left (its blocks' last claims went past its tail);
+ * their queued flags, all clear after pass 1, are set. One thread a tile,
+ * one atomic a warp. */
+static __global__ __launch_bounds__(256) void relabel_enqueue_kernel(gcut__dgrid g, int pass)
+{
+    const int tiles = g.tiles_x * g.tiles_y;
+    const int t = blockIdx.x * 256 + threadIdx.x;
+    int want = 0;
+    if (t < tiles)
+        want = pass ? g.dirty[t] || g.touched[t] : g.queued[t];
+    const unsigned long long base = pass ? g.counters[GCUT_CNT_HEAD] : 0; /* stable: no taker */
+    if (pass && t == 0)
+        g.counters[GCUT_CNT_CHECKS] = base;
+    const unsigned ballot = __ballot_sync(0xffffffffu, want);
+    if (!ballot)
+        return;
+    const int lane = threadIdx.x & 31, n = __popc(ballot);
+    unsigned long long first = 0;
+    if (lane == 0) {
+        first = base + atomicAdd(&g.counters[pass ? GCUT_CNT_RESTART : GCUT_CNT_TAIL],
+                                 (unsigned long long)n);
+        atomicAdd(&g.counters[GCUT_CNT_PENDING], (unsigned long long)n);
+        if (pass)
+            atomicMax(&g.counters[GCUT_CNT_TAIL], first + n);
+    }
+    first = __shfl_sync(0xffffffffu, first, 0);
+    if (want) {
+        const unsigned long long j = first + __popc(ballot & ((1u << lane) - 1u));
+        if (pass)
+            g.queued[t] = 1;
+        g.queue[j % (unsigned long long)g.queue_cap] =
+            (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)t;
+    }
 }
 
 /* Claim the next head slot (thread 0). */
@@ -207,7 +331,35 @@ static __device__ __forceinline__ int relax_step(const int32_t *src, int me, uns
     return changed;
 }
 
-template <int NDIR, int V>
+/* KEEP's first pass, one step of a pixel: a finite height h > 1 with no
+ * residual arc to a neighbour that `src` holds at h - 1 has lost what it
+ * rested on, and goes to infinity. Returns whether it went. */
+template <int NDIR>
+static __device__ __forceinline__ int check_step(const int32_t *src, int me, unsigned mask, int &h)
+{
+    if (h <= 1 || h >= GCUT_HEIGHT_INF)
+        return 0;
+    int held = 0;
+#pragma unroll
+    for (int d = 0; d < NDIR; d++)
+        held |= (mask & (1u << d)) && src[me + dir_dx(d) + dir_dy(d) * HALO_W] == h - 1;
+    if (held)
+        return 0;
+    h = GCUT_HEIGHT_INF;
+    return 1;
+}
+
+/* One step of the pass: the relaxation, or KEEP's check (CHECK). */
+template <int NDIR, bool CHECK>
+static __device__ __forceinline__ int pass_step(const int32_t *src, int me, unsigned mask, int &h)
+{
+    return CHECK ? check_step<NDIR>(src, me, mask, h) : relax_step<NDIR>(src, me, mask, h);
+}
+
+/* CHECK (KEEP's first pass; with OVERLAP only): the same queue protocol
+ * and fixed point, the step check_step() (heights only rise, to
+ * infinity), and the touched flag set on a tile where a pixel rose. */
+template <int NDIR, int V, bool CHECK = false>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcut__dgrid g)
 {
     /* OVERLAP's two halves: one barrier a step (DBUF) and the take while
@@ -289,11 +441,11 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
              * (every pixel, changed or not), so one barrier a step; the
              * copies by name, so that every address is a constant offset. */
             for (;;) {
-                int changed = relax_step<NDIR>(sh_h[0], me, mask, h);
+                int changed = pass_step<NDIR, CHECK>(sh_h[0], me, mask, h);
                 sh_h[DBUF ? 1 : 0][me] = h;
                 if (!__syncthreads_or(changed))
                     break;
-                changed = relax_step<NDIR>(sh_h[DBUF ? 1 : 0], me, mask, h);
+                changed = pass_step<NDIR, CHECK>(sh_h[DBUF ? 1 : 0], me, mask, h);
                 sh_h[0][me] = h;
                 if (!__syncthreads_or(changed))
                     break;
@@ -311,8 +463,13 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
                     break;
             }
         }
-        if (h < h_start) {
-            atomicMin(&g.height[p], h);
+        if (CHECK ? h != h_start : h < h_start) {
+            if (CHECK) {
+                atomicMax(&g.height[p], h);
+                g.touched[tile] = 1; /* pass 2 starts here */
+            } else {
+                atomicMin(&g.height[p], h);
+            }
             if (my_bits) {
                 __threadfence(); /* the fall is visible before a neighbour is queued */
                 atomicOr(&sh_notify, my_bits);
@@ -367,6 +524,12 @@ static void *relabel_kernel_for(int ndirs, int variant)
     return k[(variant & GCUT_RELABEL_OVERLAP) ? 4 : variant & 3];
 }
 
+static void *check_kernel_for(int ndirs)
+{
+    return ndirs == 8 ? (void *)relabel_kernel<8, GCUT_RELABEL_OVERLAP, true>
+                      : (void *)relabel_kernel<4, GCUT_RELABEL_OVERLAP, true>;
+}
+
 /* Blocks of `threads` threads of `kernel` resident at once, at most `tiles`. */
 static cudaError_t resident(const void *kernel, int threads, int tiles, int *blocks)
 {
@@ -385,23 +548,28 @@ static cudaError_t resident(const void *kernel, int threads, int tiles, int *blo
 }
 
 extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
-                                                 int *blocks, cudaStream_t stream)
+                                                 int incremental, int *blocks, cudaStream_t stream)
 {
     const int tiles = g->tiles_x * g->tiles_y;
     void *kernel = relabel_kernel_for(g->ndirs, variant);
     cudaError_t err = resident(kernel, GCUT_TILE_PIXELS, tiles, blocks);
     if (err != cudaSuccess)
         return err;
+    gcut__dgrid arg = *g;
+    void *args[] = {&arg};
+    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
 
     /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
     const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
     const int dirty = !lazy && (variant & GCUT_RELABEL_DIRTY);
+    const int keep = dirty && incremental && !all_dirty && (variant & GCUT_RELABEL_KEEP) &&
+                     (variant & GCUT_RELABEL_OVERLAP);
     if (dirty) {
         const int rows = g->rows < 4096 ? g->rows : 4096;
         if (g->ndirs == 8)
-            relabel_prep_dirty_kernel<8><<<rows, 256, 0, stream>>>(*g, all_dirty);
+            relabel_prep_dirty_kernel<8><<<rows, 256, 0, stream>>>(*g, all_dirty, keep);
         else
-            relabel_prep_dirty_kernel<4><<<rows, 256, 0, stream>>>(*g, all_dirty);
+            relabel_prep_dirty_kernel<4><<<rows, 256, 0, stream>>>(*g, all_dirty, keep);
     } else if (g->ndirs == 8 && lazy) {
         relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
     } else if (g->ndirs == 8) {
@@ -413,9 +581,25 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int varia
     }
     if ((err = cudaPeekAtLastError()) != cudaSuccess)
         return err;
-    gcut__dgrid arg = *g;
-    void *args[] = {&arg};
-    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
+    if (keep) {
+        /* Pass 1 on its queue, then pass 2's queue; each pass's blocks end
+         * when its queue is done. */
+        void *check = check_kernel_for(g->ndirs);
+        int check_blocks = 0;
+        if ((err = resident(check, GCUT_TILE_PIXELS, tiles, &check_blocks)) != cudaSuccess)
+            return err;
+        const unsigned tile_blocks = (unsigned)(tiles + 255) / 256;
+        relabel_enqueue_kernel<<<tile_blocks, 256, 0, stream>>>(*g, 0);
+        if ((err = cudaPeekAtLastError()) != cudaSuccess)
+            return err;
+        err = cudaLaunchCooperativeKernel(check, dim3((unsigned)check_blocks), block, args, 0,
+                                          stream);
+        if (err != cudaSuccess)
+            return err;
+        relabel_enqueue_kernel<<<tile_blocks, 256, 0, stream>>>(*g, 1);
+        if ((err = cudaPeekAtLastError()) != cudaSuccess)
+            return err;
+    }
     return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)*blocks), block, args, 0, stream);
 }
 

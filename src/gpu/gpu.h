@@ -42,9 +42,25 @@ gcut_status gcut__gpu_grid_download(gcut_grid *g);
  * the device itself (segment_gpu.cu) and then marks it as uploaded. */
 gcut_status gcut__gpu_grid_reserve(gcut_grid *g);
 
+/* One cycle of a tiled run (a global relabel and the push phase after it),
+ * from the counters the host reads anyway: nothing is added to the solve. */
+#define GCUT_GPU_GRID_CYCLES 64
+typedef struct gcut__gpu_grid_cycle {
+    long long active_pixels, active_tiles; /* left by the relabel */
+    long long visits;    /* the relabel's tile visits (persistent relabel; else -1) */
+    long long kept;      /* KEEP: tiles whose heights its exact pass kept at first */
+    long long checks;    /* KEEP: its first pass's queue claims (0 from scratch) */
+    long long tile_runs; /* of the push phase after it */
+    int launches;        /* push launches after it */
+    float relabel_ms;    /* the relabel and the active count (CUDA events) */
+    float start_ms;      /* when the relabel started, from the run's start: the push
+                            phase before it took start_ms - the last one's end */
+} gcut__gpu_grid_cycle;
+
 /* Statistics of the last run: milliseconds (CUDA events), push-relabel
  * launches, BFS launches, global relabels; the device bytes in use; the
- * knobs (see gcut__gpu_grid_tune). */
+ * knobs (see gcut__gpu_grid_tune); the first GCUT_GPU_GRID_CYCLES cycles
+ * (`cycles` of them kept). */
 typedef struct gcut__gpu_grid_stats {
     double run_ms, relabel_ms; /* relabel_ms: the part spent in global relabels */
     long long push_launches, bfs_launches, relabels;
@@ -54,6 +70,8 @@ typedef struct gcut__gpu_grid_stats {
     long long tile_runs; /* tiles run by the pushes (each up to `sweeps` sweeps) */
     int relabel_variant;       /* GCUT_RELABEL_* bits of the persistent relabel, -1 rounds */
     long long relabel_visits;  /* tiles taken by the persistent relabels */
+    int cycles;
+    gcut__gpu_grid_cycle cycle[GCUT_GPU_GRID_CYCLES];
 } gcut__gpu_grid_stats;
 gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *stats);
 
@@ -69,15 +87,25 @@ gcut_status gcut__gpu_grid_tune(gcut_context *ctx, int sweeps, int pushes_per_re
  * as rounds of launches (0); where pushes keep the in-tile residuals, a
  * GCUT_PUSH_* value of grid_kernels.h (1, the default, is the measured
  * fastest; 0 global memory; 2-6 the shared-memory variants by name); each
- * push phase as pushes_per_relabel launches (0, the default way: 7), one
+ * push phase as pushes_per_relabel launches (0, the default way: 7, and 8
+ * on 8-connected grids of 1024 tiles or more; the stats give the one used), one
  * persistent worklist launch (1), launches with the host's read of the
  * count and memsets between (2, as profiled), with nothing between (3),
  * or that and each a programmatic dependent of the one before (4); 4 with
  * twice the launches after a relabel that leaves few active tiles (5),
  * with the push kernel built for 4 blocks a multiprocessor (6), or both
- * (7; src/gpu/grid_gpu.cu); values < 0 keep the current. */
+ * (7), or 7 with the rest of a push phase on few active tiles as one
+ * worklist launch (8; src/gpu/grid_gpu.cu); values < 0 keep the current. */
 gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int shared_res,
                                 int push_worklist);
+
+/* The relabel_worklist value of the default relabel with every relabel
+ * after a run's first started from the last one's heights (the KEEP part
+ * forced, grid_kernels.h), for the checks. */
+#define GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS (2 + 4 + 8 + 16 + 64)
+
+/* The push_worklist value of the tail worklist mode (8 above), for the checks. */
+#define GCUT_GPU_GRID_PUSH_TAIL_WL 8
 
 /* Device-to-device copy bandwidth in GB/s (bytes read + written per second)
  * over a buffer of `bytes`, the median of `reps` copies. */

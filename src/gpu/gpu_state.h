@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "core/context.h"
+#include "gpu/gpu.h"
 #include "grid_kernels.h"
 
 typedef struct gcut__gpu {
@@ -42,6 +43,12 @@ typedef struct gcut__gpu {
     long long relabel_visits; /* tiles taken by the persistent relabels */
     int relabel_blocks;      /* blocks of the last persistent relabel launch */
     float run_ms, relabel_ms;
+    long long taken_before;  /* tile runs counted at the last relabel */
+    long long last_active_tiles; /* left by the last relabel */
+    int relabel_incremental; /* the last relabel started from the one before (KEEP) */
+    int queue_used;          /* a push worklist launch ran since the last relabel */
+    int push_mode_run;       /* the push mode the last run used (PUSH_* of grid_gpu.cu) */
+    gcut__gpu_grid_cycle cycle[GCUT_GPU_GRID_CYCLES]; /* the first cycles of the run */
 } gcut__gpu;
 
 /* Record a failed CUDA call (call text, file:line, CUDA's message) as the

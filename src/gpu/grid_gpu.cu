@@ -34,7 +34,10 @@
  * launches in a push phase that starts on few active tiles (PUSH_TAIL),
  * with the push kernel built for 4 resident blocks a multiprocessor
  * instead of 3 (PUSH_WIDE), or with both (PUSH_WIDE_TAIL, round 3 of
- * 2026-11-22). */
+ * 2026-11-22); PUSH_WIDE_TAIL whose push phase on few active tiles is,
+ * after its first launch, one persistent worklist launch (PUSH_TAIL_WL,
+ * round 4: flow crosses a tile border as soon as a block is free instead
+ * of at the next launch). */
 enum {
     PUSH_DEFAULT = 0,
     PUSH_WORKLIST = 1,
@@ -43,7 +46,8 @@ enum {
     PUSH_OVERLAP = 4,
     PUSH_TAIL = 5,
     PUSH_WIDE = 6,
-    PUSH_WIDE_TAIL = 7
+    PUSH_WIDE_TAIL = 7,
+    PUSH_TAIL_WL = 8
 };
 
 /* The relabel's parts (GCUT_RELABEL_* bits) that relabel_worklist = 1
@@ -51,9 +55,15 @@ enum {
  * build can set other default parts (-DGCUT_GRID_RELABEL_PARTS=BITS), so
  * that bench/gpu_device_pick.sh runs the checks on either default. */
 #ifndef GCUT_GRID_RELABEL_PARTS
-#define GCUT_GRID_RELABEL_PARTS (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY)
+#define GCUT_GRID_RELABEL_PARTS (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY | GCUT_RELABEL_KEEP)
 #endif
 #define RELABEL_DEFAULT GCUT_GRID_RELABEL_PARTS
+
+static_assert(GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS ==
+                  2 + (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY | GCUT_RELABEL_KEEP |
+                       GCUT_RELABEL_KEEP_ALWAYS),
+              "gpu.h's forced-KEEP mode names these parts");
+static_assert(GCUT_GPU_GRID_PUSH_TAIL_WL == PUSH_TAIL_WL, "gpu.h names the tail worklist mode");
 
 /* The push mode as set, PUSH_DEFAULT resolved. */
 static int push_mode_raw(const gcut__gpu *s)
@@ -91,7 +101,7 @@ static size_t queue_slots(size_t tiles)
 static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
 {
     return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + nodes * sizeof(uint8_t) +
-           7 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
+           8 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
            GCUT_CNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -128,10 +138,11 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.mask, nodes * sizeof(uint8_t)));
-        /* queued, mask_ready, dirty: one allocation, freed through queued. */
-        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 3 * tiles * sizeof(int32_t)));
+        /* queued, mask_ready, dirty, touched: one allocation, freed through queued. */
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 4 * tiles * sizeof(int32_t)));
         s->dg.mask_ready = s->dg.queued + tiles;
         s->dg.dirty = s->dg.queued + 2 * tiles;
+        s->dg.touched = s->dg.queued + 3 * tiles;
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queue,
                                   queue_slots(tiles) * sizeof(unsigned long long)));
         s->dg.queue_cap = (long long)queue_slots(tiles);
@@ -269,17 +280,45 @@ fail:
     return st;
 }
 
+/* Whether the relabel after this push phase starts from the last one's
+ * heights (the KEEP part, grid_relabel.cu): when that one left few active
+ * tiles (a sixteenth of the tiles or fewer), the pushes change few tiles,
+ * and a relabel from scratch walks the whole grid again for them. By
+ * default (KEEP) on 4-connected grids of 4096 tiles (2 MP) or more only:
+ * measured at 8.3 MP 9% faster 4-connected, 2% slower 8-connected, and 2
+ * to 6% slower at 1 MP (its extra launches; bench/results); KEEP_ANY on
+ * every grid, KEEP_ALWAYS after every push phase (the checks). */
+static int relabel_incremental(const gcut__gpu *s)
+{
+    const int v = relabel_variant(s);
+    const long long tiles = (long long)s->dg.tiles_x * s->dg.tiles_y;
+    /* The push worklist leaves entries on the queue, which KEEP's passes
+     * take as empty. */
+    if (!s->relabel_worklist || !(v & GCUT_RELABEL_KEEP) || push_mode(s) == PUSH_WORKLIST ||
+        s->queue_used)
+        return 0;
+    if (v & GCUT_RELABEL_KEEP_ALWAYS)
+        return 1;
+    if (!(v & GCUT_RELABEL_KEEP_ANY) && (s->dg.ndirs != 4 || tiles < 4096))
+        return 0;
+    return s->last_active_tiles * 16 <= tiles;
+}
+
 /* The persistent relabel, enqueued: the launch, the count of active pixels
  * (their tiles in flag[0] and list[0]), and the counters' copy to the host,
  * which relabel_collect() waits for (s->stop marks it: the run's end
  * records it again). `all_dirty`: every tile's direction bytes are stale
- * (the run's first relabel, or lock-free pushes, which keep no flags). */
+ * (the run's first relabel, or lock-free pushes, which keep no flags);
+ * else the relabel may start from the last one's heights (KEEP). */
 static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, int all_dirty)
 {
     gcut_status st = GCUT_OK;
+    s->relabel_incremental = !all_dirty && relabel_incremental(s);
+    s->queue_used = 0;
     GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
     GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_variant(s), all_dirty,
-                                             &s->relabel_blocks, s->stream));
+                                             s->relabel_incremental, &s->relabel_blocks,
+                                             s->stream));
     s->bfs_launches++;
     if ((st = count_active(ctx, s, 0)))
         return st;
@@ -292,22 +331,48 @@ fail:
     return st;
 }
 
-/* What the relabel's statistics and the caller need from the counters. */
-static gcut_status relabel_account(gcut_context *ctx, gcut__gpu *s, unsigned long long *active)
+/* What the relabel's statistics and the caller need from the counters;
+ * `visits`: the relabel's tile visits, -1 when not counted. The cycle's
+ * record (the first GCUT_GPU_GRID_CYCLES) reads the same counters. */
+static gcut_status relabel_account(gcut_context *ctx, gcut__gpu *s, unsigned long long *active,
+                                   long long visits)
 {
     gcut_status st = GCUT_OK;
-    *active = s->h_counters[GCUT_CNT_ACTIVE];
+    const unsigned long long *c = s->h_counters;
+    *active = c[GCUT_CNT_ACTIVE];
+    s->last_active_tiles = (long long)c[GCUT_CNT_LIST0];
+    const long long k = s->relabels;
+    gcut__gpu_grid_cycle *cyc = k < GCUT_GPU_GRID_CYCLES ? &s->cycle[k] : NULL;
     {
         /* Tile runs: of the push phase before this relabel (push worklist),
          * or of all launches so far. */
-        const long long taken = (long long)s->h_counters[GCUT_CNT_TAKEN];
+        const long long taken = (long long)c[GCUT_CNT_TAKEN];
+        const long long phase = push_mode(s) == PUSH_WORKLIST ? taken : taken - s->taken_before;
         s->tile_runs = push_mode(s) == PUSH_WORKLIST ? s->tile_runs + taken : taken;
+        s->taken_before = taken;
+        if (k >= 1 && k - 1 < GCUT_GPU_GRID_CYCLES)
+            s->cycle[k - 1].tile_runs = phase;
     }
     s->relabels++;
     {
         float ms = 0;
         GPU_CHECK(ctx, cudaEventElapsedTime(&ms, s->relabel_start, s->relabel_stop));
         s->relabel_ms += ms;
+        if (cyc) {
+            float at = 0; /* both events are done: the host waited for a later one */
+            GPU_CHECK(ctx, cudaEventElapsedTime(&at, s->start, s->relabel_start));
+            memset(cyc, 0, sizeof *cyc);
+            cyc->start_ms = at;
+            cyc->active_pixels = (long long)c[GCUT_CNT_ACTIVE];
+            cyc->active_tiles = (long long)c[GCUT_CNT_LIST0]; /* the persistent relabel's list */
+            cyc->visits = visits;
+            if (s->relabel_incremental) {
+                const long long tiles = (long long)s->dg.tiles_x * s->dg.tiles_y;
+                cyc->kept = tiles - (long long)c[GCUT_CNT_RESTART];
+                cyc->checks = (long long)c[GCUT_CNT_CHECKS];
+            }
+            cyc->relabel_ms = ms;
+        }
     }
 fail:
     return st;
@@ -321,9 +386,15 @@ static gcut_status relabel_collect(gcut_context *ctx, gcut__gpu *s, unsigned lon
     if (s->h_counters[GCUT_CNT_WORK] != 0)
         return gcut__fail(ctx, GCUT_E_DEVICE, "gpu: the relabel's convergence counter is %llu",
                           s->h_counters[GCUT_CNT_WORK]);
-    /* Each block ends on one take that finds the queue done. */
-    s->relabel_visits += (long long)s->h_counters[GCUT_CNT_HEAD] - s->relabel_blocks;
-    return relabel_account(ctx, s, active);
+    {
+        /* Each block ends on one take that finds the queue done; KEEP's
+         * second pass claims from where the first left the head. */
+        const unsigned long long *c = s->h_counters;
+        const long long first = s->relabel_incremental ? (long long)c[GCUT_CNT_CHECKS] : 0;
+        const long long visits = (long long)c[GCUT_CNT_HEAD] - first - s->relabel_blocks;
+        s->relabel_visits += visits;
+        return relabel_account(ctx, s, active, visits);
+    }
 fail:
     return st;
 }
@@ -371,7 +442,7 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, unsigned long
             break;
     }
     *flags = 1 - in;
-    return relabel_account(ctx, s, active);
+    return relabel_account(ctx, s, active, -1);
 fail:
     return st;
 }
@@ -387,7 +458,7 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: this grid is not on the device (upload first)");
     s->grid_owner = NULL; /* the run consumes the uploaded capacities */
     s->push_launches = s->bfs_launches = s->relabels = 0;
-    s->tile_runs = s->relabel_visits = 0;
+    s->tile_runs = s->relabel_visits = s->taken_before = 0;
     s->relabel_ms = 0;
     const gcut__dgrid *dg = &s->dg;
     const size_t flag_bytes = (size_t)dg->tiles_x * dg->tiles_y * sizeof(int32_t);
@@ -395,9 +466,16 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
      * to, the active count clears flag[1], each push launch empties its
      * input for the next one. */
     const int ahead = variant == 0 && s->relabel_worklist && push_mode(s) == PUSH_AHEAD;
-    const int raw = push_mode_raw(s);
-    const int wide = raw == PUSH_WIDE || raw == PUSH_WIDE_TAIL;
-    const int tail = raw == PUSH_TAIL || raw == PUSH_WIDE_TAIL;
+    /* The default on 8-connected grids of 1024 tiles (0.5 MP) or more:
+     * PUSH_TAIL_WL, measured 0 to 5% faster there at 1 and 8.3 MP and 5 to
+     * 12% slower 4-connected (bench/results, round 4). */
+    const int raw = s->push_worklist == PUSH_DEFAULT && g->ndirs == 8 &&
+                            (long long)dg->tiles_x * dg->tiles_y >= 1024
+                        ? PUSH_TAIL_WL
+                        : push_mode_raw(s);
+    s->push_mode_run = raw;
+    const int wide = raw == PUSH_WIDE || raw == PUSH_WIDE_TAIL || raw == PUSH_TAIL_WL;
+    const int tail = raw == PUSH_TAIL || raw == PUSH_WIDE_TAIL || raw == PUSH_TAIL_WL;
     int push_blocks = 0;
     GPU_CHECK(ctx, gcut__grid_tiled_blocks(dg, s->shared_res, wide, &push_blocks));
 
@@ -436,13 +514,39 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             /* Few active tiles (a quarter of the resident blocks or fewer):
              * each launch is one short round, cheaper than the relabel and
              * the cycle that what is left would otherwise wait for. */
-            if (tail && 4 * (long long)s->h_counters[GCUT_CNT_LIST0] <= push_blocks)
+            const long long listed = (long long)s->h_counters[GCUT_CNT_LIST0];
+            if (tail && 4 * listed <= push_blocks)
                 launches *= 2;
+            if (tail && 4 * listed <= push_blocks && raw == PUSH_TAIL_WL) {
+                /* The rest of the phase as one worklist launch over the
+                 * tiles the first launch left (list[1]), with as many tile
+                 * runs as the launches would have had at most over the
+                 * tiles listed now (TAKEN counts every run of the solve: the
+                 * first launch added `listed` to the count read). */
+                const long long budget = (long long)s->h_counters[GCUT_CNT_TAKEN] + listed +
+                                         (long long)(launches - 1) * (listed > 64 ? listed : 64);
+                GPU_CHECK(ctx, cudaMemsetAsync(dg->queue, 0,
+                                               (size_t)dg->queue_cap * sizeof *dg->queue,
+                                               s->stream));
+                GPU_CHECK(ctx, cudaMemsetAsync(dg->queued, 0, flag_bytes, s->stream));
+                GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_HEAD], 0,
+                                               3 * sizeof(unsigned long long), s->stream));
+                GPU_CHECK(ctx, gcut__grid_enqueue_list_launch(dg, 1, s->stream));
+                GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, s->sweeps, s->shared_res,
+                                                                budget, s->stream));
+                s->push_launches++;
+                s->queue_used = 1; /* the next relabel from scratch */
+                if (s->relabels <= GCUT_GPU_GRID_CYCLES)
+                    s->cycle[s->relabels - 1].launches = 2;
+                continue;
+            }
             for (int k = 1; k < launches; k++) {
                 GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, s->sweeps, s->shared_res, wide,
                                                        overlap, s->stream));
                 s->push_launches++;
             }
+            if (s->relabels <= GCUT_GPU_GRID_CYCLES)
+                s->cycle[s->relabels - 1].launches = launches;
         } else if (variant == 0 && push_mode(s) == PUSH_WORKLIST) {
             /* Tile runs: pushes_per_relabel per tile queued at the start
              * (as many as that many launches over those tiles would do),
@@ -542,7 +646,7 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     stats->run_ms = s->run_ms;
     stats->relabel_ms = s->relabel_ms;
     stats->relabel_worklist = s->relabel_worklist;
-    stats->push_worklist = push_mode_raw(s);
+    stats->push_worklist = s->push_mode_run;
     stats->relabel_variant = s->relabel_worklist ? relabel_variant(s) : -1;
     stats->relabel_visits = s->relabel_visits;
     stats->tile_runs = s->tile_runs;
@@ -556,6 +660,8 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     stats->pushes_per_relabel = s->pushes_per_relabel;
     stats->bfs_batch = s->bfs_batch;
     stats->lockfree_cycles = s->lockfree_cycles;
+    stats->cycles = s->relabels < GCUT_GPU_GRID_CYCLES ? (int)s->relabels : GCUT_GPU_GRID_CYCLES;
+    memcpy(stats->cycle, s->cycle, (size_t)stats->cycles * sizeof s->cycle[0]);
     return GCUT_OK;
 }
 
@@ -589,6 +695,6 @@ extern "C" gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_workli
     if (shared_res >= 0)
         s->shared_res = shared_res > GCUT_PUSH_SHARED_PIXEL_BF_AR ? GCUT_PUSH_SHARED : shared_res;
     if (push_worklist >= 0)
-        s->push_worklist = push_worklist > PUSH_WIDE_TAIL ? PUSH_DEFAULT : push_worklist;
+        s->push_worklist = push_worklist > PUSH_TAIL_WL ? PUSH_DEFAULT : push_worklist;
     return GCUT_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "check_grid.h"
 #include "gcut.h"
+#include "gpu/gpu.h"
 
 /* A larger grid whose flow has to travel across many tiles. */
 static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
@@ -85,4 +86,45 @@ void check_grid_gpu_tiled_vs_cpu(check_report *r, int count, uint64_t seed)
 void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, check_one, "lockfree", count, seed);
+}
+
+/* The tiled solver with every relabel after a run's first started from the
+ * last one's heights (KEEP forced; by default only on large 4-connected
+ * grids after push phases that changed few tiles, which small grids seldom
+ * reach). */
+static void check_one_keep(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                           const char *algo, uint64_t seed, int index)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (gcut__gpu_grid_mode(gpu, GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS, -1, -1) != GCUT_OK) {
+        check_fail(r, "tiled (KEEP forced): setting the mode failed: %s", gcut_last_error(gpu));
+        return;
+    }
+#endif
+    check_one(r, cpu, gpu, algo, seed, index);
+}
+
+void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_keep, "tiled", count, seed);
+}
+
+/* The tiled solver with the rest of a push phase on few active tiles as
+ * one worklist launch (push mode 8, forced: by default only on 8-connected
+ * grids of 1024 tiles or more, larger than these). */
+static void check_one_tail_wl(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                              const char *algo, uint64_t seed, int index)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (gcut__gpu_grid_mode(gpu, -1, -1, GCUT_GPU_GRID_PUSH_TAIL_WL) != GCUT_OK) {
+        check_fail(r, "tiled (tail worklist): setting the mode failed: %s", gcut_last_error(gpu));
+        return;
+    }
+#endif
+    check_one(r, cpu, gpu, algo, seed, index);
+}
+
+void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_tail_wl, "tiled", count, seed);
 }

@@ -16,5 +16,9 @@
  * residual source side, and the solve reports the GPU's name as device. */
 void check_grid_gpu_tiled_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed);
+/* The tiled solver with its incremental relabel (KEEP) forced on. */
+void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed);
+/* The tiled solver with its tail push phases as worklist launches (forced). */
+void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed);
 
 #endif
