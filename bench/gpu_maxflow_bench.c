@@ -21,16 +21,18 @@
  * Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N]
  *        [--reps N] [--variants LIST] [--async-max-arcs N] [--color-max-arcs N]
  *        [--batch N] [--gr-freq N] [--gr-lifts N] [--rounds N]
- *        [-K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W]]]]]]...
- * -K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W]]]]] adds a worklist run per graph
+ *        [-K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W[,Z]]]]]]]... [-P]
+ * -K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W[,Z]]]]]] adds a worklist run per graph
  * (best of --reps) with those knobs (batch, gr_freq, gr_lifts, rounds, blocks per SM, lanes per
  * node, the split push's thread and block degree limits (T = 0: the
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits (graph_gpu.cu: 1, 2, 4 kernel instances, 16,
- * 64, 128 runtime switches); the relabel frequency's floor; the relabel's
- * batched, team-per-node BFS (1) or the plain one (0); -1 keeps the
- * default), for tuning.
+ * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512 kernel instances,
+ * 16, 64, 128 runtime switches); the relabel frequency's floor; the relabel's
+ * batched, team-per-node BFS (1) or the plain one (0); the lift
+ * trigger's floor in lifts (0: none); -1 keeps the default), for tuning. -P
+ * (--profile) times the push steps and BFS levels inside the kernels and
+ * prints where their time goes (the runs are slower with it).
  * SPEC: genrmf-long:32x256, genrmf-wide:96, rlg-wide:1536, rlg-long:512x1024,
  *       acyclic-dense:2000. */
 #define _POSIX_C_SOURCE 200809L
@@ -211,6 +213,33 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
             name, variant_names[variant], push, best.run_ms, prf_ms / best.run_ms,
             best.upload_ms, down_ms, best.push_launches, best.relabels, best.bfs_levels,
             best.relabel_ms, best.push_ms, best.lifts, verdict);
+    if (best.prof[GCUT_GPROF_STEPS] + best.prof[GCUT_GPROF_LEVELS] > 0) {
+        /* --profile: where a push step's and a BFS level's time goes */
+        const unsigned long long *p = best.prof;
+        const double steps = p[GCUT_GPROF_STEPS] ? (double)p[GCUT_GPROF_STEPS] : 1;
+        const double levels = p[GCUT_GPROF_LEVELS] ? (double)p[GCUT_GPROF_LEVELS] : 1;
+        const double hops = p[GCUT_GPROF_HOPS] ? (double)p[GCUT_GPROF_HOPS] : 1;
+        const double entries = p[GCUT_GPROF_ENTRIES] ? (double)p[GCUT_GPROF_ENTRIES] : 1;
+        const double us_per_cycle = best.sm_khz > 0 ? 1e3 / best.sm_khz : 0;
+        const double blocks = best.prof_blocks > 0 ? best.prof_blocks : 1;
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "profile: %llu steps, work %.2f us + barrier %.2f us a step (a block's own "
+                 "work %.2f us); %llu levels, work %.2f us + barrier %.2f us a level; light: "
+                 "%.2f hops an entry, a hop: loads %.2f us, rounds %.2f us, appends %.2f us; "
+                 "an entry %.2f us, longest %.2f us (SM clock %d kHz)",
+                 p[GCUT_GPROF_STEPS], p[GCUT_GPROF_STEP_WORK] / steps / 1e3,
+                 p[GCUT_GPROF_STEP_BAR] / steps / 1e3,
+                 p[GCUT_GPROF_BLOCK_WORK] / steps / blocks / 1e3, p[GCUT_GPROF_LEVELS],
+                 p[GCUT_GPROF_LEVEL_WORK] / levels / 1e3, p[GCUT_GPROF_LEVEL_BAR] / levels / 1e3,
+                 p[GCUT_GPROF_HOPS] / entries, p[GCUT_GPROF_LOAD_CYC] / hops * us_per_cycle,
+                 p[GCUT_GPROF_ROUND_CYC] / hops * us_per_cycle,
+                 p[GCUT_GPROF_APPEND_CYC] / hops * us_per_cycle,
+                 p[GCUT_GPROF_ENTRY_CYC] / entries * us_per_cycle,
+                 p[GCUT_GPROF_ENTRY_MAX] * us_per_cycle, best.sm_khz);
+        printf("%-24s %s\n", name, line);
+        fprintf(o->md, "| %s | %s | | | | | | | | |\n", name, line);
+    }
     fflush(stdout);
 }
 
@@ -258,20 +287,20 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
     for (int k = 0; k < o->nknobs; k++) {
         /* Tuning: worklist with other knobs, then back to the defaults. */
         const gcut__gpu_graph_knobs *kn = &o->knobs[k];
-        char label[256];
+        char label[384];
         snprintf(label, sizeof label,
                  "%s [batch %d, gr_freq %d, gr_lifts %d, rounds %d, occ %d, group %d, light %d, "
                  "heavy %d, spread %d, aggregate %d, order %d, adapt %d, chase %d, lean %d, "
-                 "gr_floor %d, bfs_team %d]",
+                 "gr_floor %d, bfs_team %d, lift_floor %d]",
                  name, kn->batch, kn->gr_freq, kn->gr_lifts, kn->rounds, kn->occupancy, kn->group,
                  kn->light, kn->heavy, kn->spread, kn->aggregate, kn->order, kn->adapt, kn->chase,
-                 kn->lean, kn->gr_floor, kn->bfs_team);
+                 kn->lean, kn->gr_floor, kn->bfs_team, kn->gr_lift_floor);
         gcut__gpu_graph_tune(gpu, kn);
         if (gcut__gpu_graph_upload(gg) == GCUT_OK)
             bench_variant(gpu, gg, label, 0, o->reps, info.flow, prf_ms, o);
         /* the library's defaults (graph_gpu.cu), lean included */
-        gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12,
-                                       1024, 1, 1, 0, 1, 2, 7 | 16 | 64 | 128, 600, 1};
+        gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 0, 1, 2,
+                                       7 | 8 | 16 | 64 | 128 | 256 | 512, 600, 1, 0, 1500000};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }
@@ -312,6 +341,7 @@ int main(int argc, char **argv)
         {"batch", required_argument, NULL, 'b'},    {"gr-freq", required_argument, NULL, 'f'},
         {"gr-lifts", required_argument, NULL, 'l'}, {"rounds", required_argument, NULL, 'R'},
         {"knobs", required_argument, NULL, 'K'},    {"help", no_argument, NULL, 'h'},
+        {"profile", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *mtx = NULL;
     const char *specs[64];
@@ -323,9 +353,9 @@ int main(int argc, char **argv)
     o.async_max_arcs = 3000000;
     o.color_max_arcs = 30000000;
     gcut__gpu_graph_knobs knobs = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                   -1, -1, -1, -1, -1, -1, -1, -1, -1};
+                                   -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     int c;
-    while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:b:f:l:R:K:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:b:f:l:R:K:Ph", longs, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'g':
@@ -345,21 +375,24 @@ int main(int argc, char **argv)
         case 'f': knobs.gr_freq = atoi(optarg); break;
         case 'l': knobs.gr_lifts = atoi(optarg); break;
         case 'R': knobs.rounds = atoi(optarg); break;
+        case 'P': knobs.profile = 1; break;
         case 'K':
             if (o.nknobs < 16) {
                 gcut__gpu_graph_knobs *k = &o.knobs[o.nknobs];
                 memset(k, -1, sizeof *k);
-                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
+                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
                            &k->gr_freq, &k->gr_lifts, &k->rounds, &k->occupancy, &k->group,
                            &k->light, &k->heavy, &k->spread, &k->aggregate, &k->order,
-                           &k->adapt, &k->chase, &k->lean, &k->gr_floor, &k->bfs_team) >= 4)
+                           &k->adapt, &k->chase, &k->lean, &k->gr_floor, &k->bfs_team,
+                           &k->gr_lift_floor) >= 4)
                     o.nknobs++;
             }
             break;
         case 'h':
             printf("Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N] "
                    "[--reps N]\n  [--variants LIST] [--async-max-arcs N] [--color-max-arcs N] "
-                   "[--batch N] [--gr-freq N]\n  [--gr-lifts N] [--rounds N]\n");
+                   "[--batch N] [--gr-freq N]\n  [--gr-lifts N] [--rounds N] [-K KNOBS]... "
+                   "[-P|--profile]\n");
             return 0;
         default:
             fprintf(stderr, "Try 'gpu-maxflow-bench --help'.\n");

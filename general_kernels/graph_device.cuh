@@ -87,6 +87,44 @@ static __device__ __forceinline__ unsigned long long clock_ns()
     return t;
 }
 
+/* Profiling (g.prof, knob `profile`): block 0's thread 0 times each step
+ * or level of a persistent kernel against the last block's end of work. */
+struct prof_clock {
+    unsigned long long start, work, bar, count;
+};
+
+/* At the top of step `step` (after the barrier that ended step - 1), by
+ * thread 0 of block 0: step - 1's work and barrier time. */
+static __device__ __forceinline__ void prof_top(const gcut__dgraph &g, prof_clock *p,
+                                                unsigned long long step)
+{
+    const unsigned long long t = clock_ns();
+    if (step > 0) {
+        /* written in step - 1 by every block; rewritten only in step + 1 */
+        const unsigned long long last =
+            atomicExch(&g.prof[GCUT_GPROF_LAST0 + ((step - 1) & 1)], 0ull);
+        p->work += last > p->start ? last - p->start : 0;
+        p->bar += t > last ? t - last : 0;
+        p->count++;
+    }
+    p->start = t;
+}
+
+/* The end of a block's work in step `step` (all its threads call it);
+ * *own (thread 0's) sums the block's own work time from `start`. */
+static __device__ __forceinline__ void prof_block_done(const gcut__dgraph &g,
+                                                       unsigned long long step,
+                                                       unsigned long long start,
+                                                       unsigned long long *own)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned long long t = clock_ns();
+        atomicMax(&g.prof[GCUT_GPROF_LAST0 + (step & 1)], t);
+        *own += t - start;
+    }
+}
+
 static __device__ __forceinline__ void add_excess(long long *excess, int32_t v, long long d)
 {
     atomicAdd((unsigned long long *)&excess[v], (unsigned long long)d);

@@ -31,6 +31,8 @@
 
 #include <cuda_runtime.h>
 
+#include "gpu/gpu.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,6 +59,9 @@ enum {
     GCUT_GCNT_SLOTS = 24
 };
 
+/* The profile buffer's slots (GCUT_GPROF_*) are in gpu/gpu.h, with the
+ * statistics that carry them. */
+
 typedef struct gcut__dgraph {
     int32_t n, m, source, sink;
     int blocks;              /* blocks of 256 threads for grid-wide launches */
@@ -70,10 +75,11 @@ typedef struct gcut__dgraph {
     int order;               /* split push: ties by arc code (1) or forward arcs first (0) */
     int chase;               /* split push: nodes a thread follows its excess to in a step */
     int lean;                /* split push, light nodes: 1 rounds reuse the first's loads,
-                              * 2 one append atomic per warp for all light heads; heavy
-                              * nodes: 4 arcs staged once, one block scan per round (the
-                              * kernel instance; the knob's higher bits set the fields
-                              * below) */
+                              * 2 one append atomic per warp for all light heads, 8 loops
+                              * bounded by the degree, 256 / 512 loads four / eight entries
+                              * at a time; heavy nodes: 4 arcs staged once, one block scan
+                              * per round (the kernel instance, graph_split.cu's
+                              * split_push_choose; bits 16, 64, 128 set the fields below) */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
     int deal;                /* split push: light worklist items dealt round every warp of
@@ -94,6 +100,7 @@ typedef struct gcut__dgraph {
     int32_t *claim;          /* n: the last push step + 1 that took the node (chase) */
     uint8_t *side;           /* n: 1 = cannot reach the sink (after phase 1) */
     unsigned long long *counters; /* GCUT_GCNT_SLOTS */
+    unsigned long long *prof;     /* GCUT_GPROF_SLOTS when profiling, else NULL */
     /* precoloring variant */
     const int32_t *color;    /* m: colour of each forward arc */
     int32_t *choice;         /* n: the arc each node pushes on this cycle, or -1 */

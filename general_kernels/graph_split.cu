@@ -31,6 +31,11 @@
  * 4, heavy_node). A step costs the latency of its longest chain, so a
  * short chase (2) is what pays; and a warp's lanes run in step, so the
  * light worklist is dealt a lane per warp round the grid (first_lane).
+ * A light hop is bound by its instructions and its loads' round trips
+ * (round 7 on RLG long: a step 35 us, of which ~1 us is the barrier; Nsight
+ * Compute: ~600 warp instructions a hop, 3.5 lanes active a warp): its
+ * loops end at its degree (bit 8) and its loads go out eight entries at a
+ * time (bits 256, 512, load_light).
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
@@ -190,7 +195,7 @@ static __device__ __forceinline__ void light_push(const gcut__dgraph &g, int32_t
 /* Append nb[t] for the set bits t of `fresh`, and `self` unless < 0, to
  * the next step's light worklist (they are stamped already): one atomic
  * for all the lanes here. */
-template <int L>
+template <int L, bool BOUNDED>
 static __device__ __forceinline__ void append_light(const gcut__dgraph &g, const int32_t *nb,
                                                     unsigned fresh, int32_t self,
                                                     unsigned long long seq)
@@ -207,9 +212,14 @@ static __device__ __forceinline__ void append_light(const gcut__dgraph &g, const
     base = here.shfl(base, 0) + before;
     int32_t *list = class_list(g, 0, seq + 1);
 #pragma unroll
-    for (int t = 0; t < L; t++)
+    for (int t = 0; t < L; t++) {
+        if constexpr (BOUNDED) {
+            if (!(fresh >> t))
+                break;
+        }
         if (fresh >> t & 1)
             list[base++] = nb[t];
+    }
     if (self >= 0)
         list[base] = self;
 }
@@ -265,18 +275,78 @@ static __device__ __forceinline__ bool lift_to_lowest(const gcut__dgraph &g, int
     return true;
 }
 
+/* A light node's residuals and heights (lean bit 256, with bit 8): entries
+ * CH at a time, each stage's loads issued for all CH before any is used
+ * (arcs and heads, then flows and heights), so a node of degree 6 waits
+ * for four round trips with CH = 4 (two with 8), where an entry at a time
+ * (arc_at, then its head's height) waits for two per entry. Entries at or
+ * past `deg` are left as they are; the rest get (residual, height), or
+ * (0, NO_HEIGHT) where nothing is residual. */
+template <int L, int CH>
+static __device__ __forceinline__ void load_light(const gcut__dgraph &g, int32_t os, int32_t dout,
+                                                  int32_t is, int32_t deg, int32_t *res,
+                                                  int32_t *hh)
+{
+#pragma unroll
+    for (int c = 0; c < L; c += CH) {
+        if (c >= deg)
+            break;
+        int32_t u[CH], k[CH], fl[CH], cap[CH];
+#pragma unroll
+        for (int q = 0; q < CH; q++) {
+            const int32_t t = c + q;
+            u[q] = -1;
+            k[q] = -1;
+            fl[q] = 0;
+            cap[q] = 0;
+            if (t < dout) {
+                u[q] = g.out_head[os + t];
+                cap[q] = g.out_cap[os + t];
+                fl[q] = __ldcg(&g.flow[os + t]);
+            } else if (t < deg) {
+                k[q] = g.in_arc[is + t - dout];
+                u[q] = g.in_tail[is + t - dout];
+            }
+        }
+        int32_t hu[CH];
+#pragma unroll
+        for (int q = 0; q < CH; q++) {
+            if (k[q] >= 0)
+                fl[q] = __ldcg(&g.flow[k[q]]);
+            hu[q] = u[q] >= 0 ? __ldcg(&g.height[u[q]]) : NO_HEIGHT;
+        }
+#pragma unroll
+        for (int q = 0; q < CH; q++) {
+            const int32_t t = c + q;
+            if (t < L && t < deg) {
+                const int32_t room = t < dout ? cap[q] - fl[q] : fl[q];
+                res[t] = room > 0 ? room : 0;
+                hh[t] = room > 0 ? hu[q] : NO_HEIGHT;
+            }
+        }
+    }
+}
+
+/* A light node's phases in SM cycles (profiling instances only). */
+struct light_prof {
+    unsigned long long hops, load, round, append, entry, entry_max, entries;
+};
+
 /* One node, one thread; its at most L arcs' residuals and heights in
  * registers (the loops unroll with constant bounds). With `chase`, the
  * head of the last push to the lowest neighbour, if a light node other
  * than s and t, is returned instead of put on the worklist: the caller
  * follows the excess there in this step. Else -1. */
-template <int L, int LEAN>
+template <int L, int LEAN, bool PROF>
 static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int32_t v,
                                                      int32_t hmax, int phase2, int rounds,
                                                      bool chase, unsigned long long seq,
                                                      unsigned long long *lifts,
-                                                     unsigned long long *pushes)
+                                                     unsigned long long *pushes, light_prof *lp)
 {
+    long long c0 = 0, c1 = 0;
+    if constexpr (PROF)
+        c0 = clock64();
     long long ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
     int32_t h = __ldcg(&g.height[v]);
     const int32_t os = g.out_start[v], is = g.in_start[v];
@@ -284,6 +354,13 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
     const int32_t deg = dout + g.in_start[v + 1] - is;
     if (ex <= 0 || h >= hmax)
         return -1;
+    /* lean & 8 (tie order 0 only): every loop ends at v's degree, and the
+     * lowest is found by height alone (the first of equal heights is the
+     * least tie code in scan order): a light hop was ~600 warp instructions,
+     * many of them on the L - deg slots that v does not fill (RLG: deg ~6);
+     * bounded, RLG's push steps took 15-24 % less time (round 7). */
+    constexpr bool BOUNDED = (LEAN & 8) != 0;
+    constexpr bool CHUNKED = BOUNDED && (LEAN & 256) != 0;
     int32_t res[L], hh[L];
     unsigned pushed_to = 0;
     long long sent = 0;
@@ -291,13 +368,22 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
     for (int r = 0; r < rounds; r++) {
         unsigned long long key = NO_ARC; /* (height << 32 | tie code) of the lowest */
         int best = -1;
+        int32_t best_h = NO_HEIGHT;
         /* lean & 1: later rounds reuse the first round's residuals (less what
          * v pushed) and heights; residuals out of v only grow under others,
          * so the pushes stay within capacity; stale heights only cost speed */
         const bool load = r == 0 || !(LEAN & 1);
+        if constexpr (CHUNKED) {
+            if (load)
+                load_light<L, (LEAN & 512) ? 8 : 4>(g, os, dout, is, deg, res, hh);
+        }
 #pragma unroll
         for (int t = 0; t < L; t++) {
-            if (load) {
+            if constexpr (BOUNDED) {
+                if (t >= deg)
+                    break;
+            }
+            if (!CHUNKED && load) {
                 res[t] = 0;
                 hh[t] = NO_HEIGHT;
                 if (t < deg) {
@@ -310,7 +396,12 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
                     }
                 }
             }
-            if (res[t] > 0) {
+            if constexpr (BOUNDED) {
+                if (res[t] > 0 && hh[t] < best_h) {
+                    best_h = hh[t];
+                    best = t;
+                }
+            } else if (res[t] > 0) {
                 const unsigned long long mine =
                     (unsigned long long)(uint32_t)hh[t] << 32 | tie_code(g, os, dout, is, t);
                 if (mine < key) {
@@ -319,11 +410,26 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
                 }
             }
         }
+        if constexpr (BOUNDED) {
+            if (best >= 0)
+                key = (unsigned long long)(uint32_t)best_h << 32 | (uint32_t)best;
+        }
+        if constexpr (PROF) {
+            if (r == 0) {
+                c1 = clock64();
+                lp->hops++;
+                lp->load += (unsigned long long)(c1 - c0);
+            }
+        }
         if (!lift_to_lowest(g, v, key, hmax, true, &h, lifts))
             break;
         /* the lowest first; with spread then every other lower one */
 #pragma unroll
         for (int t = 0; t < L; t++) {
+            if constexpr (BOUNDED) {
+                if (t >= deg)
+                    break;
+            }
             if (t == best && hh[t] < h) {
                 light_push(g, os, dout, is, t, &res[t], &ex, &sent, &pushed_to, pushes);
                 follow = t;
@@ -331,15 +437,27 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
         }
         if (g.spread) {
 #pragma unroll
-            for (int t = 0; t < L; t++)
+            for (int t = 0; t < L; t++) {
+                if constexpr (BOUNDED) {
+                    if (t >= deg || ex == 0)
+                        break;
+                }
                 if (t < deg && t != best && ex > 0 && res[t] > 0 && hh[t] < h)
                     light_push(g, os, dout, is, t, &res[t], &ex, &sent, &pushed_to, pushes);
+            }
         }
         if (ex == 0)
             break;
     }
     if (sent)
         add_excess(g.excess, v, -sent);
+    if constexpr (PROF) {
+        if (c1) {
+            const long long c2 = clock64();
+            lp->round += (unsigned long long)(c2 - c1);
+            c1 = c2;
+        }
+    }
     /* The appends after all pushes, so that their atomics overlap. */
     int32_t next = -1;
     if constexpr ((LEAN & 2) != 0) {
@@ -348,6 +466,10 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
         unsigned fresh = 0;
 #pragma unroll
         for (int t = 0; t < L; t++) {
+            if constexpr (BOUNDED) {
+                if (!(pushed_to >> t))
+                    break;
+            }
             nb[t] = -1;
             if (pushed_to >> t & 1) {
                 const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
@@ -363,10 +485,14 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
         }
         const bool self =
             ex > 0 && h < hmax && atomicMax(&g.stamp[v], (int32_t)seq) != (int32_t)seq;
-        append_light<L>(g, nb, fresh, self ? v : -1, seq);
+        append_light<L, BOUNDED>(g, nb, fresh, self ? v : -1, seq);
     } else {
 #pragma unroll
         for (int t = 0; t < L; t++) {
+            if constexpr (BOUNDED) {
+                if (!(pushed_to >> t))
+                    break;
+            }
             if (pushed_to >> t & 1) {
                 const int32_t u = t < dout ? g.out_head[os + t] : g.in_tail[is + t - dout];
                 if (chase && t == follow && u != g.source && u != g.sink && g.dclass[u] == 0)
@@ -378,23 +504,30 @@ static __device__ __forceinline__ int32_t light_node(const gcut__dgraph &g, int3
         if (ex > 0 && h < hmax)
             activate(g, v, seq);
     }
+    if constexpr (PROF) {
+        if (c1)
+            lp->append += (unsigned long long)(clock64() - c1);
+    }
     return next;
 }
 
 /* A light worklist entry: v, then with chase the nodes its excess went to,
  * up to g.chase of them; a node another thread has already taken in this
  * step goes on the worklist instead (it got excess). */
-template <int L, int LEAN>
+template <int L, int LEAN, bool PROF>
 static __device__ __forceinline__ void light_entry(const gcut__dgraph &g, int32_t v, int32_t hmax,
                                                    int phase2, int rounds, unsigned long long seq,
                                                    unsigned long long *lifts,
-                                                   unsigned long long *pushes)
+                                                   unsigned long long *pushes, light_prof *lp)
 {
+    long long c0 = 0;
+    if constexpr (PROF)
+        c0 = clock64();
     if (g.chase && !claim(g, v, seq))
         return; /* a chase took it in this step */
     for (int hop = 0; v >= 0; hop++) {
-        const int32_t next =
-            light_node<L, LEAN>(g, v, hmax, phase2, rounds, hop < g.chase, seq, lifts, pushes);
+        const int32_t next = light_node<L, LEAN, PROF>(g, v, hmax, phase2, rounds,
+                                                       hop < g.chase, seq, lifts, pushes, lp);
         v = -1;
         if (next >= 0) {
             if (claim(g, next, seq))
@@ -402,6 +535,12 @@ static __device__ __forceinline__ void light_entry(const gcut__dgraph &g, int32_
             else
                 activate(g, next, seq);
         }
+    }
+    if constexpr (PROF) {
+        const unsigned long long c = (unsigned long long)(clock64() - c0);
+        lp->entry += c;
+        lp->entry_max = c > lp->entry_max ? c : lp->entry_max;
+        lp->entries++;
     }
 }
 
@@ -714,7 +853,7 @@ static __device__ __forceinline__ bool heavy_node(const gcut__dgraph &g, int32_t
  * nodes a block each, the medium a warp each, the light a thread each,
  * then one grid barrier. Two blocks an SM (128 registers a thread): built
  * for four (64, spilling), RLG's push steps took 50-58 % longer. */
-template <int LEAN>
+template <int LEAN, bool PROF>
 static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgraph g, int steps,
                                                                     int32_t hmax, int phase2,
                                                                     int rounds)
@@ -729,8 +868,17 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
     unsigned long long lifts = 0, pushes = 0, items = 0;
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    light_prof lp = {};
+    prof_clock pc = {};
+    unsigned long long block_start = 0, block_work = 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
+        if constexpr (PROF) {
+            if (tid == 0)
+                prof_top(g, &pc, (unsigned long long)step);
+            if (threadIdx.x == 0)
+                block_start = clock_ns();
+        }
         unsigned long long nl, nm, nh;
         if (g.shared_sizes) {
             /* as block_step_size (graph_device.cuh), the three at once */
@@ -763,9 +911,31 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
             group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
                            &pushes, sh);
         for (unsigned long long i = first_lane(g.deal); i < nl; i += stride)
-            light_entry<L, LEAN>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq,
-                                 &lifts, &pushes);
+            light_entry<L, LEAN, PROF>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds,
+                                       seq, &lifts, &pushes, &lp);
+        if constexpr (PROF)
+            prof_block_done(g, (unsigned long long)step, block_start, &block_work);
         grid.sync();
+    }
+    if constexpr (PROF) {
+        if (tid == 0) {
+            if (step == steps)
+                prof_top(g, &pc, (unsigned long long)step);
+            atomicAdd(&g.prof[GCUT_GPROF_STEPS], pc.count);
+            atomicAdd(&g.prof[GCUT_GPROF_STEP_WORK], pc.work);
+            atomicAdd(&g.prof[GCUT_GPROF_STEP_BAR], pc.bar);
+        }
+        if (threadIdx.x == 0 && block_work)
+            atomicAdd(&g.prof[GCUT_GPROF_BLOCK_WORK], block_work);
+        if (lp.entries) {
+            atomicAdd(&g.prof[GCUT_GPROF_HOPS], lp.hops);
+            atomicAdd(&g.prof[GCUT_GPROF_LOAD_CYC], lp.load);
+            atomicAdd(&g.prof[GCUT_GPROF_ROUND_CYC], lp.round);
+            atomicAdd(&g.prof[GCUT_GPROF_APPEND_CYC], lp.append);
+            atomicAdd(&g.prof[GCUT_GPROF_ENTRY_CYC], lp.entry);
+            atomicMax(&g.prof[GCUT_GPROF_ENTRY_MAX], lp.entry_max);
+            atomicAdd(&g.prof[GCUT_GPROF_ENTRIES], lp.entries);
+        }
     }
     if (tid == 0)
         record_push_launch(g, seq, step, t0, items);
@@ -898,7 +1068,15 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
     bool early = false;
     seq++;
     int32_t level = 1;
+    prof_clock pc = {};
+    unsigned long long block_start = 0, block_work = 0;
     for (;; level++, seq++) {
+        if (g.prof) {
+            if (tid == 0)
+                prof_top(g, &pc, (unsigned long long)(level - 1));
+            if (threadIdx.x == 0)
+                block_start = clock_ns();
+        }
         /* level - 1's count of active nodes labelled: written only in
          * level - 1, so every thread reads the same and takes the same
          * branch; the count of level + 1 was read in level - 2, before the
@@ -1002,7 +1180,14 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
                 }
             }
         }
+        if (g.prof)
+            prof_block_done(g, (unsigned long long)(level - 1), block_start, &block_work);
         grid.sync();
+    }
+    if (g.prof && tid == 0) {
+        atomicAdd(&g.prof[GCUT_GPROF_LEVELS], pc.count);
+        atomicAdd(&g.prof[GCUT_GPROF_LEVEL_WORK], pc.work);
+        atomicAdd(&g.prof[GCUT_GPROF_LEVEL_BAR], pc.bar);
     }
     /* The active nodes, to the worklist of their class; whole blocks step
      * together so that warp_append sees full warps. */
@@ -1071,11 +1256,34 @@ extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t
 static const void *split_push_pick(int lean)
 {
     static const void *const kernels[8] = {
-        (const void *)split_push_kernel<0>, (const void *)split_push_kernel<1>,
-        (const void *)split_push_kernel<2>, (const void *)split_push_kernel<3>,
-        (const void *)split_push_kernel<4>, (const void *)split_push_kernel<5>,
-        (const void *)split_push_kernel<6>, (const void *)split_push_kernel<7>};
+        (const void *)split_push_kernel<0, false>, (const void *)split_push_kernel<1, false>,
+        (const void *)split_push_kernel<2, false>, (const void *)split_push_kernel<3, false>,
+        (const void *)split_push_kernel<4, false>, (const void *)split_push_kernel<5, false>,
+        (const void *)split_push_kernel<6, false>, (const void *)split_push_kernel<7, false>};
     return kernels[lean & 7];
+}
+
+/* The instances of the light nodes' bounded loops (lean bit 8, with lean 3
+ * and tie order 0 only; else the bit does nothing) and the profiling ones
+ * (g.prof, lean 3: RLG's). */
+#define BOUNDED_LEAN (3 | 8)
+#define CHUNKED_LEAN (3 | 8 | 256)
+#define CHUNK8_LEAN (3 | 8 | 256 | 512)
+
+static const void *split_push_choose(const gcut__dgraph *g)
+{
+    const bool bounded = (g->lean & 15) == BOUNDED_LEAN && !g->order;
+    const bool chunked = bounded && (g->lean & 256);
+    if (g->prof && (g->lean & 7) == 3)
+        return chunked ? (const void *)split_push_kernel<CHUNKED_LEAN, true>
+               : bounded ? (const void *)split_push_kernel<BOUNDED_LEAN, true>
+                         : (const void *)split_push_kernel<3, true>;
+    if (chunked && (g->lean & 512))
+        return g->prof ? (const void *)split_push_kernel<CHUNK8_LEAN, true>
+                       : (const void *)split_push_kernel<CHUNK8_LEAN, false>;
+    return chunked ? (const void *)split_push_kernel<CHUNKED_LEAN, false>
+           : bounded ? (const void *)split_push_kernel<BOUNDED_LEAN, false>
+                     : split_push_pick(g->lean);
 }
 
 extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps,
@@ -1084,8 +1292,8 @@ extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int 
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
-    return cudaLaunchCooperativeKernel(split_push_pick(g->lean), g->split_blocks, THREADS, args,
-                                       0, stream);
+    return cudaLaunchCooperativeKernel(split_push_choose(g), g->split_blocks, THREADS, args, 0,
+                                       stream);
 }
 
 /* The fewest blocks of THREADS per SM, at most `per_sm`, that each of the
@@ -1120,8 +1328,15 @@ extern "C" int gcut__graph_split_blocks(int device, int per_sm)
         cudaGetLastError();
         return 0;
     }
-    const void *kernels[8];
+    const void *kernels[15];
     for (int i = 0; i < 8; i++)
         kernels[i] = split_push_pick(i);
-    return sms * gcut__graph_relabel_occupancy(least_resident(kernels, 8, per_sm));
+    kernels[8] = (const void *)split_push_kernel<3, true>;
+    kernels[9] = (const void *)split_push_kernel<BOUNDED_LEAN, false>;
+    kernels[10] = (const void *)split_push_kernel<BOUNDED_LEAN, true>;
+    kernels[11] = (const void *)split_push_kernel<CHUNKED_LEAN, false>;
+    kernels[12] = (const void *)split_push_kernel<CHUNKED_LEAN, true>;
+    kernels[13] = (const void *)split_push_kernel<CHUNK8_LEAN, false>;
+    kernels[14] = (const void *)split_push_kernel<CHUNK8_LEAN, true>;
+    return sms * gcut__graph_relabel_occupancy(least_resident(kernels, 15, per_sm));
 }

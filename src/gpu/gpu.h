@@ -137,8 +137,8 @@ gcut_status gcut__gpu_graph_run(struct gcut_graph *g, int variant, unsigned flag
 gcut_status gcut__gpu_graph_download(struct gcut_graph *g);
 
 /* Knobs; negative values keep the current (defaults in graph_gpu.cu); 0
- * means adaptive for gr_freq and group, off for gr_lifts, and keeps the
- * others. */
+ * means adaptive for gr_freq and group, off for gr_lifts, gr_lift_floor
+ * and profile, and keeps the others. */
 typedef struct gcut__gpu_graph_knobs {
     int batch;        /* push iterations per persistent launch (counters read between) */
     int gr_freq;      /* push iterations between global relabels; 0 = adaptive */
@@ -155,7 +155,9 @@ typedef struct gcut__gpu_graph_knobs {
     int order;        /* split push: neighbours of equal height by arc code (1), scan order (0) */
     int adapt;        /* 1 = the push kind and order from the graph (graph_gpu.cu), 0 = as set */
     int chase;        /* split push: a thread follows its excess this many nodes a step (0 = off) */
-    int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append;
+    int lean;         /* split push, light nodes: 1 reuse the first round's loads, 2 one append,
+                       * 8 (with 1, 2, not 4, and tie order 0) loops bounded by the degree,
+                       * 256 (with 8) loads four entries at a time, 512 (with 256) eight;
                        * heavy nodes: 4 arcs staged once, one scan a round; 16 the light
                        * worklist dealt a lane per warp round the grid; 64 worklist sizes
                        * read once a block; 128 the relabel's BFS ended once every active
@@ -163,7 +165,35 @@ typedef struct gcut__gpu_graph_knobs {
     int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400, from 16) up
                        * to this */
     int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */
+    int profile;      /* 1 = time the push steps and BFS levels (stats.prof; slower), 0 = off */
+    int gr_lift_floor; /* with gr_lifts: the lift trigger is at least min(3 n, this) lifts;
+                        * 0 = none */
 } gcut__gpu_graph_knobs;
+
+/* Slots of the profile buffer (gcut__dgraph.prof, general_kernels/; knob
+ * `profile`): where a push step's and a BFS level's time goes, from the
+ * device clock. A step's (level's) work runs from block 0's start to the
+ * last block's end of work, its barrier from there to block 0's next
+ * start; the light-node phases are SM cycles summed over the light nodes
+ * (hops) discharged. */
+enum {
+    GCUT_GPROF_STEPS = 0,      /* push steps timed */
+    GCUT_GPROF_STEP_WORK = 1,  /* ns: block 0's step start to the last block's end of work */
+    GCUT_GPROF_STEP_BAR = 2,   /* ns: that end to block 0's next step start */
+    GCUT_GPROF_BLOCK_WORK = 3, /* ns: each block's own step work, summed over blocks */
+    GCUT_GPROF_LEVELS = 4,     /* BFS levels timed */
+    GCUT_GPROF_LEVEL_WORK = 5, /* ns, as STEP_WORK */
+    GCUT_GPROF_LEVEL_BAR = 6,  /* ns, as STEP_BAR */
+    GCUT_GPROF_HOPS = 7,       /* light nodes discharged (worklist entries and chased nodes) */
+    GCUT_GPROF_LOAD_CYC = 8,   /* cycles: a node's start to its first round's lowest key */
+    GCUT_GPROF_ROUND_CYC = 9,  /* cycles: from there to the end of its rounds' pushes */
+    GCUT_GPROF_APPEND_CYC = 10, /* cycles: its appends (stamps, list) */
+    GCUT_GPROF_ENTRY_CYC = 11, /* cycles: whole light entries (chase and claims included) */
+    GCUT_GPROF_ENTRY_MAX = 12, /* cycles: the longest light entry */
+    GCUT_GPROF_ENTRIES = 13,   /* light entries */
+    GCUT_GPROF_LAST0 = 14,     /* two slots: the last end of work of a step or level (scratch) */
+    GCUT_GPROF_SLOTS = 16
+};
 
 /* What the last run did. Milliseconds from CUDA events. */
 typedef struct gcut__gpu_graph_stats {
@@ -176,6 +206,10 @@ typedef struct gcut__gpu_graph_stats {
     double relabel_ms, push_ms;
     long long items; /* worklist entries over all push steps */
     int split, order; /* the push that ran: split (graph_split.cu) or warp per node; tie order */
+    /* with the profile knob: the GCUT_GPROF_* slots above; the SM clock in
+     * kHz, for their cycle counts; the blocks of the push launches */
+    unsigned long long prof[GCUT_GPROF_SLOTS];
+    int sm_khz, prof_blocks;
 } gcut__gpu_graph_stats;
 
 gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_graph_knobs *knobs);

@@ -73,6 +73,7 @@ extern "C" void gcut__gpu_release_graph(gcut_context *ctx)
             cudaEventDestroy(gs->staged[k]);
     free(gs->h_height);
     free(gs->h_queue);
+    cudaFree(gs->d_prof);
     cudaGetLastError();
     free(gs);
     s->graph = NULL;
@@ -96,6 +97,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     gs->knobs.batch = 32;
     gs->knobs.gr_freq = 0;
     gs->knobs.gr_lifts = 4;
+    /* Round 7 (bench/results): on graphs under a million nodes a relabel
+     * after n lifts came too soon; 2-3 n lifts took 3-9 % off RLG long
+     * 512x1024, RLG wide 1024^2 and genrmf 32x256 / 64, while graphs of
+     * 2 M nodes and more lost 1-14 % with more than n. A floor of 1.5 M
+     * lifts (at most 3 n) keeps n from there on. */
+    gs->knobs.gr_lift_floor = 1500000;
     gs->knobs.rounds = 4;
     gs->knobs.async_cycles = 500;
     gs->knobs.color_cycles = 16;
@@ -113,9 +120,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
      * bit 4 (heavy nodes) 10 % off acyclic-dense's push steps; round 5:
      * bit 16 (light items dealt round every warp) 15-40 % off RLG's, bits
      * 64 and 128 (sizes read once a block, the relabel's BFS ended once
-     * the active nodes have their distances) up to 30 % off its relabels. */
+     * the active nodes have their distances) up to 30 % off its relabels;
+     * round 7: bit 8 (a light node's loops end at its degree) 15-24 % off
+     * RLG's push steps, bits 256 and 512 (its loads eight entries at a
+     * time) 13 % more. */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 7 | 16 | 64 | 128;
+    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512;
     gs->knobs.gr_floor = 600;
     gs->knobs.bfs_team = 1;
     {
@@ -377,12 +387,27 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         /* Bits 16 and up are runtime switches of the kernels (graph_kernels.h),
          * not instances: 16 the light worklist dealt round every warp, 64
          * the worklist sizes read once a block, 128 the relabel's BFS ended
-         * once every active node has its distance (worklist only). */
+         * once every active node has its distance (worklist only). Bits 8,
+         * 256 and 512 pick the light instances of bounded loops and loads
+         * in groups (graph_split.cu, split_push_choose) where bits 1, 2 are
+         * set and 4 is not, with tie order 0: RLG's, not acyclic-dense's. */
         gs->dg.deal = (gs->dg.lean & 16) != 0;
         gs->dg.shared_sizes = (gs->dg.lean & 64) != 0;
         gs->dg.bfs_stop = (gs->dg.lean & 128) != 0 && variant == GCUT__GPU_WORKLIST;
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
+    }
+    gs->dg.prof = NULL;
+    if (gs->knobs.profile) {
+        /* Timing stamps and their atomics cost time: never in a plain run. */
+        if (!gs->d_prof)
+            GPU_CHECK(ctx, cudaMalloc((void **)&gs->d_prof,
+                                      GCUT_GPROF_SLOTS * sizeof(unsigned long long)));
+        GPU_CHECK(ctx, cudaMemsetAsync(gs->d_prof, 0, GCUT_GPROF_SLOTS * sizeof(unsigned long long),
+                                       s->stream));
+        GPU_CHECK(ctx, cudaDeviceGetAttribute(&gs->stats.sm_khz, cudaDevAttrClockRate, s->device));
+        gs->stats.prof_blocks = gs->dg.light_max > 0 ? gs->dg.split_blocks : gs->dg.coop_blocks;
+        gs->dg.prof = gs->d_prof;
     }
     gs->seq = 0;
     switch (variant) {
@@ -400,6 +425,7 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
     }
     if (!st && (flags & GCUT_GRAPH_SOLVE_FLOW))
         st = gcut__gpu_graph_run_phase2(g, s, gs);
+fail:
     if (st) {
         cudaStreamSynchronize(s->stream);
         cudaGetLastError();
@@ -495,11 +521,15 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     if (k->chase >= 0)
         c->chase = k->chase;
     if (k->lean >= 0)
-        c->lean = k->lean & 255;
+        c->lean = k->lean & 1023;
     if (k->gr_floor > 0)
         c->gr_floor = k->gr_floor;
     if (k->bfs_team >= 0)
         c->bfs_team = k->bfs_team != 0;
+    if (k->profile >= 0)
+        c->profile = k->profile != 0;
+    if (k->gr_lift_floor >= 0)
+        c->gr_lift_floor = k->gr_lift_floor;
     if (k->occupancy > 0) {
         const int blocks = gcut__graph_coop_blocks(s->device, k->occupancy);
         const int split_blocks = gcut__graph_split_blocks(s->device, k->occupancy);

@@ -112,9 +112,9 @@ static int gr_frequency(const gpu_graph *gs)
  * iterations (one cooperative launch each, ending early if the worklist
  * empties), with the counters read after each run. A global relabel comes
  * every gr_freq iterations, or sooner when the lifts since the last one
- * pass n * gr_lifts / 4 (the heights have drifted far from the
- * distances), or when the worklist runs dry; the phase ends when one
- * leaves nothing active. */
+ * pass n * gr_lifts / 4, or min(3 n, gr_lift_floor) if more (the heights
+ * have drifted far from the distances), or when the worklist runs dry;
+ * the phase ends when one leaves nothing active. */
 static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, int phase2)
 {
     gcut_context *ctx = g->ctx;
@@ -123,8 +123,15 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     const int32_t hmax = phase2 ? GCUT_GRAPH_HEIGHT_INF : d->n;
     const int freq = gr_frequency(gs);
     const int batch = gs->knobs.batch < freq ? gs->knobs.batch : freq;
-    const unsigned long long lift_limit =
+    unsigned long long lift_limit =
         gs->knobs.gr_lifts > 0 ? (unsigned long long)d->n * gs->knobs.gr_lifts / 4 + 1 : ~0ull;
+    if (gs->knobs.gr_lifts > 0 && gs->knobs.gr_lift_floor > 0) {
+        const unsigned long long cap = 3ull * (unsigned long long)d->n;
+        const unsigned long long least = (unsigned long long)gs->knobs.gr_lift_floor < cap
+                                             ? (unsigned long long)gs->knobs.gr_lift_floor
+                                             : cap;
+        lift_limit = least > lift_limit ? least : lift_limit;
+    }
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
     gs->stats.gr_freq = freq;
@@ -196,6 +203,10 @@ static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
     gs->stats.items = (long long)gs->h_counters[GCUT_GCNT_ITEMS];
     if (gs->stats.push_launches < (long long)gs->h_counters[GCUT_GCNT_STEPS])
         gs->stats.push_launches = (long long)gs->h_counters[GCUT_GCNT_STEPS];
+    if (d->prof)
+        GPU_CHECK(ctx, cudaMemcpy(gs->stats.prof, d->prof,
+                                  GCUT_GPROF_SLOTS * sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost));
 fail:
     return st;
 }

@@ -40,6 +40,7 @@ struct gcut__gpu_graph {
     int is_flow;
     int side_on_host;           /* the async variant computes the side on the host */
     int paired;                 /* most arcs of the uploaded graph have an anti-parallel twin */
+    unsigned long long *d_prof; /* GCUT_GPROF_SLOTS, allocated on the first profiled run */
 };
 
 /* The graph state of the context's GPU state, created on first use. */
