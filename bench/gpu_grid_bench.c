@@ -383,19 +383,26 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
  * one line a cycle (round 4): the active pixels and tiles the relabel left,
  * its time and tile visits (of its exact pass), with KEEP the tiles that
  * pass kept at first and the first pass's claims, and the push phase's
- * launches, tile runs and time. */
+ * launches, tile runs and time. Round 5: also the 4 MP graph (2304x1728);
+ * --conn keeps one connectivity and --min-mp skips the smaller graphs, as
+ * in the table; an entry P:R:S also sets the push step (--shared-res S). */
 static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
-                    int reps, const int *modes, const int *rmodes, int n_modes)
+                    int reps, const int *modes, const int *rmodes, const int *smodes, int n_modes,
+                    int only_conn, double min_mp)
 {
-    static const int dims[][2] = {{1152, 864}, {3840, 2160}};
+    static const int dims[][2] = {{1152, 864}, {2304, 1728}, {3840, 2160}};
     rgb_image base;
     if (load_pair(cpu, data, name, &base))
         return 1;
     int wrong = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
+        if ((double)dims[k][0] * dims[k][1] < min_mp * 1e6)
+            continue;
         rgb_image im = upscale(&base, dims[k][0], dims[k][1]);
         const double tiles = (double)((im.w + 31) / 32) * ((im.h + 15) / 16);
         for (int conn = 8; conn >= 4; conn -= 4) {
+            if (only_conn && conn != only_conn)
+                continue;
             gcut_grid *gc = build_graph(cpu, &im, conn, NULL),
                       *gg = build_graph(gpu, &im, conn, NULL);
             gcut_solve_info info;
@@ -410,7 +417,7 @@ static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
             for (int solve = 0; solve < reps * n_modes; solve++) {
                 const int rep = solve / n_modes;
                 if (modes[0] >= 0)
-                    gcut__gpu_grid_mode(gpu, rmodes[solve % n_modes], -1,
+                    gcut__gpu_grid_mode(gpu, rmodes[solve % n_modes], smodes[solve % n_modes],
                                         modes[solve % n_modes]);
                 gcut__gpu_grid_stats st = {0};
                 int64_t cut = -1;
@@ -466,7 +473,7 @@ int main(int argc, char **argv)
     double lockfree_max_mp = 1.1, min_mp = 0;
     int only_conn = 0;
     int tune = 0, sweeps = 0, pushes = 0, cycles = 0, batch = 0, worklist = -1, shared = -1;
-    int push_wl = -1, modes[8] = {-1}, rmodes[8] = {-1}, n_modes = 1;
+    int push_wl = -1, modes[8] = {-1}, rmodes[8] = {-1}, smodes[8] = {-1}, n_modes = 1;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--tune"))
             tune = atoi(argv[i + 1]);
@@ -485,9 +492,11 @@ int main(int argc, char **argv)
                 modes[n_modes] = (int)strtol(start, &end, 10);
                 if (end == start)
                     break;
-                rmodes[n_modes] = -1; /* P:R also sets --relabel-worklist R */
+                rmodes[n_modes] = smodes[n_modes] = -1; /* P:R also sets --relabel-worklist R */
                 if (*end == ':')
                     rmodes[n_modes] = (int)strtol(end + 1, &end, 10);
+                if (*end == ':') /* P:R:S also sets --shared-res S (round 5) */
+                    smodes[n_modes] = (int)strtol(end + 1, &end, 10);
                 n_modes++;
                 if (*end == ',')
                     end++;
@@ -536,7 +545,8 @@ int main(int argc, char **argv)
     gcut__gpu_grid_tune(gpu, sweeps, pushes, cycles, batch);
     gcut__gpu_grid_mode(gpu, worklist, shared, push_wl);
     if (tune == 5)
-        return path_run(cpu, gpu, data, up_name, reps, modes, rmodes, n_modes);
+        return path_run(cpu, gpu, data, up_name, reps, modes, rmodes, smodes, n_modes, only_conn,
+                        min_mp);
     if (tune)
         return tune_run(cpu, gpu, data, up_name, reps, tune);
     double gbps = 0;
