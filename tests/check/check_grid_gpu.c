@@ -88,6 +88,23 @@ void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed)
     check_gpu_run(r, check_one, "lockfree", count, seed);
 }
 
+/* check_one() with the GPU context in a forced mode (gcut__gpu_grid_mode's
+ * values; -1 keeps the current), named in the failure. */
+static void check_one_in_mode(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                              const char *algo, uint64_t seed, int index, int relabel, int push,
+                              const char *mode)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (gcut__gpu_grid_mode(gpu, relabel, -1, push) != GCUT_OK) {
+        check_fail(r, "tiled (%s): setting the mode failed: %s", mode, gcut_last_error(gpu));
+        return;
+    }
+#else
+    (void)relabel, (void)push, (void)mode;
+#endif
+    check_one(r, cpu, gpu, algo, seed, index);
+}
+
 /* The tiled solver with every relabel after a run's first started from the
  * last one's heights (KEEP forced; by default only on large 4-connected
  * grids after push phases that changed few tiles, which small grids seldom
@@ -95,13 +112,8 @@ void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed)
 static void check_one_keep(check_report *r, gcut_context *cpu, gcut_context *gpu,
                            const char *algo, uint64_t seed, int index)
 {
-#ifdef GCUT_HAVE_CUDA
-    if (gcut__gpu_grid_mode(gpu, GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS, -1, -1) != GCUT_OK) {
-        check_fail(r, "tiled (KEEP forced): setting the mode failed: %s", gcut_last_error(gpu));
-        return;
-    }
-#endif
-    check_one(r, cpu, gpu, algo, seed, index);
+    check_one_in_mode(r, cpu, gpu, algo, seed, index, GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS, -1,
+                      "KEEP forced");
 }
 
 void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed)
@@ -115,13 +127,8 @@ void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed)
 static void check_one_tail_wl(check_report *r, gcut_context *cpu, gcut_context *gpu,
                               const char *algo, uint64_t seed, int index)
 {
-#ifdef GCUT_HAVE_CUDA
-    if (gcut__gpu_grid_mode(gpu, -1, -1, GCUT_GPU_GRID_PUSH_TAIL_WL) != GCUT_OK) {
-        check_fail(r, "tiled (tail worklist): setting the mode failed: %s", gcut_last_error(gpu));
-        return;
-    }
-#endif
-    check_one(r, cpu, gpu, algo, seed, index);
+    check_one_in_mode(r, cpu, gpu, algo, seed, index, -1, GCUT_GPU_GRID_PUSH_TAIL_WL,
+                      "tail worklist");
 }
 
 void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed)
