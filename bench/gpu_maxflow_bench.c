@@ -27,8 +27,8 @@
  * node, the split push's thread and block degree limits (T = 0: the
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512 kernel instances,
- * 16, 64, 128 runtime switches); the relabel frequency's floor; the relabel's
+ * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512, 16384 kernel
+ * instances, 16, 64, 128, 4096 runtime switches); the relabel frequency's floor; the relabel's
  * batched, team-per-node BFS (1) or the plain one (0); the lift
  * trigger's floor in lifts (0: none); -1 keeps the default), for tuning. -P
  * (--profile) times the push steps and BFS levels inside the kernels and

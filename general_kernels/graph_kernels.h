@@ -79,7 +79,9 @@ typedef struct gcut__dgraph {
                               * bounded by the degree, 256 / 512 loads four / eight entries
                               * at a time; heavy nodes: 4 arcs staged once, one block scan
                               * per round (the kernel instance, graph_split.cu's
-                              * split_push_choose; bits 16, 64, 128 set the fields below) */
+                              * split_push_choose; with 512, 16384 an entry's header loaded
+                              * with its claim; bits 16, 64, 128, 4096 set the fields
+                              * below) */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
     int deal;                /* split push: light worklist items dealt round every warp of
@@ -88,6 +90,8 @@ typedef struct gcut__dgraph {
                               * once and shares them */
     int bfs_stop;            /* global relabel: stop once every active node has its
                               * distance (graph_split.cu, relabel_kernel) */
+    int bfs_ahead;           /* global relabel (plain BFS): a warp's first frontier node
+                              * read with the level's size (lean bit 4096) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */

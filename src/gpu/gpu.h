@@ -161,7 +161,9 @@ typedef struct gcut__gpu_graph_knobs {
                        * heavy nodes: 4 arcs staged once, one scan a round; 16 the light
                        * worklist dealt a lane per warp round the grid; 64 worklist sizes
                        * read once a block; 128 the relabel's BFS ended once every active
-                       * node has its distance (graph_gpu.cu, gcut__dgraph) */
+                       * node has its distance; 4096 a BFS level's first frontier node
+                       * read with its size; 16384 (with 512) a light entry's header loaded
+                       * with its claim (graph_gpu.cu, gcut__dgraph) */
     int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400, from 16) up
                        * to this */
     int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */

@@ -123,9 +123,13 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
      * the active nodes have their distances) up to 30 % off its relabels;
      * round 7: bit 8 (a light node's loops end at its degree) 15-24 % off
      * RLG's push steps, bits 256 and 512 (its loads eight entries at a
-     * time) 13 % more. */
+     * time) 13 % more; round 8: bit 16384 (a light entry's header loaded
+     * with its claim) 3-5 % off RLG's push time, with bit 4096 (a BFS
+     * level's first frontier node read with the level's size: up to 8 %
+     * off the relabels of RLG and genrmf in one call, even in the other):
+     * RLG long 512x1024 74.4 -> 71.0 ms. */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512;
+    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384;
     gs->knobs.gr_floor = 600;
     gs->knobs.bfs_team = 1;
     {
@@ -384,16 +388,19 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
              * the stage's 35 KB of shared memory is the one measured there. */
             gs->dg.lean &= ~4;
         }
-        /* Bits 16 and up are runtime switches of the kernels (graph_kernels.h),
-         * not instances: 16 the light worklist dealt round every warp, 64
-         * the worklist sizes read once a block, 128 the relabel's BFS ended
-         * once every active node has its distance (worklist only). Bits 8,
-         * 256 and 512 pick the light instances of bounded loops and loads
-         * in groups (graph_split.cu, split_push_choose) where bits 1, 2 are
+        /* Bits 16, 64, 128 and 4096 are runtime switches of the kernels
+         * (graph_kernels.h), not instances: 16 the light worklist dealt round
+         * every warp, 64 the worklist sizes read once a block, 128 the
+         * relabel's BFS ended once every active node has its distance
+         * (worklist only), 4096 a level's first frontier node read with its
+         * size. Bits 8, 256, 512 and 16384 pick the light instances of
+         * bounded loops, loads in groups and an entry's header loaded with
+         * its claim (graph_split.cu, split_push_choose) where bits 1, 2 are
          * set and 4 is not, with tie order 0: RLG's, not acyclic-dense's. */
         gs->dg.deal = (gs->dg.lean & 16) != 0;
         gs->dg.shared_sizes = (gs->dg.lean & 64) != 0;
         gs->dg.bfs_stop = (gs->dg.lean & 128) != 0 && variant == GCUT__GPU_WORKLIST;
+        gs->dg.bfs_ahead = (gs->dg.lean & 4096) != 0;
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
     }
@@ -521,7 +528,7 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     if (k->chase >= 0)
         c->chase = k->chase;
     if (k->lean >= 0)
-        c->lean = k->lean & 1023;
+        c->lean = k->lean & 32767;
     if (k->gr_floor > 0)
         c->gr_floor = k->gr_floor;
     if (k->bfs_team >= 0)

@@ -272,22 +272,26 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
     const int split = strcmp(kind, "split") == 0;
     /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
      * (the hubs of the checks), both tie orders in turn (two instances
-     * each), chase 64 nodes deep, off and 2 deep in turn, the lean bits 7,
+     * each), chase 64 nodes deep, 2 deep and off in turn, the lean bits 7,
      * 3 + 8 + 256 + 512 (the light loops bounded by the degree, the loads
-     * eight entries at a time), 0, 1, 2, 3 + 8, 3, 3 + 8 + 256 (loads four
-     * at a time), 4, 5, 6 in turn
+     * eight entries at a time) + 16384 (an entry's header loaded with its
+     * claim), 0, 1, 2, 3 + 8, 3, 3 + 8 + 256 (loads four at a time), 4, 5,
+     * 6, 3 + 8 + 256 + 512 without 16384 and with it again in turn
      * and with them the runtime bits (light items dealt round every warp,
      * sizes read once a block, the relabel's BFS stopped once the active
-     * nodes have their distances) in four mixes; warp: no split. Both BFS
+     * nodes have their distances, a level's first frontier node read with
+     * its size) in five mixes; warp: no split. Both BFS
      * paths in turn (batched first, but the second instance). The first
      * instance, which the sanitizer runs take, has chase and every bit;
-     * the second the bounded light loops and the plain BFS. */
-    static const int chase[3] = {64, 0, 2};
-    static const int lean[11] = {7, 3 | 8 | 256 | 512, 0, 1, 2, 3 | 8, 3, 3 | 8 | 256, 4, 5, 6};
-    static const int runtime_bits[4] = {16 | 64 | 128, 0, 64 | 128, 16 | 128};
+     * the second the bounded light loops with the header loaded with the
+     * claim, chase 2 and the plain BFS. */
+    static const int chase[3] = {64, 2, 0};
+    static const int lean[13] = {7, 3 | 8 | 256 | 512 | 16384, 0, 1, 2, 3 | 8, 3, 3 | 8 | 256,
+                                 4, 5, 6, 3 | 8 | 256 | 512, 3 | 8 | 256 | 512 | 16384};
+    static const int runtime_bits[5] = {16 | 64 | 128 | 4096, 4096, 0, 64 | 128, 16 | 128 | 4096};
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
                                -1, -1, index / 2 % 2, 0, split ? chase[index % 3] : -1,
-                               split ? lean[index % 11] | runtime_bits[index % 4] : -1, -1,
+                               split ? lean[index % 13] | runtime_bits[index % 5] : -1, -1,
                                index % 7 == 1 || index / 7 % 2 ? 0 : 1, 0, -1};
     if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
         check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
