@@ -317,46 +317,43 @@ static const int tune_parts4[][5] = {
     {6, 1, 0, 16, 8}, {1, 1, 0, 16, 8}, {1, 4, 0, 16, 8}, {6, 1, 0, 16, 8},
 };
 
-static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
-                    int reps, int which)
+/* The body of a tuning mode for one graph: the image, its connectivity,
+ * the grid on the GPU context and BK's solve of the same graph. Returns
+ * the solves it found wrong, or -1 when it could not run. */
+typedef int (*graph_body)(gcut_context *gpu, const rgb_image *im, int conn, gcut_grid *gg,
+                          const gcut_solve_info *bk, void *user);
+
+/* The tuning modes' loop: NAME upscaled to each of `dims` (those under
+ * `min_mp` megapixels skipped), 8- then 4-connected (only `only_conn` when
+ * set), both grids built, BK's solve printed as "PREFIX WxH conn C BK ms",
+ * then `body`. Exit status: 0, or 1 when a solve was wrong or failed. */
+static int for_each_upscaled(gcut_context *cpu, gcut_context *gpu, const char *data,
+                             const char *name, const int (*dims)[2], int n_dims, int only_conn,
+                             double min_mp, const char *prefix, graph_body body, void *user)
 {
-    const int(*set)[5] = which == 4   ? tune_parts4
-                         : which == 3 ? tune_session
-                         : which == 2 ? tune_parts
-                                      : tune_knobs;
-    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask, 4 overlap, 8 dirty */
-    const size_t n_set = which == 4   ? sizeof tune_parts4 / sizeof tune_parts4[0]
-                         : which == 3 ? sizeof tune_session / sizeof tune_session[0]
-                         : which == 2 ? sizeof tune_parts / sizeof tune_parts[0]
-                                      : sizeof tune_knobs / sizeof tune_knobs[0];
-    static const int dims[][2] = {{1152, 864}, {3840, 2160}};
     rgb_image base;
     if (load_pair(cpu, data, name, &base))
         return 1;
-    int wrong = 0;
-    for (int k = 0; k < 2; k++) {
+    int wrong = 0, failed = 0;
+    for (int k = 0; k < n_dims && !failed; k++) {
+        if ((double)dims[k][0] * dims[k][1] < min_mp * 1e6)
+            continue;
         rgb_image im = upscale(&base, dims[k][0], dims[k][1]);
-        for (int conn = 8; conn >= 4; conn -= 4) {
-            gcut_grid *gc = build_graph(cpu, &im, conn, NULL), *gg = build_graph(gpu, &im, conn, NULL);
-            gcut_solve_info info;
-            if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
-                return 1;
-            printf("tune %dx%d conn %d BK %.1f ms\n", im.w, im.h, conn, info.time_ms);
-            for (size_t c = 0; c < n_set; c++) {
-                gcut__gpu_grid_mode(gpu, set[c][0], set[c][1], set[c][2]);
-                gcut__gpu_grid_tune(gpu, set[c][3], set[c][4], 0, 0);
-                gpu_result t = time_gpu(gpu, gg, "tiled", reps, info.flow, name);
-                wrong += !t.ok;
-                printf("tune %dx%d conn %d relabel-wl %d shared %d push-wl %d sweeps %3d pushes "
-                       "%2d: %8.3f ms (relabel %7.3f) push %lld bfs %lld relabels %lld tile-runs "
-                       "%lld visits %.1f %s\n",
-                       im.w, im.h, conn, set[c][0], set[c][1], set[c][2], set[c][3], set[c][4],
-                       t.run_ms, t.relabel_ms, t.push, t.bfs, t.relabels, t.tile_runs,
-                       t.relabels ? (double)t.relabel_visits / t.relabels /
-                                        (((im.w + 31) / 32) * ((im.h + 15) / 16))
-                                  : 0.0,
-                       t.ok ? "ok" : "WRONG");
-                fflush(stdout);
+        for (int conn = 8; conn >= 4 && !failed; conn -= 4) {
+            if (only_conn && conn != only_conn)
+                continue;
+            gcut_grid *gc = build_graph(cpu, &im, conn, NULL),
+                      *gg = build_graph(gpu, &im, conn, NULL);
+            gcut_solve_info bk;
+            if (!gc || !gg || gcut_grid_solve(gc, "bk", &bk)) {
+                fprintf(stderr, "gpu-grid-bench: %s %dx%d: building or BK's solve failed\n", name,
+                        im.w, im.h);
+                failed = 1;
+            } else {
+                printf("%s %dx%d conn %d BK %.1f ms\n", prefix, im.w, im.h, conn, bk.time_ms);
+                const int w = body(gpu, &im, conn, gg, &bk, user);
+                failed = w < 0;
+                wrong += w > 0 ? w : 0;
             }
             gcut_grid_destroy(gc);
             gcut_grid_destroy(gg);
@@ -366,7 +363,54 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
     }
     free(base.rgb);
     free(base.seed);
-    return wrong ? 1 : 0;
+    return wrong || failed ? 1 : 0;
+}
+
+typedef struct tune_set {
+    const int (*set)[5];
+    size_t n;
+    int reps;
+    const char *name;
+} tune_set;
+
+static int tune_body(gcut_context *gpu, const rgb_image *im, int conn, gcut_grid *gg,
+                     const gcut_solve_info *bk, void *user)
+{
+    const tune_set *ts = user;
+    int wrong = 0;
+    for (size_t c = 0; c < ts->n; c++) {
+        const int *k = ts->set[c];
+        gcut__gpu_grid_mode(gpu, k[0], k[1], k[2]);
+        gcut__gpu_grid_tune(gpu, k[3], k[4], 0, 0);
+        gpu_result t = time_gpu(gpu, gg, "tiled", ts->reps, bk->flow, ts->name);
+        wrong += !t.ok;
+        printf("tune %dx%d conn %d relabel-wl %d shared %d push-wl %d sweeps %3d pushes "
+               "%2d: %8.3f ms (relabel %7.3f) push %lld bfs %lld relabels %lld tile-runs "
+               "%lld visits %.1f %s\n",
+               im->w, im->h, conn, k[0], k[1], k[2], k[3], k[4], t.run_ms, t.relabel_ms, t.push,
+               t.bfs, t.relabels, t.tile_runs,
+               t.relabels ? (double)t.relabel_visits / t.relabels /
+                                (((im->w + 31) / 32) * ((im->h + 15) / 16))
+                          : 0.0,
+               t.ok ? "ok" : "WRONG");
+        fflush(stdout);
+    }
+    return wrong;
+}
+
+static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
+                    int reps, int which)
+{
+    /* GCUT_RELABEL_* bits (grid_kernels.h): 1 take ahead, 2 lazy mask, 4 overlap, 8 dirty */
+    tune_set ts = {tune_knobs, sizeof tune_knobs / sizeof tune_knobs[0], reps, name};
+    if (which == 4)
+        ts.set = tune_parts4, ts.n = sizeof tune_parts4 / sizeof tune_parts4[0];
+    else if (which == 3)
+        ts.set = tune_session, ts.n = sizeof tune_session / sizeof tune_session[0];
+    else if (which == 2)
+        ts.set = tune_parts, ts.n = sizeof tune_parts / sizeof tune_parts[0];
+    static const int dims[][2] = {{1152, 864}, {3840, 2160}};
+    return for_each_upscaled(cpu, gpu, data, name, dims, 2, 0, 0, "tune", tune_body, &ts);
 }
 
 /* --tune 5 (2026-11-22, round 2): the solver's path, solve by solve, in
@@ -386,77 +430,64 @@ static int tune_run(gcut_context *cpu, gcut_context *gpu, const char *data, cons
  * launches, tile runs and time. Round 5: also the 4 MP graph (2304x1728);
  * --conn keeps one connectivity and --min-mp skips the smaller graphs, as
  * in the table; an entry P:R:S also sets the push step (--shared-res S). */
+typedef struct path_set {
+    const int *modes, *rmodes, *smodes;
+    int n_modes, reps;
+    const char *name;
+} path_set;
+
+static int path_body(gcut_context *gpu, const rgb_image *im, int conn, gcut_grid *gg,
+                     const gcut_solve_info *bk, void *user)
+{
+    const path_set *ps = user;
+    const double tiles = (double)((im->w + 31) / 32) * ((im->h + 15) / 16);
+    gcut_solve_info ginfo; /* a first solve sizes the grid's result arrays */
+    if (gcut_grid_solve(gg, "tiled", &ginfo) || ginfo.flow != bk->flow) {
+        fprintf(stderr, "gpu-grid-bench: %s: the first GPU solve failed\n", ps->name);
+        return -1;
+    }
+    int wrong = 0;
+    for (int solve = 0; solve < ps->reps * ps->n_modes; solve++) {
+        const int rep = solve / ps->n_modes, m = solve % ps->n_modes;
+        if (ps->modes[0] >= 0)
+            gcut__gpu_grid_mode(gpu, ps->rmodes[m], ps->smodes[m], ps->modes[m]);
+        gcut__gpu_grid_stats st = {0};
+        int64_t cut = -1;
+        const int ok = !gcut__gpu_grid_upload(gg) && !gcut__gpu_grid_run(gg, 0, NULL) &&
+                       !gcut__gpu_grid_stats_get(gpu, &st) && !gcut__gpu_grid_download(gg) &&
+                       !gcut_grid_verify(gg, &cut) && cut == bk->flow;
+        wrong += !ok;
+        printf("path %dx%d conn %d shared %d push-wl %d relabel-wl %d rep %2d: %8.3f ms "
+               "(relabel %7.3f) push %lld relabels %lld tile-runs %lld visits %.2f %s\n",
+               im->w, im->h, conn, st.shared_res, st.push_worklist,
+               st.relabel_worklist ? 2 + st.relabel_variant : 0, rep, st.run_ms, st.relabel_ms,
+               st.push_launches, st.relabels, st.tile_runs,
+               st.relabels ? (double)st.relabel_visits / st.relabels / tiles : 0.0,
+               ok ? "ok" : "WRONG");
+        /* Where the cycles go: one line each, from the run's own counters. */
+        for (int c = 0; c < st.cycles; c++) {
+            const gcut__gpu_grid_cycle *y = &st.cycle[c];
+            /* The push phase: to the next relabel's start, or the run's end. */
+            const double end = c + 1 < st.cycles ? st.cycle[c + 1].start_ms : st.run_ms;
+            printf("  cycle %2d: active %8lld px %5lld tiles  relabel %.3f ms visits "
+                   "%6lld kept %5lld checks %5lld  push launches %2d tile runs %6lld "
+                   "%.3f ms\n",
+                   c, y->active_pixels, y->active_tiles, y->relabel_ms, y->visits, y->kept,
+                   y->checks, y->launches, y->tile_runs, end - y->start_ms - y->relabel_ms);
+        }
+        fflush(stdout);
+    }
+    return wrong;
+}
+
 static int path_run(gcut_context *cpu, gcut_context *gpu, const char *data, const char *name,
                     int reps, const int *modes, const int *rmodes, const int *smodes, int n_modes,
                     int only_conn, double min_mp)
 {
     static const int dims[][2] = {{1152, 864}, {2304, 1728}, {3840, 2160}};
-    rgb_image base;
-    if (load_pair(cpu, data, name, &base))
-        return 1;
-    int wrong = 0;
-    for (int k = 0; k < 3; k++) {
-        if ((double)dims[k][0] * dims[k][1] < min_mp * 1e6)
-            continue;
-        rgb_image im = upscale(&base, dims[k][0], dims[k][1]);
-        const double tiles = (double)((im.w + 31) / 32) * ((im.h + 15) / 16);
-        for (int conn = 8; conn >= 4; conn -= 4) {
-            if (only_conn && conn != only_conn)
-                continue;
-            gcut_grid *gc = build_graph(cpu, &im, conn, NULL),
-                      *gg = build_graph(gpu, &im, conn, NULL);
-            gcut_solve_info info;
-            if (!gc || !gg || gcut_grid_solve(gc, "bk", &info))
-                return 1;
-            printf("path %dx%d conn %d BK %.1f ms\n", im.w, im.h, conn, info.time_ms);
-            gcut_solve_info ginfo; /* a first solve sizes the grid's result arrays */
-            if (gcut_grid_solve(gg, "tiled", &ginfo) || ginfo.flow != info.flow) {
-                fprintf(stderr, "gpu-grid-bench: %s: the first GPU solve failed\n", name);
-                return 1;
-            }
-            for (int solve = 0; solve < reps * n_modes; solve++) {
-                const int rep = solve / n_modes;
-                if (modes[0] >= 0)
-                    gcut__gpu_grid_mode(gpu, rmodes[solve % n_modes], smodes[solve % n_modes],
-                                        modes[solve % n_modes]);
-                gcut__gpu_grid_stats st = {0};
-                int64_t cut = -1;
-                const int ok = !gcut__gpu_grid_upload(gg) && !gcut__gpu_grid_run(gg, 0, NULL) &&
-                               !gcut__gpu_grid_stats_get(gpu, &st) &&
-                               !gcut__gpu_grid_download(gg) && !gcut_grid_verify(gg, &cut) &&
-                               cut == info.flow;
-                wrong += !ok;
-                printf("path %dx%d conn %d shared %d push-wl %d relabel-wl %d rep %2d: %8.3f ms "
-                       "(relabel %7.3f) push %lld relabels %lld tile-runs %lld visits %.2f %s\n",
-                       im.w, im.h, conn, st.shared_res, st.push_worklist,
-                       st.relabel_worklist ? 2 + st.relabel_variant : 0, rep, st.run_ms,
-                       st.relabel_ms,
-                       st.push_launches, st.relabels, st.tile_runs,
-                       st.relabels ? (double)st.relabel_visits / st.relabels / tiles : 0.0,
-                       ok ? "ok" : "WRONG");
-                /* Where the cycles go: one line each, from the run's own counters. */
-                for (int c = 0; c < st.cycles; c++) {
-                    const gcut__gpu_grid_cycle *y = &st.cycle[c];
-                    /* The push phase: to the next relabel's start, or the run's end. */
-                    const double end = c + 1 < st.cycles ? st.cycle[c + 1].start_ms : st.run_ms;
-                    printf("  cycle %2d: active %8lld px %5lld tiles  relabel %.3f ms visits "
-                           "%6lld kept %5lld checks %5lld  push launches %2d tile runs %6lld "
-                           "%.3f ms\n",
-                           c, y->active_pixels, y->active_tiles, y->relabel_ms, y->visits,
-                           y->kept, y->checks, y->launches, y->tile_runs,
-                           end - y->start_ms - y->relabel_ms);
-                }
-                fflush(stdout);
-            }
-            gcut_grid_destroy(gc);
-            gcut_grid_destroy(gg);
-        }
-        free(im.rgb);
-        free(im.seed);
-    }
-    free(base.rgb);
-    free(base.seed);
-    return wrong ? 1 : 0;
+    path_set ps = {modes, rmodes, smodes, n_modes, reps, name};
+    return for_each_upscaled(cpu, gpu, data, name, dims, 3, only_conn, min_mp, "path", path_body,
+                             &ps);
 }
 
 int main(int argc, char **argv)
