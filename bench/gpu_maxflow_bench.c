@@ -27,9 +27,9 @@
  * node, the split push's thread and block degree limits (T = 0: the
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512, 16384 kernel
- * instances, 16, 64, 128, 4096 runtime switches); the relabel frequency's floor; the relabel's
- * batched, team-per-node BFS (1) or the plain one (0); the lift
+ * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512, 16384, 131072 kernel
+ * instances, 16, 64, 128, 4096 runtime switches, 524288 the host loop's); the relabel
+ * frequency's floor; the relabel's batched, team-per-node BFS (1) or the plain one (0); the lift
  * trigger's floor in lifts (0: none); -1 keeps the default), for tuning. -P
  * (--profile) times the push steps and BFS levels inside the kernels and
  * prints where their time goes (the runs are slower with it).
@@ -64,6 +64,13 @@ static double anchor_s(const char *spec)
     if (strcmp(spec, "rlg-wide:2560") == 0)
         return 7.37;
     return 0;
+}
+
+/* Decimals of a time in the tables: two under 10 ms (acyclic-dense 2000
+ * takes ~0.6 ms, where one decimal hides a 15 % change). */
+static int ms_digits(double ms)
+{
+    return ms < 10 ? 2 : 1;
 }
 
 static double now_ms(void)
@@ -200,19 +207,20 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
                        : !best.split                ? " (warp push)"
                        : best.order                 ? " (split push, code order)"
                                                     : " (split push, forward first)";
-    printf("%-24s %-8s %9.1f ms (x%.1f vs prf)  upload %.1f  download %.1f  launches %lld  "
+    printf("%-24s %-8s %9.3f ms (x%.1f vs prf)  upload %.1f  download %.1f  launches %lld  "
            "relabels %lld  bfs %lld  lifts %lld  pushes %lld  items/step %.0f  colours %d  "
-           "relabel/push ms %.1f/%.1f  %s%s\n",
+           "relabel/push ms %.2f/%.2f  %s%s\n",
            name, variant_names[variant], best.run_ms, prf_ms / best.run_ms, best.upload_ms,
            down_ms, best.push_launches, best.relabels, best.bfs_levels, best.lifts, best.pushes,
            best.push_launches > 0 ? (double)best.items / (double)best.push_launches : 0.0,
            best.colors, best.relabel_ms, best.push_ms, verdict, push);
     fprintf(o->md,
-            "| %s | %s%s | %.1f | %.1fx | %.1f | %.1f | %lld / %lld / %lld | %.1f / %.1f | %lld | "
+            "| %s | %s%s | %.*f | %.1fx | %.1f | %.1f | %lld / %lld / %lld | %.*f / %.*f | %lld | "
             "%s |\n",
-            name, variant_names[variant], push, best.run_ms, prf_ms / best.run_ms,
-            best.upload_ms, down_ms, best.push_launches, best.relabels, best.bfs_levels,
-            best.relabel_ms, best.push_ms, best.lifts, verdict);
+            name, variant_names[variant], push, ms_digits(best.run_ms), best.run_ms,
+            prf_ms / best.run_ms, best.upload_ms, down_ms, best.push_launches, best.relabels,
+            best.bfs_levels, ms_digits(best.run_ms), best.relabel_ms, ms_digits(best.run_ms),
+            best.push_ms, best.lifts, verdict);
     if (best.prof[GCUT_GPROF_STEPS] + best.prof[GCUT_GPROF_LEVELS] > 0) {
         /* --profile: where a push step's and a BFS level's time goes */
         const unsigned long long *p = best.prof;
@@ -254,12 +262,13 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
     }
     const double prf_ms = info.time_ms;
     const double anchor = anchor_s(name);
-    printf("%-24s n %d m %d flow %lld prf %.1f ms%s\n", name, gcut_graph_nodes(cg),
+    printf("%-24s n %d m %d flow %lld prf %.2f ms%s\n", name, gcut_graph_nodes(cg),
            gcut_graph_arcs(cg), (long long)info.flow, prf_ms,
            anchor > 0 ? " (ECL-MaxFlow anchor on an RTX 4090 below)" : "");
-    fprintf(o->md, "| **%s** n=%d m=%d | prf (CPU) | %.1f | 1x | | | relabels %lld | | | flow %lld%s |\n",
-            name, gcut_graph_nodes(cg), gcut_graph_arcs(cg), prf_ms, (long long)info.iterations,
-            (long long)info.flow, anchor > 0 ? "" : "");
+    fprintf(o->md,
+            "| **%s** n=%d m=%d | prf (CPU) | %.*f | 1x | | | relabels %lld | | | flow %lld%s |\n",
+            name, gcut_graph_nodes(cg), gcut_graph_arcs(cg), ms_digits(prf_ms), prf_ms,
+            (long long)info.iterations, (long long)info.flow, anchor > 0 ? "" : "");
     if (anchor > 0)
         fprintf(o->md, "| %s | ECL-MaxFlow, RTX 4090 (paper) | %.0f | | | | | | | goal: %.0f ms |\n",
                 name, anchor * 1000, anchor * 500);
@@ -299,8 +308,10 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
         if (gcut__gpu_graph_upload(gg) == GCUT_OK)
             bench_variant(gpu, gg, label, 0, o->reps, info.flow, prf_ms, o);
         /* the library's defaults (graph_gpu.cu), lean included */
-        gcut__gpu_graph_knobs reset = {32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 0, 1, 2,
-                                       7 | 8 | 16 | 64 | 128 | 256 | 512, 600, 1, 0, 1500000};
+        gcut__gpu_graph_knobs reset = {
+            32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 0, 1, 2,
+            7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384 | 131072 | 524288, 600, 1, 0,
+            1500000};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }

@@ -67,6 +67,7 @@ typedef struct gcut__dgraph {
     int blocks;              /* blocks of 256 threads for grid-wide launches */
     int coop_blocks;         /* blocks of the cooperative (persistent) launches */
     int split_blocks;        /* the same for the split push (graph_split.cu) */
+    int wide_blocks;         /* the same for its heavy-wide instance (lean bit 131072) */
     int group;               /* lanes per node in the push and BFS kernels: 4, 8, 16, 32 */
     int light_max;           /* split push: nodes of at most this degree get a thread */
     int heavy_min;           /* split push: nodes of at least this degree get a block (0: none) */
@@ -80,8 +81,9 @@ typedef struct gcut__dgraph {
                               * at a time; heavy nodes: 4 arcs staged once, one block scan
                               * per round (the kernel instance, graph_split.cu's
                               * split_push_choose; with 512, 16384 an entry's header loaded
-                              * with its claim; bits 16, 64, 128, 4096 set the fields
-                              * below) */
+                              * with its claim; with 4 and not 1, 2, 131072 the instance
+                              * built for 3 blocks an SM, on wide_blocks; bits 16, 64,
+                              * 128, 4096 set the fields below) */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
     int deal;                /* split push: light worklist items dealt round every warp of
@@ -161,6 +163,11 @@ int gcut__graph_coop_blocks(int device, int cap);
 /* Blocks of 256 threads for the launches of the split push and its
  * relabel (graph_split.cu), at most `cap` per SM (0 on error). */
 int gcut__graph_split_blocks(int device, int cap);
+
+/* Blocks of 256 threads for the split push's heavy-wide instance (lean
+ * bit 131072, built for 3 blocks an SM), at most `cap` per SM (0 on
+ * error). */
+int gcut__graph_wide_blocks(int device, int cap);
 
 /* side[v] = height[v] >= n, after phase 1's last global relabel. */
 cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream);

@@ -36,7 +36,23 @@
  * Compute: ~600 warp instructions a hop, 3.5 lanes active a warp): its
  * loops end at its degree (bit 8) and its loads go out eight entries at a
  * time (bits 256, 512, load_light), and an entry's header loads go out
- * with its claim (bit 16384).
+ * with its claim (bit 16384). Where nodes are mostly heavy (acyclic-dense)
+ * an instance built for 3 blocks an SM (bit 131072) takes the heavy list,
+ * a block a node, in one pass where 2 blocks an SM took two.
+ *
+ * Tried and dropped (bench/results/gpu_maxflow_NVIDIA_H100_80GB_HBM3.md,
+ * rounds 2-10; numbers there): BFS levels of a small frontier on one block
+ * (RLG's levels are a whole RLG level, 512-2560 nodes, too many for one
+ * SM); two BFS levels a barrier; the relabel on one block an SM; a BFS
+ * frontier carrying its nodes' CSR bounds; a light node's append stages
+ * batched, its chased node claimed before its appends, a step's first
+ * light item read with the sizes (each spilled); a chase deadline (chase 4
+ * or 8 while a step is under 18-24 us old: RLG long -2 to -5 %, RLG wide
+ * 1536^2 and long 1280x2560 +12 to +19 %); a heavy node's pushes batched
+ * (three round trips a round, not a push: acyclic-dense n = 2000 -7 %,
+ * 4000 +1 to +2 %, and slower than 3 blocks an SM alone), its stage eight
+ * entries a thread at a time (within noise), 4 blocks an SM (spills;
+ * slower than 3).
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
@@ -773,6 +789,15 @@ static __device__ __forceinline__ unsigned long long block_min_with(unsigned lon
 #define STAGE_ENTRIES 16
 #define STAGE_STRIDE (STAGE_ENTRIES + 1)
 
+/* Lean bit 131072 (with 4): an instance built for 3 blocks an SM instead
+ * of 2, launched on its own grid (gcut__graph_wide_blocks), its light
+ * nodes a warp each (it has no registers for the thread per node; it runs
+ * where few nodes are light): acyclic-dense has ~325 heavy nodes a step
+ * against 264 blocks at 2 an SM, so a quarter of the blocks took two
+ * nodes in a row and the step waited for them (round 10: push time -12 %
+ * on n = 2000, -14 % on 4000). */
+#define LEAN_HEAVY_WIDE 131072
+
 /* One heavy node, the block (lean bit 4): group_node<THREADS> in one pass
  * over the arcs instead of one per round and chunk. The residuals and
  * heights are read once, coalesced, into shared memory, where thread r owns
@@ -888,14 +913,16 @@ static __device__ __forceinline__ bool heavy_node(const gcut__dgraph &g, int32_t
     return true;
 }
 
+/* Blocks an SM a split push instance is built for (launch bounds). */
+#define SPLIT_PER_SM(LEAN) ((LEAN & LEAN_HEAVY_WIDE) ? 3 : 2)
+
 /* Up to `steps` push steps (graph_kernels.h); each step takes the heavy
  * nodes a block each, the medium a warp each, the light a thread each,
  * then one grid barrier. Two blocks an SM (128 registers a thread): built
  * for four (64, spilling), RLG's push steps took 50-58 % longer. */
 template <int LEAN, bool PROF>
-static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgraph g, int steps,
-                                                                    int32_t hmax, int phase2,
-                                                                    int rounds)
+static __global__ __launch_bounds__(THREADS, SPLIT_PER_SM(LEAN)) void split_push_kernel(
+    gcut__dgraph g, int steps, int32_t hmax, int phase2, int rounds)
 {
     constexpr int L = LIGHT_REGS;
     __shared__ long long sh[2 * (THREADS / 32) + 1];
@@ -949,9 +976,17 @@ static __global__ __launch_bounds__(THREADS, 2) void split_push_kernel(gcut__dgr
         for (unsigned long long i = first_warp(g.deal); i < nm; i += nwarps)
             group_node<32>(g, __ldcg(&g.mlist[seq & 1][i]), hmax, phase2, rounds, seq, &lifts,
                            &pushes, sh);
-        for (unsigned long long i = first_lane(g.deal); i < nl; i += stride)
-            light_entry<L, LEAN, PROF>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds,
-                                       seq, &lifts, &pushes, &lp);
+        if constexpr ((LEAN & LEAN_HEAVY_WIDE) != 0) {
+            /* the heavy-wide instance has no registers for the thread per
+             * node: its (few) light nodes get a warp, as medium ones */
+            for (unsigned long long i = first_warp(g.deal); i < nl; i += nwarps)
+                group_node<32>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds, seq,
+                               &lifts, &pushes, sh);
+        } else {
+            for (unsigned long long i = first_lane(g.deal); i < nl; i += stride)
+                light_entry<L, LEAN, PROF>(g, __ldcg(&g.list[seq & 1][i]), hmax, phase2, rounds,
+                                           seq, &lifts, &pushes, &lp);
+        }
         if constexpr (PROF)
             prof_block_done(g, (unsigned long long)step, block_start, &block_work);
         grid.sync();
@@ -1323,8 +1358,12 @@ static const void *split_push_pick(int lean)
 #define CHUNK8_LEAN (3 | 8 | 256 | 512)
 #define ENTRY_LEAN (CHUNK8_LEAN | LEAN_ENTRY_AHEAD)
 
+#define HEAVY_WIDE_LEAN (4 | LEAN_HEAVY_WIDE)
+
 static const void *split_push_choose(const gcut__dgraph *g)
 {
+    if ((g->lean & 7) == 4 && (g->lean & LEAN_HEAVY_WIDE) && !g->prof)
+        return (const void *)split_push_kernel<HEAVY_WIDE_LEAN, false>;
     const bool bounded = (g->lean & 15) == BOUNDED_LEAN && !g->order;
     const bool chunked = bounded && (g->lean & 256);
     if (g->prof && (g->lean & 7) == 3)
@@ -1347,8 +1386,11 @@ extern "C" cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int 
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
-    return cudaLaunchCooperativeKernel(split_push_choose(g), g->split_blocks, THREADS, args, 0,
-                                       stream);
+    const void *k = split_push_choose(g);
+    const bool wide = k == (const void *)split_push_kernel<HEAVY_WIDE_LEAN, false>;
+    return cudaLaunchCooperativeKernel(k, wide && g->wide_blocks > 0 ? g->wide_blocks
+                                                                     : g->split_blocks,
+                                       THREADS, args, 0, stream);
 }
 
 /* The fewest blocks of THREADS per SM, at most `per_sm`, that each of the
@@ -1372,6 +1414,20 @@ extern "C" int gcut__graph_relabel_occupancy(int per_sm)
     const void *kernels[] = {(const void *)relabel_kernel<32>, (const void *)relabel_kernel<16>,
                              (const void *)relabel_kernel<8>, (const void *)relabel_kernel<4>};
     return least_resident(kernels, 4, per_sm);
+}
+
+/* Blocks of the heavy-wide instance's launches (lean bit 131072): as many
+ * per SM (at most `per_sm`, and 3 by its launch bounds) as it keeps
+ * resident; 0 on error. */
+extern "C" int gcut__graph_wide_blocks(int device, int per_sm)
+{
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    const void *wide[1] = {(const void *)split_push_kernel<HEAVY_WIDE_LEAN, false>};
+    return sms * least_resident(wide, 1, per_sm);
 }
 
 /* Blocks of the split push's launches: the fewest per SM (at most `per_sm`)

@@ -46,10 +46,12 @@ static void free_buffers(gpu_graph *gs)
     cudaFree(d->lift_to);
     cudaFreeHost(gs->pinned);
     const int blocks = d->blocks, coop_blocks = d->coop_blocks, split_blocks = d->split_blocks;
+    const int wide_blocks = d->wide_blocks;
     memset(d, 0, sizeof *d);
     d->blocks = blocks;
     d->coop_blocks = coop_blocks;
     d->split_blocks = split_blocks;
+    d->wide_blocks = wide_blocks;
     gs->pinned = NULL;
     gs->half = 0;
     gs->n_room = gs->m_room = 0;
@@ -127,9 +129,12 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
      * with its claim) 3-5 % off RLG's push time, with bit 4096 (a BFS
      * level's first frontier node read with the level's size: up to 8 %
      * off the relabels of RLG and genrmf in one call, even in the other):
-     * RLG long 512x1024 74.4 -> 71.0 ms. */
+     * RLG long 512x1024 74.4 -> 71.0 ms; round 10: bit 131072 (the heavy
+     * instance built for 3 blocks an SM) 12-14 % off acyclic-dense's push
+     * time, bit 524288 (a small graph's relabel enqueued behind the push
+     * batch that reaches the frequency, graph_gpu_run.cu). */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384;
+    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384 | 131072 | 524288;
     gs->knobs.gr_floor = 600;
     gs->knobs.bfs_team = 1;
     {
@@ -142,6 +147,7 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
      * the grid barrier cheap. */
     gs->dg.coop_blocks = gcut__graph_coop_blocks(s->device, gs->knobs.occupancy);
     gs->dg.split_blocks = gcut__graph_split_blocks(s->device, gs->knobs.occupancy);
+    gs->dg.wide_blocks = gcut__graph_wide_blocks(s->device, gs->knobs.occupancy);
     if (gs->dg.coop_blocks <= 0 || gs->dg.split_blocks <= 0) {
         st = gcut__fail(ctx, GCUT_E_DEVICE, "gpu: %s cannot run the cooperative kernels", s->name);
         goto fail;
@@ -396,7 +402,10 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
          * size. Bits 8, 256, 512 and 16384 pick the light instances of
          * bounded loops, loads in groups and an entry's header loaded with
          * its claim (graph_split.cu, split_push_choose) where bits 1, 2 are
-         * set and 4 is not, with tie order 0: RLG's, not acyclic-dense's. */
+         * set and 4 is not, with tie order 0: RLG's, not acyclic-dense's;
+         * bit 131072 the heavy instance built for 3 blocks an SM where bit 4
+         * is set and 1, 2 are not: acyclic-dense's. Bit 524288 is the host
+         * loop's (graph_gpu_run.cu). */
         gs->dg.deal = (gs->dg.lean & 16) != 0;
         gs->dg.shared_sizes = (gs->dg.lean & 64) != 0;
         gs->dg.bfs_stop = (gs->dg.lean & 128) != 0 && variant == GCUT__GPU_WORKLIST;
@@ -528,7 +537,7 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
     if (k->chase >= 0)
         c->chase = k->chase;
     if (k->lean >= 0)
-        c->lean = k->lean & 32767;
+        c->lean = k->lean & 1048575;
     if (k->gr_floor > 0)
         c->gr_floor = k->gr_floor;
     if (k->bfs_team >= 0)
@@ -546,6 +555,7 @@ extern "C" gcut_status gcut__gpu_graph_tune(gcut_context *ctx, const gcut__gpu_g
         c->occupancy = k->occupancy;
         gs->dg.coop_blocks = blocks;
         gs->dg.split_blocks = split_blocks;
+        gs->dg.wide_blocks = gcut__graph_wide_blocks(s->device, k->occupancy);
     }
     return GCUT_OK;
 }

@@ -276,22 +276,29 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
      * 3 + 8 + 256 + 512 (the light loops bounded by the degree, the loads
      * eight entries at a time) + 16384 (an entry's header loaded with its
      * claim), 0, 1, 2, 3 + 8, 3, 3 + 8 + 256 (loads four at a time), 4, 5,
-     * 6, 3 + 8 + 256 + 512 without 16384 and with it again in turn
+     * 6, 3 + 8 + 256 + 512 without 16384 and with it again, and 4 + 131072
+     * (the heavy instance built for 3 blocks an SM) in turn, a large
+     * instance taking the entry of its tenth (so that acyclic-dense meets
+     * 4 + 131072 at index 79)
      * and with them the runtime bits (light items dealt round every warp,
      * sizes read once a block, the relabel's BFS stopped once the active
      * nodes have their distances, a level's first frontier node read with
-     * its size) in five mixes; warp: no split. Both BFS
+     * its size; and the host's relabel enqueued with a batch that reaches
+     * the relabel frequency, 524288) in five mixes; warp: no split. Both BFS
      * paths in turn (batched first, but the second instance). The first
      * instance, which the sanitizer runs take, has chase and every bit;
      * the second the bounded light loops with the header loaded with the
      * claim, chase 2 and the plain BFS. */
     static const int chase[3] = {64, 2, 0};
-    static const int lean[13] = {7, 3 | 8 | 256 | 512 | 16384, 0, 1, 2, 3 | 8, 3, 3 | 8 | 256,
-                                 4, 5, 6, 3 | 8 | 256 | 512, 3 | 8 | 256 | 512 | 16384};
-    static const int runtime_bits[5] = {16 | 64 | 128 | 4096, 4096, 0, 64 | 128, 16 | 128 | 4096};
+    static const int lean[14] = {7, 3 | 8 | 256 | 512 | 16384, 0, 1, 2, 3 | 8, 3, 4 | 131072,
+                                 3 | 8 | 256, 4, 5, 6, 3 | 8 | 256 | 512,
+                                 3 | 8 | 256 | 512 | 16384};
+    const int li = index % 10 == 9 ? index / 10 : index;
+    static const int runtime_bits[5] = {16 | 64 | 128 | 4096 | 524288, 4096, 0, 64 | 128 | 524288,
+                                        16 | 128 | 4096};
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
                                -1, -1, index / 2 % 2, 0, split ? chase[index % 3] : -1,
-                               split ? lean[index % 13] | runtime_bits[index % 5] : -1, -1,
+                               split ? lean[li % 14] | runtime_bits[index % 5] : -1, -1,
                                index % 7 == 1 || index / 7 % 2 ? 0 : 1, 0, -1};
     if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
         check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
