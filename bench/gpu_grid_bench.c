@@ -26,7 +26,7 @@
  * gpu` is timed on them.
  *
  * Usage: gpu-grid-bench DATA OUT.md [--reps N] [--upscale NAME] [--lockfree-max-mp X]
- *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..65]
+ *        [--only NAME] [--tune 1..5] [--sweeps N] [--pushes N] [--relabel-worklist 0..513]
  *        [--shared-res 0..6] [--push-worklist 0..8] [--pymaxflow SCRIPT] [--segment GCUT]
  *        [--scratch DIR] [--conn 4|8] [--min-mp X] [--modes A,B,...]
  *
@@ -616,7 +616,7 @@ int main(int argc, char **argv)
         gcut__gpu_grid_stats k;
         gcut__gpu_grid_stats_get(gpu, &k);
         fprintf(out, "Knobs: %d local sweeps per tiled launch, %d tiled launches per global "
-                     "relabel, relabel by %s (parts: %s%s%s%s%s%s), push launches %s, in-tile "
+                     "relabel, relabel by %s (parts: %s%s%s%s%s%s%s), push launches %s, in-tile "
                      "residuals in %s during a push launch, %d cycles per lock-free launch.\n\n",
                 k.sweeps, k.pushes_per_relabel,
                 k.relabel_worklist ? "a persistent worklist launch" : "rounds of launches",
@@ -630,6 +630,11 @@ int main(int argc, char **argv)
                                                                     "changed tiles only" : "",
                 k.relabel_variant > 0 && (k.relabel_variant & 28) == 28
                     ? ", from the last relabel's heights after a phase that changed few tiles "
+                      "(4-connected, 2 MP and more)"
+                    : "",
+                /* GCUT_RELABEL_SWEEP (round 6) */
+                k.relabel_variant > 0 && (k.relabel_variant & 128)
+                    ? ", a relabel from scratch first over every tile off the queue "
                       "(4-connected, 2 MP and more)"
                     : "",
                 k.relabel_variant <= 0 ? "as profiled" : "",

@@ -49,6 +49,8 @@ enum {
     GCUT_CNT_DONE,          /* push launch: blocks finished (the last one resets its list) */
     GCUT_CNT_RESTART,       /* relabel (KEEP): tiles its exact pass starts on */
     GCUT_CNT_CHECKS,        /* relabel (KEEP): queue slots its first pass claimed */
+    GCUT_CNT_SWEEP,         /* relabel (SWEEP): next tile of its first pass */
+    GCUT_CNT_BARRIER,       /* relabel (SWEEP): blocks past the pass's end */
     GCUT_CNT_SLOTS = 16
 };
 
@@ -98,7 +100,13 @@ cudaError_t gcut__grid_bfs_launch(const gcut__dgrid *g, int first, int in, cudaS
  * asks for it (`incremental`), the relabel starts from the last relabel's
  * exact heights in the tiles that no push changed, minus those whose
  * shortest paths the pushes may have cut (a first pass finds them), and
- * relaxes only from the changed tiles (grid_relabel.cu proves it exact). */
+ * relaxes only from the changed tiles (grid_relabel.cu proves it exact).
+ * SWEEP (with OVERLAP and DIRTY; round 6): a relabel from scratch first
+ * relaxes every tile once with no queue (no take, no queueing), then
+ * queues only the tiles whose border breaks h(p) <= h(q) + 1 against the
+ * halo, and runs the worklist from those (grid_relabel.cu). The launcher
+ * runs it whenever the bit is set; the host sets it on the grids where it
+ * paid (src/gpu/grid_gpu.cu), or on every grid with SWEEP_ANY. */
 enum {
     GCUT_RELABEL_AHEAD = 1,
     GCUT_RELABEL_LAZY = 2,
@@ -107,7 +115,9 @@ enum {
     GCUT_RELABEL_KEEP = 16,        /* on the grids where it paid (src/gpu/grid_gpu.cu) */
     GCUT_RELABEL_KEEP_ANY = 32,    /* KEEP on every grid */
     GCUT_RELABEL_KEEP_ALWAYS = 64, /* KEEP after every push phase (the checks) */
-    GCUT_RELABEL_MAX = 127
+    GCUT_RELABEL_SWEEP = 128,      /* on the grids where it paid (src/gpu/grid_gpu.cu) */
+    GCUT_RELABEL_SWEEP_ANY = 256,  /* SWEEP on every grid (the checks) */
+    GCUT_RELABEL_MAX = 511
 };
 
 /* The global relabel in one persistent (cooperative) launch after a prep
@@ -123,9 +133,11 @@ enum {
  * dirty flag is clear: every push since then must have kept the dirty
  * flags (tiled launches do). Then *blocks is the blocks of the exact pass,
  * GCUT_CNT_RESTART the tiles it starts on, GCUT_CNT_CHECKS the
- * first pass's claims (its visits plus its blocks). */
+ * first pass's claims (its visits plus its blocks). *swept = 1 when the
+ * relabel ran SWEEP's first pass (one visit a tile besides the queue's). */
 cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
-                                      int incremental, int *blocks, cudaStream_t stream);
+                                      int incremental, int *blocks, int *swept,
+                                      cudaStream_t stream);
 
 /* After a converged BFS (GCUT_CNT_WORK == 0, else it does nothing):
  * flag[out][tile] = tile has active pixels (finite height and positive

@@ -126,26 +126,62 @@
  *   arc): 6% slower at 8.3 MP 8-connected, pass 1's resets cascade; and
  *   CUTOFF, the tiles that the last relabel left all infinite kept off the
  *   queue (they stay cut off): 15% fewer visits, no faster (such a visit is
- *   one step). */
+ *   one step).
+ * - SWEEP (with OVERLAP and DIRTY; round 6 of 2026-11-22; by default on
+ *   4-connected grids of 4096 tiles or more, src/gpu/grid_gpu.cu): a
+ *   relabel from scratch starts with a pass in which the blocks share out
+ *   every tile once, in raster order, off the queue (sweep_pass: no take,
+ *   no fence, no queueing); after a barrier over the grid each block
+ *   checks the borders of a run of tiles and queues those where a pixel p
+ *   has a residual arc to q with h(p) > h(q) + 1 (queue_broken_tiles);
+ *   then the worklist as above.
+ *   Why it is exact. The pass relaxes each tile from its scratch heights
+ *   against a halo of upper bounds (scratch, or a neighbour's result, each
+ *   the length of a residual path), so its results are upper bounds too;
+ *   only that tile's visit writes its pixels. After the barrier a tile is at
+ *   its fixed point inside (its pixels and the halo values it read are what
+ *   its relaxation ended on) and its halo only fell since, so h(p) <=
+ *   h(q) + 1 can fail only at its border: the check finds every tile where
+ *   it fails, and a tile off the queue satisfies it on every arc. From
+ *   there the worklist runs as KEEP's pass 2 does (heights only fall, each
+ *   fall queues the tiles that read it; blocks that start it while others
+ *   still check are kept from ending by the checking blocks' count in
+ *   `pending`), so it ends on the exact distances.
+ *   Measured (bench/results, round 6): 8.3 MP tail relabels visit 21,800
+ *   instead of 24,200 tiles (16,200 of them in the pass) and are only 2 to
+ *   5% faster (0.30 to 0.32 ms): a visit of the pass costs about what a
+ *   queued one does, so the queue's round trips are not what a visit's
+ *   time is (by estimate, not profiled, the relaxation steps are: each
+ *   reads every pixel's neighbours from shared memory, four blocks a
+ *   multiprocessor). The 4-connected relabels gain more (2 to 12% at
+ *   8.3 MP), their steps read half as many neighbours; 8-connected solves
+ *   gained 0.1 to 1.1% at 8.3 MP (within the spread) and lost 1 to 6% at 1
+ *   and 4 MP, so SWEEP stays off there. Also measured and dropped the
+ *   same round: the tail push phase's worklist launch with 4 times or half
+ *   its budget of tile runs, or with runs of 32 or 8 sweeps (grid_tiled.cu). */
 #include "grid_device.cuh"
 
 /* The relabel's queue and counters, reset by the prep's blocks: every tile
- * queued. */
-static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g)
+ * queued; with SWEEP (`sweep_blocks` > 0, the relabel's blocks) none, and
+ * those blocks counted pending until each has queued its share of the
+ * tiles after the first pass. */
+static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g, int sweep_blocks)
 {
-    const long long tiles = (long long)g.tiles_x * g.tiles_y;
+    const long long tiles = sweep_blocks ? 0 : (long long)g.tiles_x * g.tiles_y;
     for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
          t += (long long)gridDim.x * 256) {
         g.queue[t] = t < tiles ? ((unsigned long long)(t + 1) << 32) | (unsigned long long)t : 0;
-        if (t < tiles) {
-            g.queued[t] = 1;
+        if (t < (long long)g.tiles_x * g.tiles_y) {
+            g.queued[t] = t < tiles;
             g.mask_ready[t] = 0;
         }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         g.counters[GCUT_CNT_HEAD] = 0;
         g.counters[GCUT_CNT_TAIL] = (unsigned long long)tiles;
-        g.counters[GCUT_CNT_PENDING] = (unsigned long long)tiles;
+        g.counters[GCUT_CNT_PENDING] = (unsigned long long)(tiles + sweep_blocks);
+        g.counters[GCUT_CNT_SWEEP] = 0;
+        g.counters[GCUT_CNT_BARRIER] = 0;
         /* For the active count that follows, and the push launches after it. */
         g.counters[GCUT_CNT_ACTIVE] = 0;
         g.counters[GCUT_CNT_LIST0] = 0;
@@ -181,7 +217,7 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
             g.mask[i] = direction_bits<NDIR>(g, i);
         g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
     }
-    reset_queue(g);
+    reset_queue(g, 0);
 }
 
 /* DIRTY's prep: the heights reset everywhere, the direction bytes only in
@@ -194,10 +230,12 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
  * and written with `all`). */
 /* `keep` (KEEP): the clean tiles keep the last relabel's heights, the
  * dirty ones get them from scratch; pass 1's tiles are marked queued and
- * the queue's counters reset (relabel_enqueue_kernel lists the tiles). */
+ * the queue's counters reset (relabel_enqueue_kernel lists the tiles).
+ * `sweep_blocks` (SWEEP, never with `keep`): the queue starts empty. */
 template <int NDIR>
 static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dgrid g, int all,
-                                                                        int keep)
+                                                                        int keep,
+                                                                        int sweep_blocks)
 {
     const int last_x = g.tiles_x * GCUT_TILE_W - 1, last_y = g.tiles_y * GCUT_TILE_H - 1;
     for (int y = blockIdx.x; y < g.rows; y += gridDim.x) {
@@ -214,7 +252,7 @@ static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dg
         }
     }
     if (!keep) {
-        reset_queue(g);
+        reset_queue(g, sweep_blocks);
         return;
     }
     /* Pass 1's tiles: the clean ones next to a dirty tile, one block a row
@@ -356,10 +394,172 @@ static __device__ __forceinline__ int pass_step(const int32_t *src, int me, unsi
     return CHECK ? check_step<NDIR>(src, me, mask, h) : relax_step<NDIR>(src, me, mask, h);
 }
 
+/* The relaxation to a fixed point on two shared copies of the heights, as
+ * relabel_kernel's DBUF loop (one barrier a step). */
+template <int NDIR>
+static __device__ __forceinline__ void relax_two_copies(int32_t (*sh_h)[HALO_N], int me,
+                                                        unsigned mask, int &h)
+{
+    for (;;) {
+        int changed = relax_step<NDIR>(sh_h[0], me, mask, h);
+        sh_h[1][me] = h;
+        if (!__syncthreads_or(changed))
+            break;
+        changed = relax_step<NDIR>(sh_h[1], me, mask, h);
+        sh_h[0][me] = h;
+        if (!__syncthreads_or(changed))
+            break;
+    }
+}
+
+/* SWEEP's first pass: the blocks share out every tile once, in raster
+ * order, each relaxing it from scratch to a fixed point against its halo
+ * as read, and storing the falls: no take, no fence, no queueing (taken
+ * for most of a visit's time; round 6 measured that they are not, the
+ * header says). Only this visit writes the tile's pixels in the pass, so
+ * plain stores suffice. A halo
+ * value read before or after a neighbour's visit is either way the length
+ * of a residual path (heights only fall), so every height stays an upper
+ * bound of the distance. */
+template <int NDIR>
+static __device__ void sweep_pass(const gcut__dgrid &g, int32_t (*sh_h)[HALO_N], int *sh_next)
+{
+    const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
+    const int me = (ly + 1) * HALO_W + lx + 1;
+    const int tiles = g.tiles_x * g.tiles_y;
+    if (tid == 0)
+        *sh_next = (int)atomicAdd(&g.counters[GCUT_CNT_SWEEP], 1ull);
+    __syncthreads();
+    for (;;) {
+        const int tile = *sh_next;
+        if (tile >= tiles)
+            return;
+        const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+        const long long origin =
+            (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
+        const long long p = origin + (long long)(ly + 1) * g.pitch + lx + 1;
+        const unsigned mask = g.mask[p];
+        for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS) {
+            const int v = load_volatile(&g.height[origin + (long long)(i / HALO_W) * g.pitch +
+                                                  i % HALO_W]);
+            sh_h[0][i] = v;
+            sh_h[1][i] = v;
+        }
+        __syncthreads(); /* every thread has read *sh_next */
+        if (tid == 0) /* the next tile's claim overlaps this one's steps */
+            *sh_next = (int)atomicAdd(&g.counters[GCUT_CNT_SWEEP], 1ull);
+        int h = sh_h[0][me];
+        const int h_start = h;
+        relax_two_copies<NDIR>(sh_h, me, mask, h); /* ends on a barrier: *sh_next is set */
+        if (h < h_start)
+            store_volatile(&g.height[p], h);
+    }
+}
+
+/* Every block of the launch (cooperative: all resident) waits here for
+ * the others; what each wrote before is visible to all after. */
+static __device__ void grid_barrier(const gcut__dgrid &g)
+{
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        __threadfence();
+        atomicAdd(&g.counters[GCUT_CNT_BARRIER], 1ull);
+        while (*(volatile unsigned long long *)&g.counters[GCUT_CNT_BARRIER] < gridDim.x)
+            __nanosleep(32);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+/* Pixel i of a tile's border (2 * TILE_W + 2 * (TILE_H - 2) of them). */
+#define BORDER_N (2 * GCUT_TILE_W + 2 * (GCUT_TILE_H - 2))
+static __device__ __forceinline__ void border_pixel(int i, int &x, int &y)
+{
+    if (i < 2 * GCUT_TILE_W) {
+        x = i % GCUT_TILE_W;
+        y = i < GCUT_TILE_W ? 0 : GCUT_TILE_H - 1;
+    } else {
+        i -= 2 * GCUT_TILE_W;
+        x = i < GCUT_TILE_H - 2 ? 0 : GCUT_TILE_W - 1;
+        y = 1 + i % (GCUT_TILE_H - 2);
+    }
+}
+
+/* SWEEP, after the first pass and a grid barrier: the tiles of this
+ * block's share (consecutive tiles, a warp a tile) where a border pixel p
+ * has a residual arc to a pixel q with h(p) > h(q) + 1 go on the queue.
+ * Inside a tile the pass's fixed point still holds (no one else wrote its
+ * pixels) and its halo only fell since it was read, so the border is the
+ * only place where it can be broken; a tile left off the queue is at the
+ * relaxation's fixed point. Blocks done with their share already work
+ * the queue (falls queue their neighbours as usual); this block's own
+ * count in `pending` (the prep's) keeps them from ending before its share
+ * is queued, and goes when it is. */
+template <int NDIR>
+static __device__ void queue_broken_tiles(const gcut__dgrid &g, int *sh_count,
+                                          unsigned long long *sh_slot)
+{
+    const int lane = threadIdx.x, warp = threadIdx.y, tid = warp * GCUT_TILE_W + lane;
+    const long long tiles = (long long)g.tiles_x * g.tiles_y;
+    const int first = (int)(tiles * blockIdx.x / gridDim.x);
+    const int last = (int)(tiles * (blockIdx.x + 1) / gridDim.x);
+    for (int base = first; base < last; base += GCUT_TILE_H) {
+        const int tile = base + warp;
+        int broken = 0;
+        if (tile < last) {
+            const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+            const long long origin =
+                (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
+#pragma unroll 1
+            for (int i = lane; i < BORDER_N; i += 32) {
+                int x = 0, y = 0;
+                border_pixel(i, x, y);
+                const long long p = origin + (long long)(y + 1) * g.pitch + x + 1;
+                const unsigned mask = g.mask[p];
+                const int32_t *hp = g.height + p;
+                const int h = __ldcg(hp);
+#pragma unroll
+                for (int d = 0; d < NDIR; d++)
+                    broken |= (mask & (1u << d)) &&
+                              __ldcg(hp + dir_dx(d) + dir_dy(d) * g.pitch) + 1 < h;
+            }
+        }
+        broken = __any_sync(0xffffffffu, broken);
+        if (tid == 0)
+            *sh_count = 0;
+        __syncthreads();
+        int rank = -1; /* the queued flag as gcut__put_tile: a fall may have queued it */
+        if (lane == 0 && broken && atomicExch(&g.queued[tile], 1) == 0)
+            rank = atomicAdd(sh_count, 1);
+        __syncthreads();
+        if (tid == 0 && *sh_count) {
+            atomicAdd(&g.counters[GCUT_CNT_PENDING], (unsigned long long)*sh_count);
+            *sh_slot = atomicAdd(&g.counters[GCUT_CNT_TAIL], (unsigned long long)*sh_count);
+        }
+        __syncthreads();
+        if (rank >= 0) {
+            const unsigned long long j = *sh_slot + (unsigned long long)rank;
+            unsigned long long *slot = &g.queue[j % (unsigned long long)g.queue_cap];
+            const unsigned long long v =
+                (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)tile;
+            while (atomicCAS(slot, 0ull, v) != 0ull)
+                __nanosleep(64);
+        }
+        __syncthreads(); /* *sh_count and *sh_slot are reused */
+    }
+    if (tid == 0) {
+        __threadfence(); /* this share's pending counts are in before this block's goes */
+        atomicAdd(&g.counters[GCUT_CNT_PENDING], ~0ull);
+    }
+}
+
 /* CHECK (KEEP's first pass; with OVERLAP only): the same queue protocol
  * and fixed point, the step check_step() (heights only rise, to
  * infinity), and the touched flag set on a tile where a pixel rose. */
-template <int NDIR, int V, bool CHECK = false>
+/* SWEEP (with OVERLAP only): the first pass and the queue of broken tiles
+ * (sweep_pass, queue_broken_tiles) before the worklist; first in the
+ * kernel, so that its registers are free before the worklist's are live. */
+template <int NDIR, int V, bool CHECK = false, bool SWEEP = false>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcut__dgrid g)
 {
     /* OVERLAP's two halves: one barrier a step (DBUF) and the take while
@@ -374,6 +574,13 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
     __shared__ int32_t sh_h[DBUF ? 2 : 1][HALO_N]; /* DBUF: a step reads one, writes the other */
     __shared__ int sh_tile, sh_fresh;
     __shared__ unsigned sh_notify; /* bit 3 * (dy + 1) + dx + 1: neighbour tile to queue */
+    if constexpr (SWEEP && DBUF) {
+        __shared__ int sh_count;
+        __shared__ unsigned long long sh_slot;
+        sweep_pass<NDIR>(g, sh_h, &sh_count);
+        grid_barrier(g);
+        queue_broken_tiles<NDIR>(g, &sh_count, &sh_slot);
+    }
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
     const int me = (ly + 1) * HALO_W + lx + 1;
     /* The neighbour tiles whose halo holds this pixel. */
@@ -524,6 +731,12 @@ static void *relabel_kernel_for(int ndirs, int variant)
     return k[(variant & GCUT_RELABEL_OVERLAP) ? 4 : variant & 3];
 }
 
+static void *sweep_kernel_for(int ndirs)
+{
+    return ndirs == 8 ? (void *)relabel_kernel<8, GCUT_RELABEL_OVERLAP, false, true>
+                      : (void *)relabel_kernel<4, GCUT_RELABEL_OVERLAP, false, true>;
+}
+
 static void *check_kernel_for(int ndirs)
 {
     return ndirs == 8 ? (void *)relabel_kernel<8, GCUT_RELABEL_OVERLAP, true>
@@ -548,10 +761,19 @@ static cudaError_t resident(const void *kernel, int threads, int tiles, int *blo
 }
 
 extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
-                                                 int incremental, int *blocks, cudaStream_t stream)
+                                                 int incremental, int *blocks, int *swept,
+                                                 cudaStream_t stream)
 {
     const int tiles = g->tiles_x * g->tiles_y;
-    void *kernel = relabel_kernel_for(g->ndirs, variant);
+    /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
+    const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
+    const int dirty = !lazy && (variant & GCUT_RELABEL_DIRTY);
+    const int keep = dirty && incremental && !all_dirty && (variant & GCUT_RELABEL_KEEP) &&
+                     (variant & GCUT_RELABEL_OVERLAP);
+    const int sweep = dirty && !keep && (variant & GCUT_RELABEL_SWEEP) &&
+                      (variant & GCUT_RELABEL_OVERLAP);
+    *swept = sweep;
+    void *kernel = sweep ? sweep_kernel_for(g->ndirs) : relabel_kernel_for(g->ndirs, variant);
     cudaError_t err = resident(kernel, GCUT_TILE_PIXELS, tiles, blocks);
     if (err != cudaSuccess)
         return err;
@@ -559,17 +781,15 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int varia
     void *args[] = {&arg};
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
 
-    /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
-    const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
-    const int dirty = !lazy && (variant & GCUT_RELABEL_DIRTY);
-    const int keep = dirty && incremental && !all_dirty && (variant & GCUT_RELABEL_KEEP) &&
-                     (variant & GCUT_RELABEL_OVERLAP);
     if (dirty) {
         const int rows = g->rows < 4096 ? g->rows : 4096;
+        const int sweep_blocks = sweep ? *blocks : 0;
         if (g->ndirs == 8)
-            relabel_prep_dirty_kernel<8><<<rows, 256, 0, stream>>>(*g, all_dirty, keep);
+            relabel_prep_dirty_kernel<8>
+                <<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
         else
-            relabel_prep_dirty_kernel<4><<<rows, 256, 0, stream>>>(*g, all_dirty, keep);
+            relabel_prep_dirty_kernel<4>
+                <<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
     } else if (g->ndirs == 8 && lazy) {
         relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
     } else if (g->ndirs == 8) {

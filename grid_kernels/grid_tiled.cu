@@ -425,7 +425,13 @@ static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
  * more: flow that a neighbour pushed in meanwhile either shows in that
  * check or finds the flag clear and queues the tile. Ends when the queue
  * drains or after `budget` tile runs; what is left waits for the next
- * global relabel. */
+ * global relabel. As the tail's push phase (src/gpu/grid_gpu.cu, round 4)
+ * its budget and `sweeps` were measured again in round 6 (bench/results):
+ * 4 times the budget (a cycle fewer, 3 to 5% slower: the runs
+ * past the budget presumably move excess that can no longer reach the sink),
+ * half of it (1 to 9% slower), runs of 32 sweeps at half the budget (0 to
+ * 5% slower) and runs of 8 sweeps at twice the budget (2 to 13% slower):
+ * all dropped. */
 template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
     gcut__dgrid g, int sweeps, long long budget)

@@ -29,6 +29,11 @@ Test(grid_gpu, tail_worklist_equals_cpu_and_verifies_on_random_grids)
     run_gpu_check(check_grid_gpu_tail_wl_vs_cpu, 60, 11);
 }
 
+Test(grid_gpu, swept_relabel_equals_cpu_and_verifies_on_random_grids)
+{
+    run_gpu_check(check_grid_gpu_sweep_vs_cpu, 60, 11);
+}
+
 Test(grid_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)
 {
     const char *algos = gcut_grid_algorithms();

@@ -104,6 +104,14 @@ gcut_status gcut__gpu_grid_mode(gcut_context *ctx, int relabel_worklist, int sha
  * forced, grid_kernels.h), for the checks. */
 #define GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS (2 + 4 + 8 + 16 + 64)
 
+/* The relabel_worklist value of the default relabel with SWEEP's first pass
+ * in every relabel from scratch (the SWEEP part forced, grid_kernels.h),
+ * for the checks. */
+#define GCUT_GPU_GRID_RELABEL_SWEEP_ALWAYS (2 + 4 + 8 + 16 + 128 + 256)
+/* The same with KEEP forced too (each relabel after a run's first from the
+ * last one's heights, so only the first sweeps). */
+#define GCUT_GPU_GRID_RELABEL_SWEEP_KEEP_ALWAYS (2 + 4 + 8 + 16 + 64 + 128 + 256)
+
 /* The push_worklist value of the tail worklist mode (8 above), for the checks. */
 #define GCUT_GPU_GRID_PUSH_TAIL_WL 8
 

@@ -42,6 +42,7 @@ typedef struct gcut__gpu {
     long long tile_runs;     /* tiles run by the pushes */
     long long relabel_visits; /* tiles taken by the persistent relabels */
     int relabel_blocks;      /* blocks of the last persistent relabel launch */
+    int relabel_swept;       /* it ran SWEEP's first pass (grid_kernels.h) */
     float run_ms, relabel_ms;
     long long taken_before;  /* tile runs counted at the last relabel */
     long long last_active_tiles; /* left by the last relabel */

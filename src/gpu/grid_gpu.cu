@@ -37,7 +37,10 @@
  * 2026-11-22); PUSH_WIDE_TAIL whose push phase on few active tiles is,
  * after its first launch, one persistent worklist launch (PUSH_TAIL_WL,
  * round 4: flow crosses a tile border as soon as a block is free instead
- * of at the next launch). */
+ * of at the next launch). Round 6 measured PUSH_TAIL_WL's worklist launch
+ * with four times and half its budget of tile runs, and with runs of
+ * twice and half the sweeps (at half and twice the budget): all slower
+ * (bench/results). */
 enum {
     PUSH_DEFAULT = 0,
     PUSH_WORKLIST = 1,
@@ -55,7 +58,8 @@ enum {
  * build can set other default parts (-DGCUT_GRID_RELABEL_PARTS=BITS), so
  * that bench/gpu_device_pick.sh runs the checks on either default. */
 #ifndef GCUT_GRID_RELABEL_PARTS
-#define GCUT_GRID_RELABEL_PARTS (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY | GCUT_RELABEL_KEEP)
+#define GCUT_GRID_RELABEL_PARTS                                                                   \
+    (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY | GCUT_RELABEL_KEEP | GCUT_RELABEL_SWEEP)
 #endif
 #define RELABEL_DEFAULT GCUT_GRID_RELABEL_PARTS
 
@@ -64,6 +68,13 @@ static_assert(GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS ==
                        GCUT_RELABEL_KEEP_ALWAYS),
               "gpu.h's forced-KEEP mode names these parts");
 static_assert(GCUT_GPU_GRID_PUSH_TAIL_WL == PUSH_TAIL_WL, "gpu.h names the tail worklist mode");
+static_assert(GCUT_GPU_GRID_RELABEL_SWEEP_ALWAYS ==
+                  2 + (GCUT_RELABEL_OVERLAP | GCUT_RELABEL_DIRTY | GCUT_RELABEL_KEEP |
+                       GCUT_RELABEL_SWEEP | GCUT_RELABEL_SWEEP_ANY),
+              "gpu.h's forced-SWEEP mode names these parts");
+static_assert(GCUT_GPU_GRID_RELABEL_SWEEP_KEEP_ALWAYS ==
+                  GCUT_GPU_GRID_RELABEL_SWEEP_ALWAYS + GCUT_RELABEL_KEEP_ALWAYS,
+              "gpu.h's forced SWEEP-and-KEEP mode names these parts");
 
 /* The push mode as set, PUSH_DEFAULT resolved. */
 static int push_mode_raw(const gcut__gpu *s)
@@ -304,6 +315,29 @@ static int relabel_incremental(const gcut__gpu *s)
     return s->last_active_tiles * 16 <= tiles;
 }
 
+/* The parts the next relabel runs: the set ones, with SWEEP (a first pass
+ * over every tile off the queue, grid_relabel.cu) only where it paid. It
+ * saves the queue's round trips on every tile's first visit and costs a
+ * barrier over the grid, whose wait does not shrink with the grid, and a
+ * check of the tiles' borders: measured 2 to 6% faster on 4-connected
+ * grids of 4 and 8.3 MP and 0.1 to 1.1% at 8.3 MP 8-connected, but 1 to 6%
+ * slower 8-connected at 1 and 4 MP and mixed at 1 MP 4-connected
+ * (bench/results, round 6). A 4-connected step reads half the neighbours,
+ * so the round trips are a larger part of a visit there. Hence
+ * 4-connected grids of 4096 tiles (2 MP) or more (8-connected: its gain at
+ * 8.3 MP was within the spread and it lost at 4 MP, so not there); SWEEP_ANY
+ * on every grid (the checks). */
+static int relabel_parts(const gcut__gpu *s)
+{
+    int v = relabel_variant(s);
+    const long long tiles = (long long)s->dg.tiles_x * s->dg.tiles_y;
+    if (v & GCUT_RELABEL_SWEEP_ANY)
+        return v | GCUT_RELABEL_SWEEP;
+    if (s->dg.ndirs != 4 || tiles < 4096)
+        v &= ~GCUT_RELABEL_SWEEP;
+    return v;
+}
+
 /* The persistent relabel, enqueued: the launch, the count of active pixels
  * (their tiles in flag[0] and list[0]), and the counters' copy to the host,
  * which relabel_collect() waits for (s->stop marks it: the run's end
@@ -316,9 +350,9 @@ static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, int all_dirt
     s->relabel_incremental = !all_dirty && relabel_incremental(s);
     s->queue_used = 0;
     GPU_CHECK(ctx, cudaEventRecord(s->relabel_start, s->stream));
-    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_variant(s), all_dirty,
+    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, relabel_parts(s), all_dirty,
                                              s->relabel_incremental, &s->relabel_blocks,
-                                             s->stream));
+                                             &s->relabel_swept, s->stream));
     s->bfs_launches++;
     if ((st = count_active(ctx, s, 0)))
         return st;
@@ -388,10 +422,14 @@ static gcut_status relabel_collect(gcut_context *ctx, gcut__gpu *s, unsigned lon
                           s->h_counters[GCUT_CNT_WORK]);
     {
         /* Each block ends on one take that finds the queue done; KEEP's
-         * second pass claims from where the first left the head. */
+         * second pass claims from where the first left the head; SWEEP's
+         * first pass visits every tile once, off the queue. */
         const unsigned long long *c = s->h_counters;
         const long long first = s->relabel_incremental ? (long long)c[GCUT_CNT_CHECKS] : 0;
-        const long long visits = (long long)c[GCUT_CNT_HEAD] - first - s->relabel_blocks;
+        const long long swept =
+            s->relabel_swept ? (long long)s->dg.tiles_x * s->dg.tiles_y : 0;
+        const long long visits =
+            (long long)c[GCUT_CNT_HEAD] - first - s->relabel_blocks + swept;
         s->relabel_visits += visits;
         return relabel_account(ctx, s, active, visits);
     }

@@ -135,3 +135,22 @@ void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, check_one_tail_wl, "tiled", count, seed);
 }
+
+/* The tiled solver with SWEEP's first pass in every relabel from scratch
+ * (by default only on large grids, grid_kernels.h); on odd instances with
+ * KEEP forced as well, so that incremental relabels follow a swept one, as
+ * they do by default on large 4-connected grids. */
+static void check_one_sweep(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                            const char *algo, uint64_t seed, int index)
+{
+    const int odd = index % 2;
+    check_one_in_mode(r, cpu, gpu, algo, seed, index,
+                      odd ? GCUT_GPU_GRID_RELABEL_SWEEP_KEEP_ALWAYS
+                          : GCUT_GPU_GRID_RELABEL_SWEEP_ALWAYS,
+                      -1, odd ? "SWEEP and KEEP forced" : "SWEEP forced");
+}
+
+void check_grid_gpu_sweep_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_sweep, "tiled", count, seed);
+}

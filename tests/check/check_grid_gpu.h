@@ -20,5 +20,9 @@ void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed);
 /* The tiled solver with its tail push phases as worklist launches (forced). */
 void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed);
+/* The tiled solver with every relabel from scratch run as a first pass over
+ * all tiles and the worklist from the tiles it left broken (SWEEP forced;
+ * on odd instances KEEP forced too). */
+void check_grid_gpu_sweep_vs_cpu(check_report *r, int count, uint64_t seed);
 
 #endif

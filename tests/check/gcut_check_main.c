@@ -43,6 +43,7 @@ static const check_entry checks[] = {
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
     {"grid.gpu_keep_vs_cpu", 300, 20, check_grid_gpu_keep_vs_cpu},
     {"grid.gpu_tail_wl_vs_cpu", 300, 20, check_grid_gpu_tail_wl_vs_cpu},
+    {"grid.gpu_sweep_vs_cpu", 300, 20, check_grid_gpu_sweep_vs_cpu},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_worklist_split_vs_cpu", 1000, 30, check_graph_gpu_worklist_split_vs_cpu},
     {"graph.gpu_worklist_warp_vs_cpu", 1000, 30, check_graph_gpu_worklist_warp_vs_cpu},
