@@ -45,7 +45,19 @@
  * the rows with no change next to them in the step before (10% slower);
  * running the take of the next tile step by step during the relaxation
  * (more visits: a tile taken early misses changes that a later take would
- * have seen; 14% slower).
+ * have seen; 14% slower). Round 7 (2026-11-22) profiled it again (Nsight
+ * Compute, 8.3 MP and 1 MP 8-connected, bench/results): 41 to 69% of the
+ * stall samples sit at the loop's top barrier, blocks waiting for the
+ * taker, which finds its slot empty 12 to 80 times a take; the relaxation
+ * steps 10 to 38%, and there the wait is for barriers and shared loads'
+ * latency (MIO throttle under 3% of a warp's cycles: the shared-memory
+ * pipe is not the limit). Dropped that round: ROWS, a step's west, east
+ * and diagonal neighbours taken off the lanes beside it by shuffles (two
+ * shared loads a step instead of eight: each step's chain got longer,
+ * the relabels 35 to 53% slower); FENCE, the worklist's fences as
+ * fence.acq_rel.gpu instead of __threadfence()'s sequentially consistent
+ * one (both wait on the same drain of outstanding writes, ERRBAR: the
+ * relabels as fast, solves within the spread).
  * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
  *   the claim's round trip overlaps the relaxation (opt-in: within the
  *   spread).

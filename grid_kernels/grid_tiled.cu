@@ -28,7 +28,15 @@
  *
  * Two drivers: launches over a device-built list of active tiles (the
  * default), and one persistent launch over a worklist of tiles (opt-in:
- * faster on the largest graphs, with outliers on others; bench/results). */
+ * faster on the largest graphs, with outliers on others; bench/results).
+ *
+ * Where a heavy launch's time goes (Nsight Compute, round 7 of 2026-11-22,
+ * bench/results): 15 sweeps a tile run at 8.3 MP, 161 warp instructions a
+ * warp and sweep at 12 of 32 lanes active, issue 0.67 a scheduler and
+ * cycle; over a third of the stall samples wait at a sweep's barriers
+ * (22% at the one after the push code, 8% at the next), behind the warps
+ * whose few active pixels walk the eight directions. At 1 MP a launch is
+ * one round of tile runs (468 for 528 resident blocks), issue 0.51. */
 #include "grid_device.cuh"
 
 /* SHARED_RES: the tile's residuals live in shared memory for a tile run
