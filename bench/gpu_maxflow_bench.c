@@ -28,8 +28,8 @@
  * warp-per-node push), spread, aggregate, tie order, adapt:
  * 0 takes T and Q as given, 1 picks them from the graph; the split push's
  * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512, 16384, 131072 kernel
- * instances, 16, 64, 128, 4096 runtime switches, 524288 the host loop's); the relabel
- * frequency's floor; the relabel's batched, team-per-node BFS (1) or the plain one (0); the lift
+ * instances, 16, 64, 128, 4096 runtime switches, 524288, 1024, 2048 the host loop's); the
+ * relabel frequency's floor; the relabel's batched, team-per-node BFS (1) or the plain one (0); the lift
  * trigger's floor in lifts (0: none); -1 keeps the default), for tuning. -P
  * (--profile) times the push steps and BFS levels inside the kernels and
  * prints where their time goes (the runs are slower with it).
@@ -310,8 +310,8 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
         /* the library's defaults (graph_gpu.cu), lean included */
         gcut__gpu_graph_knobs reset = {
             32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 0, 1, 2,
-            7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384 | 131072 | 524288, 600, 1, 0,
-            1500000};
+            7 | 8 | 16 | 64 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 16384 | 131072 | 524288, 600,
+            1, 0, 1500000};
         gcut__gpu_graph_tune(gpu, &reset);
         gcut__gpu_graph_tune(gpu, &o->base);
     }

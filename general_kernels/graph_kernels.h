@@ -56,6 +56,8 @@ enum {
     GCUT_GCNT_BFS_FOUND0 = 13, /* bfs_stop: three counts of them labelled, by level */
     GCUT_GCNT_MSIZE0 = 16, /* the three sizes of the warp-per-node worklist (split push) */
     GCUT_GCNT_HSIZE0 = 19, /* the three sizes of the block-per-node worklist */
+    GCUT_GCNT_SINK = 22,  /* the sink's excess at the end of the last global relabel (after
+                           * phase 1: the flow value) */
     GCUT_GCNT_SLOTS = 24
 };
 
@@ -94,6 +96,8 @@ typedef struct gcut__dgraph {
                               * distance (graph_split.cu, relabel_kernel) */
     int bfs_ahead;           /* global relabel (plain BFS): a warp's first frontier node
                               * read with the level's size (lean bit 4096) */
+    int side_ahead;          /* global relabel, phase 1: side[v] written from the heights it
+                              * leaves (lean bit 2048: the last one's are the cut's) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -125,10 +129,13 @@ cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream);
  * relabel_kernel); `excluded` is never relabelled; then the active nodes
  * (not s or t, excess > 0, height < hmax) become the current worklist, with `split`
  * the worklist of their degree class. `bfs_id` < 0 must decrease from one
- * call to the next within a solve. */
+ * call to the next within a solve. With `fresh` (a solve's first relabel,
+ * bfs_id -1, phase 1) it first starts the solve itself: flow, excess,
+ * stamps, claims and counters zeroed, the degree classes set, the source's
+ * arcs saturated (what the memsets, init and class launches do otherwise). */
 cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
                                        int32_t hmax, int32_t bfs_id, int phase2, int split,
-                                       cudaStream_t stream);
+                                       int fresh, cudaStream_t stream);
 
 /* Blocks per SM (at most per_sm) at which the relabel kernels stay
  * resident: a bound on the cooperative launches that share its grid. */

@@ -19,7 +19,11 @@
  *
  * Also the global relabel with a frontier node's in- and out-arcs in one
  * scan and its loads issued together: a BFS level is a chain of dependent
- * loads, and this shortens it (20-30 % off the relabel time).
+ * loads, and this shortens it (20-30 % off the relabel time). A solve's
+ * first relabel can start the solve (start_solve, lean 1024) and every
+ * phase-1 relabel writes the cut side and the sink's excess (lean 2048),
+ * so that a small graph's solve pays no launches but its relabels and push
+ * batches (round 11: ~75 -> ~38 us of fixed cost).
  *
  * Chase: after a light node's discharge its thread goes on to the light
  * node its lowest push went to, up to `chase` nodes a step, unless another
@@ -1079,6 +1083,46 @@ static __device__ __forceinline__ void bfs_node(const gcut__dgraph &g, int32_t x
     }
 }
 
+/* A solve's start inside its first relabel (`fresh`, lean bit 1024): what
+ * the four memsets and the init and class launches did, in one launch.
+ * Exact by construction: every array is written as those launches wrote it,
+ * the zeroing finishes at a grid barrier before the source's arcs add to
+ * any excess, and the relabel's own barrier orders the saturated arcs
+ * before the BFS reads a residual. All threads of the grid call it. */
+static __device__ __forceinline__ void start_solve(const gcut__dgraph &g, int split,
+                                                   cg::grid_group &grid)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const int stride = gridDim.x * blockDim.x;
+    const int32_t quads = g.m / 4;
+    int4 *const flow4 = reinterpret_cast<int4 *>(g.flow); /* cudaMalloc: 256-byte aligned */
+    for (int32_t i = tid; i < quads; i += stride)
+        flow4[i] = make_int4(0, 0, 0, 0);
+    for (int32_t k = 4 * quads + tid; k < g.m; k += stride)
+        g.flow[k] = 0;
+    for (int32_t v = tid; v < g.n; v += stride) {
+        g.excess[v] = 0;
+        g.stamp[v] = 0;
+        if (g.chase > 0)
+            g.claim[v] = 0;
+        if (split) {
+            const int32_t deg =
+                g.out_start[v + 1] - g.out_start[v] + g.in_start[v + 1] - g.in_start[v];
+            g.dclass[v] = deg <= g.light_max ? 0 : g.heavy_min > 0 && deg >= g.heavy_min ? 2 : 1;
+        }
+    }
+    if (tid < GCUT_GCNT_SLOTS)
+        g.counters[tid] = 0;
+    grid.sync();
+    const int32_t first = g.out_start[g.source], last = g.out_start[g.source + 1];
+    for (int32_t k = first + tid; k < last; k += stride) {
+        const int32_t c = g.out_cap[k];
+        g.flow[k] = c;
+        if (c > 0)
+            add_excess(g.excess, g.out_head[k], c);
+    }
+}
+
 /* The global relabel (graph_kernels.h) with one scan per frontier node:
  * entry t < din is u -> x (reverse CSR: a forward arc with room), the rest
  * x -> u (forward CSR: flow on it makes u -> x residual). W lanes per
@@ -1087,7 +1131,7 @@ template <int W>
 static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g, int32_t target,
                                                                   int32_t excluded, int32_t hmax,
                                                                   int32_t bfs_id, int phase2,
-                                                                  int split)
+                                                                  int split, int fresh)
 {
     constexpr int G = 32 / W;
     __shared__ unsigned long long size_slot[2];
@@ -1096,8 +1140,10 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int stride = gridDim.x * blockDim.x;
     const unsigned long long warp = tid / 32, nwarps = stride / 32;
-    unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
+    if (fresh)
+        start_solve(g, split, grid);
     const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    unsigned long long seq = fresh ? 0 : __ldcg(&g.counters[GCUT_GCNT_SEQ]);
     /* bfs_stop (not in a solve's first relabel, whose old heights mean
      * nothing): the BFS ends at the first level by which every active node
      * below hmax has its distance D; nodes below hmax it has not reached get
@@ -1283,6 +1329,9 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
         g.counters[GCUT_GCNT_BFS_NS] += clock_ns() - t0;
         g.counters[GCUT_GCNT_BFS_ACTIVE] = 0;
+        /* no push runs during a relabel: the value as of its heights */
+        g.counters[GCUT_GCNT_SINK] = (unsigned long long)__ldcg(
+            (const unsigned long long *)&g.excess[g.sink]);
     }
     for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
         const int32_t v = base + threadIdx.x;
@@ -1292,6 +1341,8 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
             h = early ? level : hmax;
             g.height[v] = h;
         }
+        if (g.side_ahead && !phase2 && v < g.n)
+            g.side[v] = h >= g.n; /* side_kernel's rule, on the same heights */
         const bool want = v < g.n && v != g.source && v != g.sink &&
                           (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0 &&
                           h < hmax;
@@ -1325,10 +1376,10 @@ extern "C" cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStrea
 extern "C" cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target,
                                                    int32_t excluded, int32_t hmax,
                                                    int32_t bfs_id, int phase2, int split,
-                                                   cudaStream_t stream)
+                                                   int fresh, cudaStream_t stream)
 {
     gcut__dgraph copy = *g;
-    void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2, &split};
+    void *args[] = {&copy, &target, &excluded, &hmax, &bfs_id, &phase2, &split, &fresh};
     const void *k = g->group >= 32   ? (const void *)relabel_kernel<32>
                     : g->group >= 16 ? (const void *)relabel_kernel<16>
                     : g->group >= 8  ? (const void *)relabel_kernel<8>

@@ -173,7 +173,9 @@ typedef struct gcut__gpu_graph_knobs {
                        * read with its size; 16384 (with 512) a light entry's header loaded
                        * with its claim; 131072 (with 4, not 1, 2) the heavy instance built
                        * for 3 blocks an SM; 524288 a relabel enqueued behind the push batch
-                       * that reaches the relabel frequency (graph_gpu.cu, gcut__dgraph) */
+                       * that reaches the relabel frequency; 1024 the solve started by its
+                       * first relabel; 2048 the side, value and stop clock taken from the
+                       * last relabel and counters read (graph_gpu.cu, gcut__dgraph) */
     int gr_floor;     /* gr_freq 0: the frequency's floor grows with n (n / 400, from 16) up
                        * to this */
     int bfs_team;     /* global relabel: 1 = batched entries, warps per node of small frontiers */

@@ -132,9 +132,14 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
      * RLG long 512x1024 74.4 -> 71.0 ms; round 10: bit 131072 (the heavy
      * instance built for 3 blocks an SM) 12-14 % off acyclic-dense's push
      * time, bit 524288 (a small graph's relabel enqueued behind the push
-     * batch that reaches the frequency, graph_gpu_run.cu). */
+     * batch that reaches the frequency, graph_gpu_run.cu); round 11: bits
+     * 1024 (the first relabel starts the solve) and 2048 (the side, value
+     * and stop clock from the last relabel and counters read) half of the
+     * fixed cost of a solve (75 -> 38 us on a graph with nothing to push),
+     * acyclic-dense 2000 0.551-0.568 -> 0.534-0.544 ms in two calls. */
     gs->knobs.chase = 2;
-    gs->knobs.lean = 7 | 8 | 16 | 64 | 128 | 256 | 512 | 4096 | 16384 | 131072 | 524288;
+    gs->knobs.lean =
+        7 | 8 | 16 | 64 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 16384 | 131072 | 524288;
     gs->knobs.gr_floor = 600;
     gs->knobs.bfs_team = 1;
     {
@@ -405,11 +410,18 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
          * set and 4 is not, with tie order 0: RLG's, not acyclic-dense's;
          * bit 131072 the heavy instance built for 3 blocks an SM where bit 4
          * is set and 1, 2 are not: acyclic-dense's. Bit 524288 is the host
-         * loop's (graph_gpu_run.cu). */
+         * loop's (graph_gpu_run.cu), and so are bits 1024 (the first relabel
+         * starts the solve: no memsets, init or class launch), 2048 (the
+         * side and value from the last relabel, the stop clock with the
+         * last counters read: no side launch, copy or host round trip after
+         * it); neither for async, whose relabel is on the host. */
         gs->dg.deal = (gs->dg.lean & 16) != 0;
         gs->dg.shared_sizes = (gs->dg.lean & 64) != 0;
         gs->dg.bfs_stop = (gs->dg.lean & 128) != 0 && variant == GCUT__GPU_WORKLIST;
         gs->dg.bfs_ahead = (gs->dg.lean & 4096) != 0;
+        gs->fresh = (gs->dg.lean & 1024) != 0 && variant != GCUT__GPU_ASYNC;
+        gs->finish_ahead = (gs->dg.lean & 2048) != 0 && variant != GCUT__GPU_ASYNC;
+        gs->dg.side_ahead = gs->finish_ahead;
         gs->stats.split = gs->dg.light_max > 0;
         gs->stats.order = gs->dg.light_max > 0 ? gs->dg.order : 1;
     }

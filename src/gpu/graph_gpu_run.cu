@@ -19,12 +19,17 @@ typedef struct gcut__gpu_graph gpu_graph;
 #define MAX_PUSH_LAUNCHES 200000000LL
 
 /* Start a solve: flow and excess zero, stamps and counters reset, the
- * source's arcs saturated. Records s->start. */
+ * source's arcs saturated. Records s->start. With gs->fresh (lean bit
+ * 1024, graph_gpu.cu) only the clock: the solve's first relabel does the
+ * rest in its own launch (graph_kernels.h), in place of four memsets and
+ * two small launches. */
 static gcut_status start(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
 {
     gcut_status st = GCUT_OK;
     const gcut__dgraph *d = &gs->dg;
     GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
+    if (gs->fresh)
+        return GCUT_OK;
     if (d->m > 0)
         GPU_CHECK(ctx, cudaMemsetAsync(d->flow, 0, (size_t)d->m * sizeof(int32_t), s->stream));
     GPU_CHECK(ctx, cudaMemsetAsync(d->excess, 0, (size_t)d->n * sizeof(long long), s->stream));
@@ -65,18 +70,30 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t excluded = phase2 ? d->sink : d->source;
     /* Distinct and decreasing within a solve (graph_kernels.h). */
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
+    const int fresh = gs->fresh && bfs_id == -1 && !phase2;
     GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
-                                              d->light_max > 0, s->stream));
+                                              d->light_max > 0, fresh, s->stream));
     gs->stats.relabels++;
 fail:
     return st;
 }
 
-/* Read the counters; *active = the current worklist's size. */
+/* Read the counters; *active = the current worklist's size. With
+ * gs->finish_ahead the stop clock is recorded behind the read, so that the
+ * read that ends the phase has already timed it (finish_phase1). */
 static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
                                unsigned long long *active)
 {
-    gcut_status st = gcut__gpu_graph_read_counters(ctx, s, gs);
+    gcut_status st = GCUT_OK;
+    if (gs->finish_ahead) {
+        GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters, gs->dg.counters,
+                                       GCUT_GCNT_SLOTS * sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost, s->stream));
+        GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
+        GPU_CHECK(ctx, cudaEventSynchronize(s->stop));
+    } else {
+        st = gcut__gpu_graph_read_counters(ctx, s, gs);
+    }
     if (!st) {
         const unsigned long long *c = gs->h_counters;
         const unsigned long long now = c[GCUT_GCNT_SEQ] % 3;
@@ -84,6 +101,7 @@ static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
         gs->stats.push_launches = (long long)c[GCUT_GCNT_STEPS];
         gs->stats.bfs_levels = (long long)c[GCUT_GCNT_LEVELS];
     }
+fail:
     return st;
 }
 
@@ -101,7 +119,10 @@ static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
  * fewer relabels measured 20-30 % faster on genrmf (bench/results), while
  * on graphs of a few thousand nodes, whose BFS is a few levels deep, a
  * relabel every 16 steps instead of 100 measured 1.4-2.9x faster (round
- * 6: acyclic-dense 2000 and three matrices), and 600 up to 3.4x slower. */
+ * 6: acyclic-dense 2000 and three matrices), and 600 up to 3.4x slower.
+ * Round 11 measured a floor of 12 below 16384 nodes: on sparse graphs
+ * (under 64 arcs a node) 6-26 % faster on five matrices but 26 % slower on
+ * a sixth; on all, acyclic-dense 2000 61 % slower: not adopted. */
 static int gr_frequency(const gpu_graph *gs)
 {
     if (gs->knobs.gr_freq > 0)
@@ -210,22 +231,35 @@ fail:
 }
 
 /* After phase 1: the cut side from the exact heights, the value from the
- * sink's excess, the statistics. */
+ * sink's excess, the statistics. With gs->finish_ahead (lean bit 2048) the
+ * GPU has nothing left to do: the phase ended at a read of the counters
+ * just behind its last relabel, which wrote the side from its exact
+ * heights (side_ahead) and the sink's excess into the counters, and the
+ * read recorded the stop clock. Exact by construction: the same heights,
+ * the same rule, the same value; only a launch, a copy and a host round
+ * trip fewer. */
 static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
 {
     gcut_status st = GCUT_OK;
     const gcut__dgraph *d = &gs->dg;
-    if (!gs->side_on_host)
-        GPU_CHECK(ctx, gcut__graph_side_launch(d, s->stream));
-    /* The sink's excess (the flow value) rides in a pinned slot that the
-     * counters read below overwrites. */
-    GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters + GCUT_GCNT_LEFT, d->excess + d->sink,
-                                   sizeof(long long), cudaMemcpyDeviceToHost, s->stream));
-    if ((st = stop(ctx, s, &gs->stats.run_ms)))
-        return st;
-    gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_LEFT];
-    if ((st = gcut__gpu_graph_read_counters(ctx, s, gs)))
-        return st;
+    if (gs->finish_ahead && !gs->side_on_host) {
+        float t = 0;
+        GPU_CHECK(ctx, cudaEventElapsedTime(&t, s->start, s->stop));
+        gs->stats.run_ms = t;
+        gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_SINK];
+    } else {
+        if (!gs->side_on_host)
+            GPU_CHECK(ctx, gcut__graph_side_launch(d, s->stream));
+        /* The sink's excess (the flow value) rides in a pinned slot that the
+         * counters read below overwrites. */
+        GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters + GCUT_GCNT_LEFT, d->excess + d->sink,
+                                       sizeof(long long), cudaMemcpyDeviceToHost, s->stream));
+        if ((st = stop(ctx, s, &gs->stats.run_ms)))
+            return st;
+        gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_LEFT];
+        if ((st = gcut__gpu_graph_read_counters(ctx, s, gs)))
+            return st;
+    }
     gs->stats.lifts = (long long)gs->h_counters[GCUT_GCNT_LIFTS];
     gs->stats.pushes = (long long)gs->h_counters[GCUT_GCNT_PUSHES];
     gs->stats.bfs_levels = (long long)gs->h_counters[GCUT_GCNT_LEVELS];

@@ -39,6 +39,9 @@ struct gcut__gpu_graph {
     int64_t flow_value;
     int is_flow;
     int side_on_host;           /* the async variant computes the side on the host */
+    int fresh;                  /* lean 1024: the first relabel starts the solve (not async) */
+    int finish_ahead;           /* lean 2048: the side and value from the last relabel, the stop
+                                 * clock with the last counters read (not async) */
     int paired;                 /* most arcs of the uploaded graph have an anti-parallel twin */
     unsigned long long *d_prof; /* GCUT_GPROF_SLOTS, allocated on the first profiled run */
 };

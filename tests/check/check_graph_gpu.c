@@ -284,8 +284,10 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
      * sizes read once a block, the relabel's BFS stopped once the active
      * nodes have their distances, a level's first frontier node read with
      * its size; and the host's relabel enqueued with a batch that reaches
-     * the relabel frequency, 524288) in five mixes; warp: no split. Both BFS
-     * paths in turn (batched first, but the second instance). The first
+     * the relabel frequency, 524288; the solve started by its first relabel,
+     * 1024; the side, value and stop clock from the last relabel and read,
+     * 2048) in five mixes, each of 1024 and 2048 on and off; warp: no
+     * split. Both BFS paths in turn (batched first, but the second instance). The first
      * instance, which the sanitizer runs take, has chase and every bit;
      * the second the bounded light loops with the header loaded with the
      * claim, chase 2 and the plain BFS. */
@@ -294,8 +296,8 @@ static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *g
                                  3 | 8 | 256, 4, 5, 6, 3 | 8 | 256 | 512,
                                  3 | 8 | 256 | 512 | 16384};
     const int li = index % 10 == 9 ? index / 10 : index;
-    static const int runtime_bits[5] = {16 | 64 | 128 | 4096 | 524288, 4096, 0, 64 | 128 | 524288,
-                                        16 | 128 | 4096};
+    static const int runtime_bits[5] = {16 | 64 | 128 | 4096 | 524288 | 1024 | 2048, 4096 | 2048,
+                                        0, 64 | 128 | 524288 | 1024, 16 | 128 | 4096};
     gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
                                -1, -1, index / 2 % 2, 0, split ? chase[index % 3] : -1,
                                split ? lean[li % 14] | runtime_bits[index % 5] : -1, -1,
