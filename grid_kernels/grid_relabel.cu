@@ -57,7 +57,18 @@
  * the relabels 35 to 53% slower); FENCE, the worklist's fences as
  * fence.acq_rel.gpu instead of __threadfence()'s sequentially consistent
  * one (both wait on the same drain of outstanding writes, ERRBAR: the
- * relabels as fast, solves within the spread).
+ * relabels as fast, solves within the spread). Round 8 dropped GROUP: the
+ * queue's unit a group of 2x2 tiles (64x32 pixels), a block of 512
+ * threads relaxing it a visit (4 pixels a thread, the same pixel of each
+ * tile), one halo load and one queueing a visit, as many blocks in flight
+ * (exact by the same proof, a group for a tile): the hops fell to half
+ * (8.3 MP 8-connected, heavy cycle: 28,100 group visits against 59,600
+ * tile visits) but a visit took 5.7 times as long (49 against 8.6 us: a
+ * wider area needs more steps, and each step relaxes 4 pixels a thread),
+ * and at 1 MP, with fewer groups (486) than blocks, every group was in
+ * flight at once and was visited 14 to 20 times a relabel; the relabels
+ * 2.1 to 2.8 times slower 8-connected, 1.9 to 2.1 times 4-connected (code
+ * kept in .devdata/grid_r8_group.patch).
  * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
  *   the claim's round trip overlaps the relaxation (opt-in: within the
  *   spread).
