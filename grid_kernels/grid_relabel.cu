@@ -68,7 +68,17 @@
  * and at 1 MP, with fewer groups (486) than blocks, every group was in
  * flight at once and was visited 14 to 20 times a relabel; the relabels
  * 2.1 to 2.8 times slower 8-connected, 1.9 to 2.1 times 4-connected (code
- * kept in .devdata/grid_r8_group.patch).
+ * kept in .devdata/grid_r8_group.patch). Round 9 dropped INIT12: the run's
+ * first relabel skipped, its cycle started from h = 1 where a sink residual
+ * is left, else 2 (set by the init; a valid labelling, so exact as before:
+ * the pushes keep the preflow and the proof is still the last exact
+ * relabel). It saves cycle 0's relabel (0.72 ms at 8.3 MP 8-connected), but
+ * its push phase, as costly as one after a relabel, leaves the excess where
+ * three heavy cycles are still needed to move it (the default needs two
+ * after its first): one more heavy relabel and push phase, the solves 13 to
+ * 15% slower 8-connected (8.3 MP 15.81 against 13.85 ms), 11 to 26%
+ * 4-connected; with twice that phase's launches 18 to 41% slower (code kept
+ * in .devdata/grid_r9_init.patch).
  * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
  *   the claim's round trip overlaps the relaxation (opt-in: within the
  *   spread).
