@@ -194,6 +194,26 @@
  *   its budget of tile runs, or with runs of 32 or 8 sweeps (grid_tiled.cu). */
 #include "grid_device.cuh"
 
+/* The counters a relabel uses (one thread): the queue's head at 0, its
+ * tail and pending count as given, the rest zero (the active count that
+ * follows and the push launches after it start from the zero list
+ * counters). */
+static __device__ __forceinline__ void reset_counters(const gcut__dgrid &g,
+                                                      unsigned long long tail,
+                                                      unsigned long long pending)
+{
+    g.counters[GCUT_CNT_HEAD] = 0;
+    g.counters[GCUT_CNT_TAIL] = tail;
+    g.counters[GCUT_CNT_PENDING] = pending;
+    g.counters[GCUT_CNT_SWEEP] = 0;
+    g.counters[GCUT_CNT_BARRIER] = 0;
+    g.counters[GCUT_CNT_ACTIVE] = 0;
+    g.counters[GCUT_CNT_LIST0] = 0;
+    g.counters[GCUT_CNT_LIST1] = 0;
+    g.counters[GCUT_CNT_RESTART] = 0;
+    g.counters[GCUT_CNT_CHECKS] = 0;
+}
+
 /* The relabel's queue and counters, reset by the prep's blocks: every tile
  * queued; with SWEEP (`sweep_blocks` > 0, the relabel's blocks) none, and
  * those blocks counted pending until each has queued its share of the
@@ -209,19 +229,8 @@ static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g, int swe
             g.mask_ready[t] = 0;
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        g.counters[GCUT_CNT_HEAD] = 0;
-        g.counters[GCUT_CNT_TAIL] = (unsigned long long)tiles;
-        g.counters[GCUT_CNT_PENDING] = (unsigned long long)(tiles + sweep_blocks);
-        g.counters[GCUT_CNT_SWEEP] = 0;
-        g.counters[GCUT_CNT_BARRIER] = 0;
-        /* For the active count that follows, and the push launches after it. */
-        g.counters[GCUT_CNT_ACTIVE] = 0;
-        g.counters[GCUT_CNT_LIST0] = 0;
-        g.counters[GCUT_CNT_LIST1] = 0;
-        g.counters[GCUT_CNT_RESTART] = 0;
-        g.counters[GCUT_CNT_CHECKS] = 0;
-    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        reset_counters(g, (unsigned long long)tiles, (unsigned long long)(tiles + sweep_blocks));
 }
 
 /* Node i's residual directions as bits: bit d set when res[d][i] > 0. */
@@ -303,15 +312,8 @@ static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dg
             g.queued[t] = want && !g.dirty[t];
             g.touched[t] = 0;
         }
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        g.counters[GCUT_CNT_ACTIVE] = 0;
-        g.counters[GCUT_CNT_LIST0] = 0;
-        g.counters[GCUT_CNT_LIST1] = 0;
-        g.counters[GCUT_CNT_HEAD] = 0;
-        g.counters[GCUT_CNT_TAIL] = 0;
-        g.counters[GCUT_CNT_PENDING] = 0;
-        g.counters[GCUT_CNT_RESTART] = 0;
-    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        reset_counters(g, 0, 0); /* relabel_enqueue_kernel fills the queue */
 }
 
 /* KEEP: a pass's queue, filled before the pass on a queue whose slots are
@@ -427,18 +429,21 @@ static __device__ __forceinline__ int pass_step(const int32_t *src, int me, unsi
     return CHECK ? check_step<NDIR>(src, me, mask, h) : relax_step<NDIR>(src, me, mask, h);
 }
 
-/* The relaxation to a fixed point on two shared copies of the heights, as
- * relabel_kernel's DBUF loop (one barrier a step). */
-template <int NDIR>
+/* The pass's steps to a fixed point on two shared copies of the heights
+ * (OVERLAP's DBUF half): two steps a turn, each reading one copy and
+ * writing the other (every pixel, changed or not), so one barrier a step.
+ * Inlined, so every address stays a constant offset into the block's
+ * shared arrays. */
+template <int NDIR, bool CHECK = false>
 static __device__ __forceinline__ void relax_two_copies(int32_t (*sh_h)[HALO_N], int me,
                                                         unsigned mask, int &h)
 {
     for (;;) {
-        int changed = relax_step<NDIR>(sh_h[0], me, mask, h);
+        int changed = pass_step<NDIR, CHECK>(sh_h[0], me, mask, h);
         sh_h[1][me] = h;
         if (!__syncthreads_or(changed))
             break;
-        changed = relax_step<NDIR>(sh_h[1], me, mask, h);
+        changed = pass_step<NDIR, CHECK>(sh_h[1], me, mask, h);
         sh_h[0][me] = h;
         if (!__syncthreads_or(changed))
             break;
@@ -676,20 +681,8 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
 
         int h = sh_h[0][me];
         const int h_start = h;
-        if (DBUF) {
-            /* Two steps a turn, each reading one copy and writing the other
-             * (every pixel, changed or not), so one barrier a step; the
-             * copies by name, so that every address is a constant offset. */
-            for (;;) {
-                int changed = pass_step<NDIR, CHECK>(sh_h[0], me, mask, h);
-                sh_h[DBUF ? 1 : 0][me] = h;
-                if (!__syncthreads_or(changed))
-                    break;
-                changed = pass_step<NDIR, CHECK>(sh_h[DBUF ? 1 : 0], me, mask, h);
-                sh_h[0][me] = h;
-                if (!__syncthreads_or(changed))
-                    break;
-            }
+        if constexpr (DBUF) {
+            relax_two_copies<NDIR, CHECK>(sh_h, me, mask, h);
         } else {
             for (;;) {
                 int hn = h;
