@@ -4,8 +4,9 @@
  * Y. Boykov, V. Kolmogorov, "An Experimental Comparison of Min-Cut/Max-Flow
  * Algorithms for Energy Minimization in Vision", PAMI 26(9), 2004: the same
  * growth / augmentation / adoption loop as the grid version
- * (src/cpu/bk_grid.c), with the same names; here a tree node stores the
- * residual arc to its parent instead of a direction.
+ * (src/cpu/bk_grid_core.h), with the same names; here a tree node stores the
+ * residual arc to its parent instead of a direction, which is why the loop
+ * is written again on this layout (src/cpu/bk_common.h says more).
  *
  * Arcs leaving the source and entering the sink become terminal residuals
  * (BK's add_tweights: source and sink capacities of a node cancel into the
@@ -17,13 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/bk_common.h"
 #include "graph/csr.h"
-
-#if defined(__GNUC__)
-#define BK_INLINE static inline __attribute__((always_inline))
-#else
-#define BK_INLINE static inline
-#endif
 
 /* parent: >= 0 the residual arc to the parent; else one of these. */
 enum { PARENT_FREE = -1, PARENT_TERMINAL = -2, PARENT_ORPHAN = -3 };
@@ -42,8 +38,7 @@ typedef struct bk_state {
     const int32_t *first, *head, *rev;
     int32_t *res;
     int32_t queue_first, queue_last; /* the active nodes, FIFO; -1 = empty */
-    int32_t *orphan;                 /* ring buffer of orphans, FIFO */
-    int32_t orphan_head, orphan_count, orphan_size;
+    bk_ring orphans;                 /* n slots */
     int32_t time;
     int32_t n;
     int64_t flow;
@@ -84,20 +79,7 @@ BK_INLINE int32_t next_active(bk_state *s)
 BK_INLINE void make_orphan(bk_state *s, int32_t i)
 {
     s->node[i].parent = PARENT_ORPHAN;
-    int32_t slot = s->orphan_head + s->orphan_count;
-    if (slot >= s->orphan_size)
-        slot -= s->orphan_size;
-    s->orphan[slot] = i;
-    s->orphan_count++;
-}
-
-BK_INLINE int32_t pop_orphan(bk_state *s)
-{
-    int32_t i = s->orphan[s->orphan_head];
-    if (++s->orphan_head == s->orphan_size)
-        s->orphan_head = 0;
-    s->orphan_count--;
-    return i;
+    bk_ring_push(&s->orphans, i);
 }
 
 /* Push the bottleneck along source -> ... -> from -(arc)-> to -> ... -> sink.
@@ -334,8 +316,8 @@ static gcut_status run(bk_state *s, gcut_graph *g)
         ni->next = i;
         current = i;
         augment(s, from, to, arc);
-        while (s->orphan_count)
-            adopt(s, pop_orphan(s));
+        while (s->orphans.count)
+            adopt(s, bk_ring_pop(&s->orphans));
     }
     return GCUT_OK;
 }
@@ -350,10 +332,10 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
     memset(&s, 0, sizeof s);
     s.n = g->n;
     s.node = malloc((size_t)g->n * sizeof *s.node);
-    s.orphan = malloc((size_t)g->n * sizeof *s.orphan);
+    int32_t *orphan_slots = malloc((size_t)g->n * sizeof *orphan_slots);
     int64_t *src_cap = calloc((size_t)g->n, sizeof *src_cap);
     int64_t *snk_cap = calloc((size_t)g->n, sizeof *snk_cap);
-    if (!s.node || !s.orphan || !src_cap || !snk_cap) {
+    if (!s.node || !orphan_slots || !src_cap || !snk_cap) {
         st = gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", g->n);
         goto done;
     }
@@ -361,7 +343,7 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
     s.head = rn.head;
     s.rev = rn.rev;
     s.res = rn.res;
-    s.orphan_size = g->n;
+    bk_ring_start(&s.orphans, orphan_slots, g->n);
     s.queue_first = s.queue_last = -1;
     for (int32_t i = 0; i < g->n; i++) {
         s.node[i] = (bk_node){.next = -1, .parent = PARENT_FREE};
@@ -428,7 +410,7 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
 
 done:
     free(s.node);
-    free(s.orphan);
+    free(orphan_slots);
     free(src_cap);
     free(snk_cap);
     gcut__resnet_free(&rn);

@@ -324,8 +324,8 @@ static int start_warm(bk_core *s, gcut_grid *g, struct gcut__bk_grid *bk)
     }
     bk->dirty_count = 0;
     /* A marked node may have been orphaned and then made a root. */
-    while (s->orphan_count) {
-        int32_t i = bk_pop_orphan(s);
+    while (s->orphans.count) {
+        int32_t i = bk_ring_pop(&s->orphans);
         if ((tag[i] & PARENT_MASK) == PARENT_ORPHAN)
             bk_adopt(s, i, ndirs, 0);
     }
@@ -345,15 +345,14 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     s.owner = g;
     s.lo = 0;
     s.hi = g->n_padded;
-    s.orphan = bk->queue;
-    s.orphan_size = g->n_padded;
+    bk_ring_start(&s.orphans, bk->queue, g->n_padded);
     for (int d = 0; d < GCUT__MAX_DIRS; d++)
         s.off[d] = g->offset[d];
     for (int d = 0; d < g->ndirs; d++)
         s.res[d] = g->res[d];
     if (!bk->warm || !start_warm(&s, g, bk)) {
         gcut__bk_grid_forget(g);
-        s.orphan_head = s.orphan_count = 0;
+        bk_ring_start(&s.orphans, bk->queue, g->n_padded);
         s.queue_first = s.queue_last = 0;
         start_cold(&s, g);
     }

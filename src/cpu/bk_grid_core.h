@@ -28,15 +28,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "cpu/bk_common.h"
 #include "graph/grid.h"
-
-#if defined(__GNUC__)
-#define BK_INLINE static inline __attribute__((always_inline))
-#define BK_NOINLINE static __attribute__((noinline))
-#else
-#define BK_INLINE static inline
-#define BK_NOINLINE static
-#endif
 
 /* A node's tag byte: the parent code in the low four bits (0 = free,
  * 1..8 = (direction to the parent) + 1, terminal, orphan) and SINK_TREE
@@ -65,9 +58,7 @@ typedef struct bk_core {
     int32_t off[GCUT__MAX_DIRS];
     int32_t lo, hi;
     int32_t queue_first, queue_last; /* the active nodes, FIFO */
-    int32_t *orphan; /* a ring; a node is in it at most once (its tag says
-                        orphan until popped), so hi - lo slots suffice */
-    int32_t orphan_head, orphan_count, orphan_size;
+    bk_ring orphans; /* hi - lo slots */
     int32_t time;
     int64_t steps, augmentations;
     void *owner; /* the solver's own state, for its poll function */
@@ -107,20 +98,7 @@ BK_INLINE int32_t bk_next_active(bk_core *s)
 BK_INLINE void bk_make_orphan(bk_core *s, int32_t i)
 {
     s->tag[i] = (uint8_t)((s->tag[i] & SINK_TREE) | PARENT_ORPHAN);
-    int32_t slot = s->orphan_head + s->orphan_count;
-    if (slot >= s->orphan_size)
-        slot -= s->orphan_size;
-    s->orphan[slot] = i;
-    s->orphan_count++;
-}
-
-BK_INLINE int32_t bk_pop_orphan(bk_core *s)
-{
-    int32_t i = s->orphan[s->orphan_head];
-    if (++s->orphan_head == s->orphan_size)
-        s->orphan_head = 0;
-    s->orphan_count--;
-    return i;
+    bk_ring_push(&s->orphans, i);
 }
 
 /* Push the bottleneck along source -> ... -> from -> to -> ... -> sink,
@@ -384,8 +362,8 @@ BK_INLINE gcut_status bk_run(bk_core *s, const int ndirs, const int bounded,
         ni->next = i;
         current = i;
         bk_augment(s, from, to, dir);
-        while (s->orphan_count)
-            bk_adopt(s, bk_pop_orphan(s), ndirs, bounded);
+        while (s->orphans.count)
+            bk_adopt(s, bk_ring_pop(&s->orphans), ndirs, bounded);
     }
     s->steps = steps;
     return GCUT_OK;

@@ -128,9 +128,7 @@ static void region_bounds(strip *s, const gcut_grid *g, int y0, int y1)
     s->y1 = y1;
     s->bk.lo = y0 == 0 ? 0 : (int32_t)(y0 + 1) * g->pitch;
     s->bk.hi = y1 == g->height ? g->n_padded : (int32_t)(y1 + 1) * g->pitch;
-    s->bk.orphan = s->sh->orphan + s->bk.lo;
-    s->bk.orphan_size = s->bk.hi - s->bk.lo;
-    s->bk.orphan_head = s->bk.orphan_count = 0;
+    bk_ring_start(&s->bk.orphans, s->sh->orphan + s->bk.lo, s->bk.hi - s->bk.lo);
     s->bk.queue_first = s->bk.queue_last = 0;
 }
 
