@@ -78,7 +78,15 @@
  * after its first): one more heavy relabel and push phase, the solves 13 to
  * 15% slower 8-connected (8.3 MP 15.81 against 13.85 ms), 11 to 26%
  * 4-connected; with twice that phase's launches 18 to 41% slower (code kept
- * in .devdata/grid_r9_init.patch).
+ * in .devdata/grid_r9_init.patch). Round 10 did not build CLUSTER (a
+ * visit over 2x1 to 4x2 tiles by a thread block cluster, inner borders
+ * through distributed shared memory): on the H100 a relaxation step with
+ * a cluster barrier costs 2,250 to 3,870 cycles against 673 with
+ * __syncthreads_or, so a group visit would take ~3.5 tile visits for half
+ * the hops (.devdata/grid_r10_micro.cu). It dropped AUGMENT (a warp a
+ * tail pixel walking a shortest residual path down the exact heights):
+ * 90-96% of the pixels kept excess, solves 4-23% slower (bench/results,
+ * .devdata/grid_r10_augment.patch).
  * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
  *   the claim's round trip overlaps the relaxation (opt-in: within the
  *   spread).
