@@ -56,7 +56,9 @@
  * (three round trips a round, not a push: acyclic-dense n = 2000 -7 %,
  * 4000 +1 to +2 %, and slower than 3 blocks an SM alone), its stage eight
  * entries a thread at a time (within noise), 4 blocks an SM (spills;
- * slower than 3).
+ * slower than 3); a long BFS's levels on one thread block cluster of 16
+ * (round 12: an RLG level 4.4 us against 4.1, its scattered loads walked
+ * by 16 SMs; genrmf 3-5 %, not worth a second BFS).
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
