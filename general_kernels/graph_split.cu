@@ -58,7 +58,10 @@
  * entries a thread at a time (within noise), 4 blocks an SM (spills;
  * slower than 3); a long BFS's levels on one thread block cluster of 16
  * (round 12: an RLG level 4.4 us against 4.1, its scattered loads walked
- * by 16 SMs; genrmf 3-5 %, not worth a second BFS).
+ * by 16 SMs; genrmf 3-5 %, not worth a second BFS); a push phase as one
+ * launch over a ring of active nodes with per-node locks, no step
+ * barriers (round 13: RLG long 93 against 72 ms, the ring's hot counters
+ * and fences cost more than the wait at the barrier).
  *
  * Concurrency as in graph_worklist.cu: only v's thread, warp or block takes
  * excess from v or raises its height, so a residual v read can only have
