@@ -439,7 +439,8 @@ static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
  * past the budget presumably move excess that can no longer reach the sink),
  * half of it (1 to 9% slower), runs of 32 sweeps at half the budget (0 to
  * 5% slower) and runs of 8 sweeps at twice the budget (2 to 13% slower):
- * all dropped. */
+ * all dropped; so was (round 11) putting a neighbour tile after the sweep
+ * that sends it flow instead of when the run ends (within the spread). */
 template <int NDIR, bool SHARED_RES, bool LIST, bool BF, bool AR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
     gcut__dgrid g, int sweeps, long long budget)
