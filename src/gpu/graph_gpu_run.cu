@@ -174,32 +174,23 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
         else
             GPU_CHECK(ctx, gcut__graph_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
                                                    s->stream));
-        if ((d->lean & RELABEL_AHEAD) && gs->stats.push_launches - steps_at_gr + batch >= freq) {
-            /* This batch ends at the relabel frequency, or sooner with an
-             * empty worklist: a relabel follows either way, so it goes out
-             * before the counters are read (small graphs, whose frequency
-             * is a batch: a host round trip less a relabel, and no empty
-             * push launch after the last). It is exact: nothing active
-             * after it ends the phase. */
-            if ((st = global_relabel(ctx, s, gs, phase2)) ||
-                (st = read_active(ctx, s, gs, &active)))
-                return st;
-            if (active == 0)
-                break;
-            steps_at_gr = gs->stats.push_launches;
-            lifts_at_gr = gs->h_counters[GCUT_GCNT_LIFTS];
-            if (gs->stats.push_launches > MAX_PUSH_LAUNCHES) {
-                st = gcut__fail(ctx, GCUT_E_DEVICE,
-                                "gpu: push-relabel did not finish in %lld iterations on %d nodes",
-                                MAX_PUSH_LAUNCHES, d->n);
-                goto fail;
-            }
-            continue;
-        }
+        /* RELABEL_AHEAD: this batch ends at the relabel frequency, or
+         * sooner with an empty worklist: a relabel follows either way, so
+         * it goes out before the counters are read (small graphs, whose
+         * frequency is a batch: a host round trip less a relabel, and no
+         * empty push launch after the last). It is exact: nothing active
+         * after it ends the phase. */
+        const int ahead = (d->lean & RELABEL_AHEAD) &&
+                          gs->stats.push_launches - steps_at_gr + batch >= freq;
+        if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
+            return st;
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
         const unsigned long long lifts = gs->h_counters[GCUT_GCNT_LIFTS];
-        if (active == 0 && gs->stats.push_launches == steps_at_gr) {
+        if (ahead) {
+            if (active == 0)
+                break;
+        } else if (active == 0 && gs->stats.push_launches == steps_at_gr) {
             /* Not a step since the last relabel, which was exact and left
              * nothing active: it is over, without another BFS. */
             break;
