@@ -275,7 +275,11 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps,
 
         /* Relabel: a pixel with excess left and no lower residual neighbour
          * rises to one above its lowest residual neighbour (infinite when it
-         * has none: it cannot reach the sink). */
+         * has none: it cannot reach the sink). Only pixels with excess:
+         * relabelling every pixel of finite height (a Jacobi step towards
+         * the tile's local distances, round 12, bench/results) was slower
+         * on 8-connected grids, the heights raised around circulating
+         * excess walling it in. */
         int h_new = h;
         if (BF && SHARED_RES && e > 0 && h < GCUT_HEIGHT_INF) {
             /* The same minimum, every load issued up front. */
