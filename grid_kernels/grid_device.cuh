@@ -49,20 +49,34 @@ static __device__ __forceinline__ void gcut__mark_tile(const gcut__dgrid &g, int
         g.list[out][atomicAdd(&g.counters[GCUT_CNT_LIST0 + out], 1ull)] = tile;
 }
 
+/* What the worklist's slot j holds when it carries `tile`: the tag
+ * (j + 1) << 32 tells a taker of slot j from one a lap of the queue
+ * earlier; 0 is an empty slot. */
+static __device__ __forceinline__ unsigned long long gcut__slot_value(unsigned long long j,
+                                                                      long long tile)
+{
+    return (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)tile;
+}
+
+/* Store `tile` in the claimed slot j once that slot is empty (a lapped
+ * queue). */
+static __device__ __forceinline__ void gcut__fill_slot(const gcut__dgrid &g, unsigned long long j,
+                                                       int tile)
+{
+    unsigned long long *slot = &g.queue[j % (unsigned long long)g.queue_cap];
+    while (atomicCAS(slot, 0ull, gcut__slot_value(j, tile)) != 0ull)
+        __nanosleep(64);
+}
+
 /* Put `tile` on the worklist (grid_relabel.cu, grid_tiled.cu) unless its
  * queued flag is set: count it pending, claim slot j from the tail and
- * wait for that slot to be empty (a lapped queue), then store
- * (j + 1) << 32 | tile. */
+ * fill it. */
 static __device__ __forceinline__ void gcut__put_tile(const gcut__dgrid &g, int tile)
 {
     if (atomicExch(&g.queued[tile], 1) != 0)
         return;
     atomicAdd(&g.counters[GCUT_CNT_PENDING], 1ull);
-    const unsigned long long j = atomicAdd(&g.counters[GCUT_CNT_TAIL], 1ull);
-    unsigned long long *slot = &g.queue[j % (unsigned long long)g.queue_cap];
-    const unsigned long long v = (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)tile;
-    while (atomicCAS(slot, 0ull, v) != 0ull)
-        __nanosleep(64);
+    gcut__fill_slot(g, atomicAdd(&g.counters[GCUT_CNT_TAIL], 1ull), tile);
 }
 
 #endif

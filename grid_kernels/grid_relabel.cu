@@ -231,7 +231,7 @@ static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g, int swe
     const long long tiles = sweep_blocks ? 0 : (long long)g.tiles_x * g.tiles_y;
     for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
          t += (long long)gridDim.x * 256) {
-        g.queue[t] = t < tiles ? ((unsigned long long)(t + 1) << 32) | (unsigned long long)t : 0;
+        g.queue[t] = t < tiles ? gcut__slot_value((unsigned long long)t, t) : 0;
         if (t < (long long)g.tiles_x * g.tiles_y) {
             g.queued[t] = t < tiles;
             g.mask_ready[t] = 0;
@@ -359,8 +359,7 @@ static __global__ __launch_bounds__(256) void relabel_enqueue_kernel(gcut__dgrid
         const unsigned long long j = first + __popc(ballot & ((1u << lane) - 1u));
         if (pass)
             g.queued[t] = 1;
-        g.queue[j % (unsigned long long)g.queue_cap] =
-            (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)t;
+        g.queue[j % (unsigned long long)g.queue_cap] = gcut__slot_value(j, t);
     }
 }
 
@@ -583,14 +582,8 @@ static __device__ void queue_broken_tiles(const gcut__dgrid &g, int *sh_count,
             *sh_slot = atomicAdd(&g.counters[GCUT_CNT_TAIL], (unsigned long long)*sh_count);
         }
         __syncthreads();
-        if (rank >= 0) {
-            const unsigned long long j = *sh_slot + (unsigned long long)rank;
-            unsigned long long *slot = &g.queue[j % (unsigned long long)g.queue_cap];
-            const unsigned long long v =
-                (((j + 1) & 0xffffffffull) << 32) | (unsigned long long)tile;
-            while (atomicCAS(slot, 0ull, v) != 0ull)
-                __nanosleep(64);
-        }
+        if (rank >= 0)
+            gcut__fill_slot(g, *sh_slot + (unsigned long long)rank, tile);
         __syncthreads(); /* *sh_count and *sh_slot are reused */
     }
     if (tid == 0) {
