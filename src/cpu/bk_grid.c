@@ -26,7 +26,7 @@
 
 #include "cpu/bk_grid_core.h"
 #include "graph/grid.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 /* In a tag byte, beside the core's bits: marked between a capacity change
  * and the next solve. */
@@ -360,7 +360,7 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     st = g->ndirs == 4 ? run4(&s) : run8(&s);
     bk->time = s.time;
     if (st)
-        return gcut__fail(g->ctx, GCUT_E_STATE, "grid: the solve was stopped by the caller");
+        return gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "grid: the solve was stopped by the caller");
 
     /* Flow = what the source arcs carry: sum of source - (source residual). */
     int64_t flow = 0;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 static const int dir_dx[GCUT__MAX_DIRS] = {1, -1, 0, 0, 1, -1, 1, -1};
 static const int dir_dy[GCUT__MAX_DIRS] = {0, 0, 1, -1, -1, 1, 1, -1};

@@ -411,6 +411,15 @@ gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
     return gcut__graph_write_dimacs(g, path, NULL);
 }
 
+gcut_status gcut_graph_write_dimacs_commented(const gcut_graph *g, const char *path,
+                                              const char *comment)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    return gcut__graph_write_dimacs(g, path, comment);
+}
+
 gcut_status gcut_graph_write_flow(gcut_graph *g, const char *path)
 {
     if (!g)

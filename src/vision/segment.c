@@ -23,10 +23,10 @@
 #include <string.h>
 
 #include "graph/grid.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 #include "vision/color_index.h"
 #include "vision/color_model.h"
-#include "vision/parallel.h"
+#include "core/parallel.h"
 #ifdef GCUT_HAVE_CUDA
 #include "gpu/gpu.h"
 #include "gpu/segment_gpu.h"
