@@ -385,7 +385,7 @@ gcut_status gcut__pbk_grid_run(gcut_grid *g, int threads, int strips, int64_t *i
         threads = 1;
     if (strips < 1)
         strips = 1;
-    gcut__bk_grid_forget(g); /* its trees will not match these residuals */
+    gcut__grid_forget_warm(g); /* its trees will not match these residuals */
 
     size_t n = (size_t)g->n_padded, p = (size_t)strips;
     pbk_shared sh;
