@@ -110,7 +110,7 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
     if (!st)
         st = gcut__grid_run_solver(g, s, info);
     /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
-    const gcut__grid_solver *cpu = st ? gcut__grid_fallback(g, s, algo, NULL, st) : NULL;
+    const gcut__grid_solver *cpu = st && s ? gcut__grid_fallback(g, s, algo, NULL, st) : NULL;
     if (cpu)
         st = gcut__grid_run_solver(g, cpu, info);
     return st;
