@@ -1,7 +1,7 @@
 /*
  * gcut: exact minimum cut / maximum flow for computer vision.
  *
- * The one public header of libgcut. Conventions (see STYLE.md):
+ * The one public header of libgcut. Conventions (ARCHITECTURE.md):
  * - opaque handles; constructors return them through `T **out`; every
  *   `_destroy` accepts NULL;
  * - every call that can fail returns a gcut_status, and gcut_last_error()

@@ -1,4 +1,4 @@
-/* Shared pieces of the gcut command (STYLE.md's CLI conventions). */
+/* Shared pieces of the gcut command: the CLI conventions (ARCHITECTURE.md). */
 #ifndef GCUT_CLI_CLI_H
 #define GCUT_CLI_CLI_H
 

@@ -1,6 +1,6 @@
 /* The grid graph, as the CPU and GPU solvers read it. Internal to libgcut.
  *
- * Layout (DESIGN.md): structure of arrays over a padded raster. The pixel
+ * Layout (ARCHITECTURE.md): structure of arrays over a padded raster. The pixel
  * (x, y) is node (y + 1) * pitch + (x + 1); a ring of border nodes, one pixel
  * wide, surrounds the image. Border nodes have every capacity zero, so a
  * solver can step to any neighbour of a pixel without bounds checks.
