@@ -32,6 +32,8 @@ def host_int32(a, name, shape=None):
             "%s: expected shape %s, got %s" % (name, tuple(shape), a.shape))
     if a.dtype == np.int32:
         return np.ascontiguousarray(a)
+    if a.size == 0:  # np.asarray([]) is float64
+        return np.zeros(a.shape, np.int32)
     if a.dtype.kind not in "iub":
         raise _gcut.InvalidArgumentError(
             "%s: capacities must be integers, not %s (round them first)" % (name, a.dtype))
