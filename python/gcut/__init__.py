@@ -245,7 +245,8 @@ def grid_maxflow(source, sink, edges, *, device="auto", algo=None, threads=0, gp
     bool (H, W), True on the source side (pixels that cannot reach the sink).
 
     numpy arrays are solved on ``device`` ("auto": the GPU when usable, else
-    the CPU); PyTorch CUDA tensors or CuPy arrays are solved on their GPU
+    the CPU, where the default ``algo`` is "pbk": BK on ``threads`` threads,
+    0 for one per CPU, the same answer as "bk"); PyTorch CUDA tensors or CuPy arrays are solved on their GPU
     without a copy through host memory, and ``labels`` comes back there.
 
     Example::
@@ -266,6 +267,8 @@ def grid_maxflow(source, sink, edges, *, device="auto", algo=None, threads=0, gp
     if any(gpu_in) and not all(gpu_in):
         raise InvalidArgumentError(
             "source, sink and edges must all be GPU arrays or all host arrays")
+    if algo is None and not any(gpu_in) and (device == "cpu" or (device == "auto" and not devices())):
+        algo = "pbk"  # one solve, nothing to re-solve warm: BK on every core (same answer)
     g = Grid(shape[1:], shape[0], device=device, algo=algo, threads=threads, gpu=gpu)
     g.set_edges(edges)
     g.set_terminals(source, sink)
