@@ -7,7 +7,7 @@
  * or relabels to one above it. Only a pixel's own thread lowers its excess,
  * its sink residual and its residuals, so none goes negative; what others
  * add arrives by atomics. The global relabel between launches (the BFS of
- * grid_common.cu, on the GPU instead of the papers' CPU) keeps the heights
+ * grid_relabel.cu, on the GPU instead of the papers' CPU) keeps the heights
  * exact and marks pixels cut off from the sink as infinite. */
 #include "grid_device.cuh"
 
