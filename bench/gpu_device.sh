@@ -7,8 +7,9 @@
 #                  outlives a new copy of the tree): gcut, gcut-check and the GPU benchmarks
 #                  (the device has no Criterion)
 #   check[=NAME]   gcut-check, whole or the checks whose name starts with NAME
-#   san[=N]        compute-sanitizer memcheck and racecheck on the GPU checks (gcut-check
-#                  -o grid.gpu / graph.gpu / segment.gpu, N instances each, default 4)
+#   san[=N]        compute-sanitizer memcheck and racecheck ($SAN_TOOLS) on the GPU checks
+#                  (gcut-check, N instances each, default 4; the large grids apart:)
+#   san_large[=N]  the same on the large-grid check (2 MP; the tiled solver's size rules)
 #   grid[=ARGS]    gpu-grid-bench on $DATA (default .devdata/grabcut, bench/prepare_devdata.sh);
 #                  ARGS comma-separated, e.g. grid=--min-mp,1,--reps,5
 #   graph[=ARGS]   gpu-maxflow-bench, ARGS comma-separated, e.g. graph=-g,rlg-wide:1536
@@ -117,10 +118,14 @@ for step in "$@"; do
     timeout 400 "$build/tests/gcut-check" ${arg:+-o "$arg"} >"$out/check.log" 2>&1 || status=1
     tail -4 "$out/check.log"
     grep FAIL -A1 "$out/check.log" ;;
-  san)
-    for tool in memcheck racecheck; do
-      for only in grid.gpu graph.gpu segment.gpu; do
-        timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+  san | san_large)
+    # san: the GPU checks on small instances; san_large: the large grids
+    # (2 MP, the tiled solver's size-dependent parts), slower under the tools.
+    checks="grid.gpu_tiled_vs grid.gpu_lockfree graph.gpu segment.gpu"
+    [ "${step%%=*}" = san_large ] && checks=grid.gpu_tiled_large
+    for tool in ${SAN_TOOLS:-memcheck racecheck}; do
+      for only in $checks; do
+        timeout "${SAN_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
           "$build/tests/gcut-check" -o "$only" -n "${arg:-4}" >"$out/san_${tool}_$only.log" 2>&1
         rc=$?
         [ $rc = 0 ] || status=1
