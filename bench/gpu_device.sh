@@ -58,7 +58,7 @@ ab() { # TREE
       local bin=$build ; [ $tree = old ] && bin=$old_build
       for im in ${AB_IMAGES:-flower sheep banana1}; do
         timeout 300 "$bin/bench/gpu-grid-bench" "$data" "$out/ab_${tree}_grid.md" \
-          --upscale "$im" --only "$im" --min-mp 1 --reps "${AB_REPS:-5}" --lockfree-max-mp 0 \
+          --upscale "$im" --only "$im" --min-mp 0.9 --reps "${AB_REPS:-5}" --lockfree-max-mp 0 \
           >>"$out/ab_${tree}.log" 2>&1 || status=1
         grid_rows "$out/ab_${tree}_grid.md" | sed "s/^/$tree $r /" >>"$out/ab_rows.txt"
       done

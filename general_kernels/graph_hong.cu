@@ -1,4 +1,5 @@
-/* The two variants of Wu, He and Hong (seed 000) on CSR graphs: the
+/* The two variants of Wu, He and Hong ("Efficient CUDA Algorithms for the
+ * Maximum Network Flow Problem") on CSR graphs: the
  * asynchronous lock-free kernel (Algorithm 2) and the precoloring-based
  * synchronous one (Algorithm 3). A thread per node; flow stored once per
  * forward arc as in graph_push_warp.cu, so both read the same device graph. */

@@ -145,12 +145,12 @@ int gcut__graph_dense_blocks(int device, int cap);
  * excess (must be none after phase 2). */
 cudaError_t gcut__graph_count_left_launch(const gcut__dgraph *g, cudaStream_t stream);
 
-/* Hong's asynchronous lock-free kernel (seed 000, Algorithm 2): a thread
+/* Hong's asynchronous lock-free kernel (Wu, He and Hong, Algorithm 2): a thread
  * per node, `cycles` rounds of push-to-lowest-neighbour or lift, with
  * atomics; heights from the host's global relabel. */
 cudaError_t gcut__graph_async_launch(const gcut__dgraph *g, int cycles, cudaStream_t stream);
 
-/* The precoloring variant (seed 000, Algorithm 3), one cycle in three
+/* The precoloring variant (Wu, He and Hong, Algorithm 3), one cycle in three
  * steps: choose (each active node picks its lowest residual neighbour:
  * an arc to push on if lower, else the height to lift to), push colour
  * `color` (only arcs of that colour: they share no node, so plain

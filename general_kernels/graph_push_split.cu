@@ -1,5 +1,7 @@
 /* Worklist push-relabel with the work split by degree (ECL-MaxFlow's
- * thread / warp / block split, seed 003): a node of the light worklist gets
+ * thread / warp / block split: VanAusdal and Burtscher,
+ * "An Efficient Push-Relabel Implementation for Max-Flow Computations on
+ * GPUs"): a node of the light worklist gets
  * one thread (its at most GCUT_LIGHT_MAX arcs' residuals and heights in
  * registers), a node of the medium worklist a warp, a node of the heavy one
  * a block (the thousands of arcs of an acyclic-dense node take one warp

@@ -1,5 +1,6 @@
 /* Worklist push-relabel on CSR graphs, a warp per node (the ECL-MaxFlow
- * design, seed 003): active-node worklists de-duplicated by timestamps,
+ * design: VanAusdal and Burtscher, "An Efficient
+ * Push-Relabel Implementation for Max-Flow Computations on GPUs"): active-node worklists de-duplicated by timestamps,
  * shuffle reductions for the lowest residual neighbour, flow stored once
  * per forward arc (one atomic per push), global relabel as a BFS over
  * worklists (graph_relabel.cu). The BFS and runs of push iterations are
@@ -10,7 +11,7 @@
  * (reverse entries mostly first) suit them, and a warp per node was 1.2 to
  * 3x ahead of the split push there (bench/results).
  *
- * Concurrency (Hong's argument, seed 000): only v's warp takes excess from v
+ * Concurrency (Hong's argument, Wu, He and Hong): only v's warp takes excess from v
  * or raises v's height; others only add to v's excess. The residual of an
  * arc that v chose can only have grown since v read it (v's own pushes are
  * the only ones that shrink it), so a push of min(excess, residual read

@@ -1,7 +1,9 @@
 /* The lock-free push-relabel baseline for 4- and 8-connected grids.
  *
- * Hong's asynchronous algorithm (seed 000, Algorithm 2), on the CudaCuts
- * grid layout as Łupińska runs it (seed 001, section 4): one thread per
+ * Hong's asynchronous algorithm (Wu, He and Hong, "Efficient CUDA Algorithms for
+ * the Maximum Network Flow Problem", Algorithm 2), on the CudaCuts
+ * grid layout as Łupińska runs it ("Parallel implementation of
+ * flow and matching algorithms", section 4): one thread per
  * pixel, `cycles` steps per launch; each step finds the lowest neighbour
  * over residual arcs (the sink counts as height 0) and either pushes to it
  * or relabels to one above it. Only a pixel's own thread lowers its excess,

@@ -276,7 +276,7 @@ fail:
 
 /* ---- the precoloring variant ------------------------------------------- */
 
-/* Greedy arc colouring on the host (seed 000, 5.3): each arc gets the
+/* Greedy arc colouring on the host (Wu, He and Hong, 5.3): each arc gets the
  * smallest colour not yet on an arc at either end, so arcs of one colour
  * share no node. At most 2 * maxdeg - 1 colours. */
 static gcut_status color_arcs(gcut_graph *g, int32_t *color, int *colors)
@@ -392,7 +392,7 @@ fail:
 
 /* ---- the asynchronous variant: global relabel on the host --------------- */
 
-/* Hong's global-relabel-CPU (seed 000, Algorithm 4) on the downloaded
+/* Hong's global-relabel-CPU (Wu, He and Hong, Algorithm 4) on the downloaded
  * flows: BFS from the sink over residual arcs; nodes it does not reach get
  * height n (the caller takes their excess out of ExcessTotal: they can
  * never reach the sink again). The exact distances make the labelling
