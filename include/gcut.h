@@ -487,6 +487,80 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
                                const gcut_segment_options *options, uint8_t *mask,
                                gcut_segment_info *info);
 
+/* ------------------------------------------------------------------------
+ * Bipartite graphs: rows x columns (a sparse matrix's two sides), edges
+ * (row, col) 0-based, optional int32 costs per edge. Duplicate edges are
+ * merged when the graph is built (a merged edge keeps the smallest of its
+ * costs) and counted in the stats. Edges are numbered 0..edges-1 in order
+ * of row, then column. At most 2^31 - 2 distinct edges.
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_bipartite gcut_bipartite;
+
+typedef struct gcut_bipartite_stats {
+    int32_t rows, cols;
+    int64_t entries_in;        /* entries given (array entries, file entries, and the
+                                  mirrored entries of symmetric files) */
+    int32_t edges;             /* distinct (row, col) pairs kept */
+    int64_t duplicates_merged; /* entries merged into an earlier one with the same ends */
+    int has_costs;             /* 1 when the edges carry costs */
+    int32_t empty_rows, empty_cols;
+    int32_t max_row_degree, max_col_degree;
+} gcut_bipartite_stats;
+
+/* Build a graph of `rows` x `cols` (each 0..INT32_MAX-1) from nnz entries
+ * (row_idx[i], col_idx[i]), 0-based, with costs[i] (NULL for none); the
+ * arrays are copied. GCUT_E_RANGE naming the entry for an id out of range;
+ * GCUT_E_OVERFLOW for more than 2^31 - 2 distinct edges. */
+gcut_status gcut_bipartite_create_from_edges(gcut_context *ctx, int32_t rows, int32_t cols,
+                                             int64_t nnz, const int32_t *row_idx,
+                                             const int32_t *col_idx, const int32_t *costs,
+                                             gcut_bipartite **out);
+
+/* Formats for gcut_bipartite_read() (flags): AUTO takes a file named
+ * *.mtx or starting with "%%" as Matrix Market, any other as an edge list. */
+#define GCUT_BIPARTITE_AUTO 0u
+#define GCUT_BIPARTITE_MTX 1u
+#define GCUT_BIPARTITE_EDGES 2u
+/* Or'ed in: keep no costs, whatever the file holds. */
+#define GCUT_BIPARTITE_NO_COSTS 4u
+
+/* Read a bipartite graph.
+ * Matrix Market: "%%MatrixMarket matrix coordinate FIELD SYMMETRY" with
+ *   FIELD pattern, integer, real or complex and SYMMETRY general,
+ *   symmetric, skew-symmetric or hermitian; '%' comments; "ROWS COLS NNZ";
+ *   NNZ lines "I J [VALUE...]" (1-based). A matrix's rows and columns are
+ *   the two sides, its entries the edges; symmetric kinds (square only)
+ *   add the mirror (J, I) of every off-diagonal entry (negated for
+ *   skew-symmetric, whose diagonal must be empty). Integer values (int32)
+ *   are kept as costs; real and complex values are checked (finite numbers)
+ *   and dropped, as are numbers after a pattern entry (some published
+ *   pattern files carry them).
+ * Edge list: lines "R C" or "R C COST" (1-based; every line the same
+ *   kind; COST an int32, kept), '#' or '%' comments, blank lines; the sizes
+ *   are the largest ids.
+ * Errors name PATH:LINE: GCUT_E_IO (cannot read), GCUT_E_FORMAT (bad
+ * banner, size line or entry line, text after an entry, more entries than
+ * announced, NaN or infinite value), GCUT_E_RANGE (an id outside 1..ROWS or
+ * 1..COLS), GCUT_E_OVERFLOW (a size, count or integer past int32),
+ * GCUT_E_TRUNCATED (fewer entries than announced, an empty file). */
+gcut_status gcut_bipartite_read(gcut_context *ctx, const char *path, unsigned flags,
+                                gcut_bipartite **out);
+
+/* Release a graph. NULL is a no-op. */
+void gcut_bipartite_destroy(gcut_bipartite *graph);
+
+int32_t gcut_bipartite_rows(const gcut_bipartite *graph);
+int32_t gcut_bipartite_cols(const gcut_bipartite *graph);
+int32_t gcut_bipartite_edges(const gcut_bipartite *graph);
+int gcut_bipartite_has_costs(const gcut_bipartite *graph);
+gcut_status gcut_bipartite_get_stats(const gcut_bipartite *graph, gcut_bipartite_stats *stats);
+
+/* Edge `edge` (0..edges-1): its ends and cost (0 without costs); any
+ * output may be NULL. */
+gcut_status gcut_bipartite_edge(const gcut_bipartite *graph, int32_t edge, int32_t *row,
+                                int32_t *col, int32_t *cost);
+
 #ifdef __cplusplus
 }
 #endif

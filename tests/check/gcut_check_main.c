@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check_bipartite.h"
 #include "check_common.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
@@ -38,6 +39,8 @@ static const check_entry checks[] = {
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
+    {"bipartite.build", 2000, 300, check_bipartite_build},
+    {"bipartite.read", 1, 1, check_bipartite_read},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
