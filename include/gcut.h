@@ -561,6 +561,71 @@ gcut_status gcut_bipartite_get_stats(const gcut_bipartite *graph, gcut_bipartite
 gcut_status gcut_bipartite_edge(const gcut_bipartite *graph, int32_t edge, int32_t *row,
                                 int32_t *col, int32_t *cost);
 
+/* ------------------------------------------------------------------------
+ * Maximum-cardinality bipartite matching, with its proof: a König vertex
+ * cover (a set of rows and columns touching every edge) of as many
+ * vertices as the matching has pairs. A matching is row_match[r] = the
+ * column matched to row r or -1, and col_match[c] = the row of column c or
+ * -1. Solvers: "pr" (push-relabel, FIFO, global relabels; Kaya et al.) and
+ * "hk" (Hopcroft-Karp) on the CPU, both from a Karp-Sipser greedy start;
+ * "gpr" on the GPU (G-PR, Deveci et al.: lock-free pushes over a list of
+ * active columns, global relabels by a GPU search, from a GPU greedy start).
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_match_info {
+    int32_t size;         /* matched pairs = the cover's vertices */
+    int32_t initial_size; /* pairs of the greedy start */
+    double time_ms;       /* the matching, greedy start included (gpr: the device's
+                             run, CUDA events) */
+    double total_ms;      /* time_ms plus, for gpr, device allocation and transfers */
+    double cover_ms;      /* the cover's search (not in the times above) */
+    const char *device;   /* "cpu" or the GPU's name (static storage) */
+    const char *algo;     /* the solver that ran */
+    int64_t iterations;   /* pr: pushes; hk: phases; gpr: push launches */
+    int64_t relabels;     /* global relabels (pr, gpr; 0 for hk) */
+} gcut_match_info;
+
+/* The matching solvers this build has, comma-separated: "pr,hk", and with
+ * CUDA also "gpr". */
+const char *gcut_match_algorithms(void);
+
+/* A maximum matching of `graph` and its cover. `algo` NULL picks the
+ * default for the context's device: "gpr" on a usable GPU (auto or gpu;
+ * auto falls back to the CPU, with a notice, when the GPU has no room),
+ * else "pr"; a named algorithm must run on the device asked for. Each
+ * output may be NULL: row_match (rows), col_match (cols), row_cover
+ * (rows) and col_cover (cols; 1 = in the cover); `info` may be NULL.
+ * GCUT_E_OVERFLOW when rows + cols + 2 is past INT32_MAX. */
+gcut_status gcut_match(gcut_bipartite *graph, const char *algo, int32_t *row_match,
+                       int32_t *col_match, uint8_t *row_cover, uint8_t *col_cover,
+                       gcut_match_info *info);
+
+/* The same on caller arrays: nnz entries (row_idx[i], col_idx[i]), 0-based,
+ * of a rows x cols graph (duplicates allowed). */
+gcut_status gcut_match_arrays(gcut_context *ctx, int32_t rows, int32_t cols, int64_t nnz,
+                              const int32_t *row_idx, const int32_t *col_idx, const char *algo,
+                              int32_t *row_match, int32_t *col_match, uint8_t *row_cover,
+                              uint8_t *col_cover, gcut_match_info *info);
+
+/* Check a matching and its proof: every row_match entry -1 or a column,
+ * no column twice, every pair an edge, col_match (may be NULL) the same
+ * pairs seen from the columns, every edge touched by the cover, and the
+ * cover as large as the matching (so both are optimal). GCUT_E_VERIFY
+ * naming the first violation otherwise. `size` (may be NULL) gets the
+ * matching's size. */
+gcut_status gcut_match_verify(const gcut_bipartite *graph, const int32_t *row_match,
+                              const int32_t *col_match, const uint8_t *row_cover,
+                              const uint8_t *col_cover, int32_t *size);
+
+/* Write the pairs, one "ROW COL" a line (1-based, by row), or the cover,
+ * "r ROW" and "c COL" lines (1-based, rows first), to a temporary renamed
+ * into place. */
+gcut_status gcut_match_write_pairs(gcut_context *ctx, const char *path, int32_t rows,
+                                   const int32_t *row_match);
+gcut_status gcut_match_write_cover(gcut_context *ctx, const char *path, int32_t rows,
+                                   int32_t cols, const uint8_t *row_cover,
+                                   const uint8_t *col_cover);
+
 #ifdef __cplusplus
 }
 #endif

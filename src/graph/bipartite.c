@@ -167,10 +167,22 @@ gcut_status gcut_bipartite_create_from_edges(gcut_context *ctx, int32_t rows, in
     return gcut__bipartite_build(ctx, rows, cols, nnz, row_idx, col_idx, costs, "edges", out);
 }
 
-int32_t gcut_bipartite_rows(const gcut_bipartite *b) { return b ? b->rows : 0; }
-int32_t gcut_bipartite_cols(const gcut_bipartite *b) { return b ? b->cols : 0; }
-int32_t gcut_bipartite_edges(const gcut_bipartite *b) { return b ? b->edges : 0; }
-int gcut_bipartite_has_costs(const gcut_bipartite *b) { return b && b->row_cost; }
+int32_t gcut_bipartite_rows(const gcut_bipartite *b)
+{
+    return b ? b->rows : 0;
+}
+int32_t gcut_bipartite_cols(const gcut_bipartite *b)
+{
+    return b ? b->cols : 0;
+}
+int32_t gcut_bipartite_edges(const gcut_bipartite *b)
+{
+    return b ? b->edges : 0;
+}
+int gcut_bipartite_has_costs(const gcut_bipartite *b)
+{
+    return b && b->row_cost;
+}
 
 gcut_status gcut_bipartite_get_stats(const gcut_bipartite *b, gcut_bipartite_stats *stats)
 {

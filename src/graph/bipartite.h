@@ -45,8 +45,8 @@ gcut_status gcut__bipartite_build(gcut_context *ctx, int32_t rows, int32_t cols,
  * from `path`. Errors name PATH:LINE. */
 gcut_status gcut__mtx_parse(gcut_context *ctx, const char *path, const char *text, size_t len,
                             unsigned flags, gcut_bipartite **out);
-gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const char *text,
-                                  size_t len, unsigned flags, gcut_bipartite **out);
+gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const char *text, size_t len,
+                                  unsigned flags, gcut_bipartite **out);
 
 #ifdef __cplusplus
 }

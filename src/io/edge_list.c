@@ -8,8 +8,8 @@
 
 #define FAIL(...) gcut__text_fail(t, __VA_ARGS__)
 
-gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const char *text,
-                                  size_t len, unsigned flags, gcut_bipartite **out)
+gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const char *text, size_t len,
+                                  unsigned flags, gcut_bipartite **out)
 {
     gcut__text tt = {ctx, path, text, text + len, 1}, *t = &tt;
     gcut__entries e;
@@ -51,8 +51,8 @@ gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const cha
             goto fail;
         }
         if (r < 1 || c < 1) {
-            st = FAIL(GCUT_E_RANGE, "edge (%lld, %lld): ids start at 1", (long long)r,
-                      (long long)c);
+            st =
+                FAIL(GCUT_E_RANGE, "edge (%lld, %lld): ids start at 1", (long long)r, (long long)c);
             goto fail;
         }
         if (r > INT32_MAX - 1 || c > INT32_MAX - 1) {
@@ -65,7 +65,8 @@ gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const cha
             goto fail;
         }
         if (e.n >= GCUT__BIPARTITE_MAX_EDGES) {
-            st = FAIL(GCUT_E_OVERFLOW, "more than %lld edges", (long long)GCUT__BIPARTITE_MAX_EDGES);
+            st =
+                FAIL(GCUT_E_OVERFLOW, "more than %lld edges", (long long)GCUT__BIPARTITE_MAX_EDGES);
             goto fail;
         }
         if (gcut__entries_push(&e, (int32_t)(r - 1), (int32_t)(c - 1), (int32_t)cost)) {

@@ -150,8 +150,9 @@ gcut_status gcut__mtx_parse(gcut_context *ctx, const char *path, const char *tex
     const int mirrored = sym != SYM_GENERAL;
     if (mirrored && rows != cols)
         return FAIL(GCUT_E_FORMAT, "a %s matrix must be square, not %lld x %lld",
-                    sym == SYM_SYMMETRIC ? "symmetric" : sym == SYM_SKEW ? "skew-symmetric"
-                                                                         : "hermitian",
+                    sym == SYM_SYMMETRIC ? "symmetric"
+                    : sym == SYM_SKEW    ? "skew-symmetric"
+                                         : "hermitian",
                     (long long)rows, (long long)cols);
     if (nnz > GCUT__BIPARTITE_MAX_EDGES / (mirrored ? 2 : 1))
         return FAIL(GCUT_E_OVERFLOW, "%lld entries: at most %lld are taken", (long long)nnz,
@@ -181,13 +182,14 @@ gcut_status gcut__mtx_parse(gcut_context *ctx, const char *path, const char *tex
             goto fail;
         }
         if (i < 1 || i > rows || j < 1 || j > cols) {
-            st = FAIL(GCUT_E_RANGE, "entry (%lld, %lld) is outside 1..%lld x 1..%lld",
-                      (long long)i, (long long)j, (long long)rows, (long long)cols);
+            st = FAIL(GCUT_E_RANGE, "entry (%lld, %lld) is outside 1..%lld x 1..%lld", (long long)i,
+                      (long long)j, (long long)rows, (long long)cols);
             goto fail;
         }
         if (sym == SYM_SKEW && i == j) {
-            st = FAIL(GCUT_E_FORMAT, "a skew-symmetric matrix has no diagonal entries, but "
-                                     "(%lld, %lld) is one",
+            st = FAIL(GCUT_E_FORMAT,
+                      "a skew-symmetric matrix has no diagonal entries, but "
+                      "(%lld, %lld) is one",
                       (long long)i, (long long)j);
             goto fail;
         }
@@ -212,8 +214,8 @@ gcut_status gcut__mtx_parse(gcut_context *ctx, const char *path, const char *tex
                   (long long)seen, (long long)nnz);
         goto fail;
     }
-    st = gcut__bipartite_build(ctx, (int32_t)rows, (int32_t)cols, e.n, e.row, e.col, e.cost,
-                               path, out);
+    st = gcut__bipartite_build(ctx, (int32_t)rows, (int32_t)cols, e.n, e.row, e.col, e.cost, path,
+                               out);
 fail:
     gcut__entries_free(&e);
     return st;

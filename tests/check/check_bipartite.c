@@ -62,8 +62,8 @@ void check_bipartite_build(check_report *r, int count, uint64_t seed)
                 int32_t er, ec, ecost;
                 gcut_bipartite_edge(b, e, &er, &ec, &ecost);
                 int64_t key = (int64_t)er * cols + ec;
-                if (key <= last || cell[key] == INT64_MAX ||
-                    (with_cost && ecost != cell[key]) || (!with_cost && ecost != 0)) {
+                if (key <= last || cell[key] == INT64_MAX || (with_cost && ecost != cell[key]) ||
+                    (!with_cost && ecost != 0)) {
                     check_fail(r, "build %d: edge %d = (%d, %d, %d) is wrong", index, e, er, ec,
                                ecost);
                     bad = 1;
@@ -99,8 +99,8 @@ typedef struct read_case {
     const char *name; /* file name: the extension picks the format */
     const char *text;
     gcut_status status;
-    int line;           /* the line named (0 for a good file) */
-    const char *phrase; /* in the message */
+    int line;                                  /* the line named (0 for a good file) */
+    const char *phrase;                        /* in the message */
     int32_t rows, cols, edges, merged_or_cost; /* good files: sizes, duplicates merged */
 } read_case;
 
@@ -108,13 +108,12 @@ typedef struct read_case {
 
 static const read_case cases[] = {
     /* Good files. */
-    {"pattern.mtx", MM "pattern general\n% c\n3 4 4\n1 1\n3 4\n1 1\n2 2\n", GCUT_OK, 0, NULL, 3,
-     4, 3, 1},
-    {"sym.mtx", MM "real symmetric\n3 3 3\n1 1 1.5\n2 1 -2e3\n3 2 .5\n", GCUT_OK, 0, NULL, 3, 3,
-     5, 0},
-    {"skew.mtx", MM "integer skew-symmetric\n2 2 1\n2 1 7\n", GCUT_OK, 0, NULL, 2, 2, 2, 0},
-    {"cplx.mtx", MM "complex hermitian\n2 2 2\n1 1 1 0\n2 1 1 -1\n", GCUT_OK, 0, NULL, 2, 2, 3,
+    {"pattern.mtx", MM "pattern general\n% c\n3 4 4\n1 1\n3 4\n1 1\n2 2\n", GCUT_OK, 0, NULL, 3, 4,
+     3, 1},
+    {"sym.mtx", MM "real symmetric\n3 3 3\n1 1 1.5\n2 1 -2e3\n3 2 .5\n", GCUT_OK, 0, NULL, 3, 3, 5,
      0},
+    {"skew.mtx", MM "integer skew-symmetric\n2 2 1\n2 1 7\n", GCUT_OK, 0, NULL, 2, 2, 2, 0},
+    {"cplx.mtx", MM "complex hermitian\n2 2 2\n1 1 1 0\n2 1 1 -1\n", GCUT_OK, 0, NULL, 2, 2, 3, 0},
     {"int.mtx", MM "INTEGER General\n\n2 3 2\n\n1 3 -2147483648\n2 1 2147483647\n", GCUT_OK, 0,
      NULL, 2, 3, 2, 0},
     {"empty.mtx", MM "pattern general\n0 5 0\n", GCUT_OK, 0, NULL, 0, 5, 0, 0},
@@ -128,42 +127,61 @@ static const read_case cases[] = {
     {"empty_file.mtx", "", GCUT_E_TRUNCATED, 1, "empty file", 0, 0, 0, 0},
     {"empty_file.txt", "", GCUT_E_TRUNCATED, 1, "empty file", 0, 0, 0, 0},
     {"nobanner.mtx", "3 3 1\n1 1\n", GCUT_E_FORMAT, 1, "banner", 0, 0, 0, 0},
-    {"misspelt.txt", "%%MatrixMarkt matrix coordinate pattern general\n1 1 1\n1 1\n",
-     GCUT_E_FORMAT, 1, "banner", 0, 0, 0, 0},
-    {"array.mtx", "%%MatrixMarket matrix array real general\n1 1\n1\n", GCUT_E_FORMAT, 1,
-     "array", 0, 0, 0, 0},
+    {"misspelt.txt", "%%MatrixMarkt matrix coordinate pattern general\n1 1 1\n1 1\n", GCUT_E_FORMAT,
+     1, "banner", 0, 0, 0, 0},
+    {"array.mtx", "%%MatrixMarket matrix array real general\n1 1\n1\n", GCUT_E_FORMAT, 1, "array",
+     0, 0, 0, 0},
     {"field.mtx", MM "boolean general\n1 1 1\n1 1\n", GCUT_E_FORMAT, 1, "field", 0, 0, 0, 0},
     {"symmetry.mtx", MM "real lower\n1 1 1\n1 1 1\n", GCUT_E_FORMAT, 1, "symmetry", 0, 0, 0, 0},
-    {"banner_tail.mtx", MM "real general extra\n1 1 1\n1 1 1\n", GCUT_E_FORMAT, 1, "after", 0, 0, 0, 0},
-    {"pattern_skew.mtx", MM "pattern skew-symmetric\n1 1 0\n", GCUT_E_FORMAT, 1, "pattern", 0, 0, 0, 0},
+    {"banner_tail.mtx", MM "real general extra\n1 1 1\n1 1 1\n", GCUT_E_FORMAT, 1, "after", 0, 0, 0,
+     0},
+    {"pattern_skew.mtx", MM "pattern skew-symmetric\n1 1 0\n", GCUT_E_FORMAT, 1, "pattern", 0, 0, 0,
+     0},
     {"real_herm.mtx", MM "real hermitian\n1 1 0\n", GCUT_E_FORMAT, 1, "complex", 0, 0, 0, 0},
-    {"no_size.mtx", MM "real general\n% only comments\n", GCUT_E_TRUNCATED, 2, "size line", 0, 0, 0, 0},
+    {"no_size.mtx", MM "real general\n% only comments\n", GCUT_E_TRUNCATED, 2, "size line", 0, 0, 0,
+     0},
     {"size_short.mtx", MM "real general\n3 3\n", GCUT_E_FORMAT, 2, "size line", 0, 0, 0, 0},
     {"size_word.mtx", MM "real general\n3 x 3\n", GCUT_E_FORMAT, 2, "size line", 0, 0, 0, 0},
-    {"size_tail.mtx", MM "real general\n3 3 1 4\n1 1 1\n", GCUT_E_FORMAT, 2, "size line", 0, 0, 0, 0},
+    {"size_tail.mtx", MM "real general\n3 3 1 4\n1 1 1\n", GCUT_E_FORMAT, 2, "size line", 0, 0, 0,
+     0},
     {"size_neg.mtx", MM "real general\n-3 3 1\n1 1 1\n", GCUT_E_FORMAT, 2, "negative", 0, 0, 0, 0},
-    {"size_big.mtx", MM "pattern general\n3000000000 3 1\n1 1\n", GCUT_E_OVERFLOW, 2, "rows", 0, 0, 0, 0},
-    {"nnz_big.mtx", MM "pattern general\n3 3 4000000000\n1 1\n", GCUT_E_OVERFLOW, 2, "entries", 0, 0, 0, 0},
+    {"size_big.mtx", MM "pattern general\n3000000000 3 1\n1 1\n", GCUT_E_OVERFLOW, 2, "rows", 0, 0,
+     0, 0},
+    {"nnz_big.mtx", MM "pattern general\n3 3 4000000000\n1 1\n", GCUT_E_OVERFLOW, 2, "entries", 0,
+     0, 0, 0},
     {"sym_rect.mtx", MM "pattern symmetric\n3 4 1\n1 1\n", GCUT_E_FORMAT, 2, "square", 0, 0, 0, 0},
-    {"row_range.mtx", MM "pattern general\n3 3 2\n1 1\n4 1\n", GCUT_E_RANGE, 4, "outside", 0, 0, 0, 0},
-    {"col_zero.mtx", MM "pattern general\n3 3 2\n1 1\n1 0\n", GCUT_E_RANGE, 4, "outside", 0, 0, 0, 0},
+    {"row_range.mtx", MM "pattern general\n3 3 2\n1 1\n4 1\n", GCUT_E_RANGE, 4, "outside", 0, 0, 0,
+     0},
+    {"col_zero.mtx", MM "pattern general\n3 3 2\n1 1\n1 0\n", GCUT_E_RANGE, 4, "outside", 0, 0, 0,
+     0},
     {"huge_id.mtx", MM "pattern general\n3 3 1\n99999999999999999999999 1\n", GCUT_E_RANGE, 3,
      "outside", 0, 0, 0, 0},
-    {"truncated.mtx", MM "pattern general\n3 3 3\n1 1\n2 2\n", GCUT_E_TRUNCATED, 4, "2 of the 3", 0, 0, 0, 0},
-    {"too_many.mtx", MM "pattern general\n3 3 1\n1 1\n2 2\n", GCUT_E_FORMAT, 4, "more entries", 0, 0, 0, 0},
-    {"trailing.mtx", MM "pattern general\n3 3 1\n1 1 junk\n", GCUT_E_FORMAT, 3, "after", 0, 0, 0, 0},
-    {"pattern_nan.mtx", MM "pattern general\n3 3 1\n1 1 nan\n", GCUT_E_FORMAT, 3, "after", 0, 0, 0, 0},
-    {"missing_value.mtx", MM "real general\n3 3 1\n1 1\n", GCUT_E_FORMAT, 3, "real VALUE", 0, 0, 0, 0},
-    {"bad_real.mtx", MM "real general\n3 3 1\n1 1 1.5x\n", GCUT_E_FORMAT, 3, "real VALUE", 0, 0, 0, 0},
+    {"truncated.mtx", MM "pattern general\n3 3 3\n1 1\n2 2\n", GCUT_E_TRUNCATED, 4, "2 of the 3", 0,
+     0, 0, 0},
+    {"too_many.mtx", MM "pattern general\n3 3 1\n1 1\n2 2\n", GCUT_E_FORMAT, 4, "more entries", 0,
+     0, 0, 0},
+    {"trailing.mtx", MM "pattern general\n3 3 1\n1 1 junk\n", GCUT_E_FORMAT, 3, "after", 0, 0, 0,
+     0},
+    {"pattern_nan.mtx", MM "pattern general\n3 3 1\n1 1 nan\n", GCUT_E_FORMAT, 3, "after", 0, 0, 0,
+     0},
+    {"missing_value.mtx", MM "real general\n3 3 1\n1 1\n", GCUT_E_FORMAT, 3, "real VALUE", 0, 0, 0,
+     0},
+    {"bad_real.mtx", MM "real general\n3 3 1\n1 1 1.5x\n", GCUT_E_FORMAT, 3, "real VALUE", 0, 0, 0,
+     0},
     {"nan.mtx", MM "real general\n3 3 2\n1 1 1\n2 2 nan\n", GCUT_E_FORMAT, 4, "finite", 0, 0, 0, 0},
     {"inf.mtx", MM "real general\n3 3 1\n1 1 -inf\n", GCUT_E_FORMAT, 3, "finite", 0, 0, 0, 0},
-    {"past_double.mtx", MM "real general\n3 3 1\n1 1 1e999\n", GCUT_E_FORMAT, 3, "finite", 0, 0, 0, 0},
-    {"complex_half.mtx", MM "complex general\n3 3 1\n1 1 1.0\n", GCUT_E_FORMAT, 3, "two", 0, 0, 0, 0},
-    {"int_real.mtx", MM "integer general\n3 3 1\n1 1 1.5\n", GCUT_E_FORMAT, 3, "integer", 0, 0, 0, 0},
-    {"int_big.mtx", MM "integer general\n3 3 1\n1 1 2147483648\n", GCUT_E_OVERFLOW, 3, "int32", 0, 0, 0, 0},
+    {"past_double.mtx", MM "real general\n3 3 1\n1 1 1e999\n", GCUT_E_FORMAT, 3, "finite", 0, 0, 0,
+     0},
+    {"complex_half.mtx", MM "complex general\n3 3 1\n1 1 1.0\n", GCUT_E_FORMAT, 3, "two", 0, 0, 0,
+     0},
+    {"int_real.mtx", MM "integer general\n3 3 1\n1 1 1.5\n", GCUT_E_FORMAT, 3, "integer", 0, 0, 0,
+     0},
+    {"int_big.mtx", MM "integer general\n3 3 1\n1 1 2147483648\n", GCUT_E_OVERFLOW, 3, "int32", 0,
+     0, 0, 0},
     {"skew_min.mtx", MM "integer skew-symmetric\n3 3 1\n2 1 -2147483648\n", GCUT_E_OVERFLOW, 3,
      "mirror", 0, 0, 0, 0},
-    {"skew_diag.mtx", MM "real skew-symmetric\n3 3 1\n2 2 1\n", GCUT_E_FORMAT, 3, "diagonal", 0, 0, 0, 0},
+    {"skew_diag.mtx", MM "real skew-symmetric\n3 3 1\n2 2 1\n", GCUT_E_FORMAT, 3, "diagonal", 0, 0,
+     0, 0},
     {"nul.mtx", MM "pattern general\n3 3 1\n1\0 1\n", GCUT_E_FORMAT, 3, "entry", 0, 0, 0, 0},
     {"list_word.txt", "1 2\nx y\n", GCUT_E_FORMAT, 2, "edge", 0, 0, 0, 0},
     {"list_one.txt", "1 2\n3\n", GCUT_E_FORMAT, 2, "edge", 0, 0, 0, 0},
@@ -218,9 +236,9 @@ void check_bipartite_read(check_report *r, int count, uint64_t seed)
                           !strstr(gcut_last_error(ctx), c->phrase))) {
             check_fail(r, "%s: message '%s' lacks '%s' or '%s'", c->name, gcut_last_error(ctx),
                        where, c->phrase);
-        } else if (!st && (gcut_bipartite_get_stats(b, &s) || s.rows != c->rows ||
-                           s.cols != c->cols || s.edges != c->edges ||
-                           s.duplicates_merged != c->merged_or_cost)) {
+        } else if (!st &&
+                   (gcut_bipartite_get_stats(b, &s) || s.rows != c->rows || s.cols != c->cols ||
+                    s.edges != c->edges || s.duplicates_merged != c->merged_or_cost)) {
             check_fail(r, "%s: read %d x %d, %d edges, %lld merged; expected %d x %d, %d, %d",
                        c->name, s.rows, s.cols, s.edges, (long long)s.duplicates_merged, c->rows,
                        c->cols, c->edges, c->merged_or_cost);
@@ -235,10 +253,8 @@ void check_bipartite_read(check_report *r, int count, uint64_t seed)
             int32_t row, col, cost0, cost1;
             gcut_bipartite_edge(b, 0, &row, &col, &cost0);
             gcut_bipartite_edge(b, 1, &row, &col, &cost1);
-            int want0 = !strcmp(c->name, "costs.txt") ? -3 : -7, want1 = !strcmp(c->name,
-                                                                                  "costs.txt")
-                                                                             ? 0
-                                                                             : 7;
+            int want0 = !strcmp(c->name, "costs.txt") ? -3 : -7,
+                want1 = !strcmp(c->name, "costs.txt") ? 0 : 7;
             if (!gcut_bipartite_has_costs(b) || cost0 != want0 || cost1 != want1)
                 check_fail(r, "%s: costs %d, %d, expected %d, %d", c->name, cost0, cost1, want0,
                            want1);

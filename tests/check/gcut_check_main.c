@@ -18,6 +18,7 @@
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
+#include "check_match.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -41,6 +42,9 @@ static const check_entry checks[] = {
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
     {"bipartite.build", 2000, 300, check_bipartite_build},
     {"bipartite.read", 1, 1, check_bipartite_read},
+    {"match.cpu_vs_reference", 3000, 300, check_match_cpu_vs_reference},
+    {"match.matrices", 1000, 1000, check_match_matrices},
+    {"match.verify_refuses", 1, 1, check_match_verify_refuses},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
