@@ -2,6 +2,7 @@
 #include "check_match.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,69 @@ int check_match_instance(uint64_t seed, int index, check_match_entries *out)
         check_match_entries_free(out);
         return -1;
     }
+    return 0;
+}
+
+/* A larger instance: random (uniform or power-law row degrees) or a mesh
+ * pattern (5- or 7-point Laplacian) with a tenth of its entries removed. */
+int check_match_large_instance(uint64_t seed, int index, check_match_entries *e)
+{
+    memset(e, 0, sizeof *e);
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + 0x6b0000u + (uint64_t)index};
+    const int kind = (index / 5) % 4;
+    int64_t room = 0;
+    if (kind < 2) {
+        e->rows = (int32_t)rng_range(&g, 1000, 30000);
+        e->cols = (int32_t)rng_range(&g, e->rows / 2, e->rows * 2);
+        room = (int64_t)e->rows * 4;
+    } else {
+        const int32_t side =
+            kind == 2 ? (int32_t)rng_range(&g, 30, 250) : (int32_t)rng_range(&g, 8, 40);
+        e->rows = e->cols = kind == 2 ? side * side : side * side * side;
+        room = (int64_t)e->rows * 7;
+    }
+    e->row = malloc((size_t)room * sizeof *e->row);
+    e->col = malloc((size_t)room * sizeof *e->col);
+    if (!e->row || !e->col)
+        return -1;
+    if (kind < 2) {
+        for (int64_t k = 0; k < room; k++) {
+            /* Power-law: a row drawn as the square of a uniform fraction
+             * lands on low ids far more often. */
+            double f = (double)rng_below(&g, 1 << 30) / (double)(1 << 30);
+            e->row[k] =
+                kind == 0 ? (int32_t)rng_below(&g, e->rows) : (int32_t)(f * f * f * e->rows);
+            e->col[k] = (int32_t)rng_below(&g, e->cols);
+        }
+        e->nnz = room;
+    } else {
+        const int32_t side =
+            kind == 2 ? (int32_t)(0.5 + sqrt(e->rows)) : (int32_t)(0.5 + cbrt(e->rows));
+        const int dims = kind == 2 ? 2 : 3;
+        for (int32_t v = 0; v < e->rows; v++) {
+            int32_t coord[3] = {v % side, (v / side) % side, dims == 3 ? v / (side * side) : 0};
+            int32_t stride[3] = {1, side, side * side};
+            for (int d = -1; d < 2 * dims; d++) {
+                int32_t w = v;
+                if (d >= 0) {
+                    int axis = d / 2, step = d % 2 ? 1 : -1;
+                    if (coord[axis] + step < 0 || coord[axis] + step >= side)
+                        continue;
+                    w = v + step * stride[axis];
+                }
+                if (rng_below(&g, 10) == 0)
+                    continue; /* removed: the matching turns deficient */
+                e->row[e->nnz] = v;
+                e->col[e->nnz++] = w;
+            }
+        }
+    }
+    snprintf(e->name, sizeof e->name, "%s %dx%d nnz=%lld (seed %llu index %d)",
+             kind == 0   ? "uniform"
+             : kind == 1 ? "power-law"
+             : kind == 2 ? "mesh2d"
+                         : "mesh3d",
+             e->rows, e->cols, (long long)e->nnz, (unsigned long long)seed, index);
     return 0;
 }
 
@@ -383,14 +447,27 @@ void check_match_cpu_vs_reference(check_report *r, int count, uint64_t seed)
         }
         gcut_bipartite_destroy(b);
         check_match_entries_free(&e);
+        /* Every 25th: a larger graph, pr and hk against each other (each
+         * answer's cover proves it maximum). */
+        if (index % 25 != 24)
+            continue;
+        b = NULL;
+        gcut_match_info info;
+        if (check_match_large_instance(seed, index, &e) ||
+            gcut_bipartite_create_from_edges(ctx, e.rows, e.cols, e.nnz, e.row, e.col, NULL, &b) ||
+            gcut_match(b, "hk", NULL, NULL, NULL, NULL, &info))
+            check_fail(r, "large instance %d: %s", index, gcut_last_error(ctx));
+        else if (!check_match_solve(r, b, "pr", info.size, e.name, NULL))
+            r->passed++;
+        gcut_bipartite_destroy(b);
+        check_match_entries_free(&e);
     }
     gcut_context_destroy(ctx);
 }
 
 /* ---- the shared matrices -------------------------------------------------- */
 
-/* The matrices' folder, or NULL. */
-static const char *matrices_dir(void)
+const char *check_match_matrices_dir(void)
 {
     static char found[512];
     const char *env = getenv("GCUT_MATRICES");
@@ -420,7 +497,7 @@ static const char *matrices_dir(void)
 void check_match_matrices(check_report *r, int count, uint64_t seed)
 {
     (void)seed;
-    const char *dir = matrices_dir();
+    const char *dir = check_match_matrices_dir();
     gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
     DIR *d = dir ? opendir(dir) : NULL;
     if (!ctx || !d) {

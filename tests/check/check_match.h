@@ -32,6 +32,11 @@ typedef struct check_match_entries {
 int check_match_instance(uint64_t seed, int index, check_match_entries *out);
 void check_match_entries_free(check_match_entries *e);
 
+/* A larger instance: uniform or power-law random (1000 to 30000 rows, 4
+ * entries a row) or a 2-D or 3-D mesh pattern (5- or 7-point Laplacian)
+ * with a tenth of its entries removed, so the matching is deficient. */
+int check_match_large_instance(uint64_t seed, int index, check_match_entries *e);
+
 /* The maximum matching size by simple augmenting paths (Kuhn's algorithm,
  * iterative), independent of the library. -1 on allocation failure. */
 int32_t check_match_reference(const check_match_entries *e);
@@ -43,8 +48,14 @@ int32_t check_match_reference(const check_match_entries *e);
 int check_match_solve(check_report *r, gcut_bipartite *b, const char *algo, int32_t expected,
                       const char *what, const char *device_name);
 
-/* The CPU solvers on `count` generated instances. */
+/* The CPU solvers on `count` generated instances against the reference,
+ * and on every 25th index a larger instance, pr against hk. */
 void check_match_cpu_vs_reference(check_report *r, int count, uint64_t seed);
+
+/* The folder of the shared matrices (GCUT_MATRICES, else
+ * ../shared/data/matrices beside the source tree or the working folder),
+ * or NULL. */
+const char *check_match_matrices_dir(void);
 
 /* The CPU solvers on every matrix of ../shared/data/matrices (found from
  * GCUT_MATRICES, or relative to the working folder; none there: skipped). */

@@ -19,6 +19,7 @@
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
 #include "check_match.h"
+#include "check_match_gpu.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -57,6 +58,8 @@ static const check_entry checks[] = {
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
     {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
     {"segment.gpu_vs_cpu", 54, 9, check_segment_gpu_vs_cpu},
+    {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
+    {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
