@@ -7,10 +7,14 @@
 
 #include "graph/match.h"
 
+#define MATCHED INT32_MIN
+
 typedef struct ks {
     const gcut_bipartite *b;
     int32_t *rmatch, *cmatch;
-    int32_t *deg;   /* unmatched neighbours left: rows 0..rows-1, then columns */
+    int32_t *deg;   /* unmatched neighbours left: rows 0..rows-1, then columns;
+                       MATCHED once matched, so that one array answers both
+                       questions (the scans here are bound by cache misses) */
     int32_t *queue; /* vertices whose deg fell to 1 (rows, then rows + c) */
     int64_t head, tail;
 } ks;
@@ -18,11 +22,12 @@ typedef struct ks {
 /* One side's vertex just got matched: its unmatched neighbours (of the
  * other side, numbered from `other`) lose one. */
 static void drop_neighbours(ks *k, const int32_t *start, const int32_t *adj, int32_t v,
-                            const int32_t *other_match, int32_t other)
+                            int32_t other)
 {
+    int32_t *deg = k->deg + other;
     for (int32_t e = start[v]; e < start[v + 1]; e++) {
         int32_t w = adj[e];
-        if (other_match[w] < 0 && --k->deg[other + w] == 1)
+        if (deg[w] > 0 && --deg[w] == 1)
             k->queue[k->tail++] = other + w;
     }
 }
@@ -32,16 +37,19 @@ static void match(ks *k, int32_t r, int32_t c)
     const gcut_bipartite *b = k->b;
     k->rmatch[r] = c;
     k->cmatch[c] = r;
-    drop_neighbours(k, b->row_start, b->row_col, r, k->cmatch, b->rows);
-    drop_neighbours(k, b->col_start, b->col_row, c, k->rmatch, 0);
+    k->deg[r] = MATCHED;
+    k->deg[b->rows + c] = MATCHED;
+    drop_neighbours(k, b->row_start, b->row_col, r, b->rows);
+    drop_neighbours(k, b->col_start, b->col_row, c, 0);
 }
 
-/* The one unmatched neighbour of a vertex of deg 1. */
+/* The first unmatched neighbour of a vertex (-1 if none); `deg` is the
+ * other side's part of ks.deg. */
 static int32_t free_neighbour(const int32_t *start, const int32_t *adj, int32_t v,
-                              const int32_t *other_match)
+                              const int32_t *deg)
 {
     for (int32_t e = start[v]; e < start[v + 1]; e++)
-        if (other_match[adj[e]] < 0)
+        if (deg[adj[e]] != MATCHED)
             return adj[e];
     return -1;
 }
@@ -76,26 +84,26 @@ gcut_status gcut__match_karp_sipser(const gcut_bipartite *b, int32_t *rmatch, in
         while (k.head < k.tail) {
             int32_t v = k.queue[k.head++];
             if (v < rows) {
-                if (rmatch[v] >= 0 || k.deg[v] != 1)
+                if (k.deg[v] != 1)
                     continue;
-                int32_t c = free_neighbour(b->row_start, b->row_col, v, cmatch);
+                int32_t c = free_neighbour(b->row_start, b->row_col, v, k.deg + rows);
                 if (c >= 0)
                     match(&k, v, c), pairs++;
             } else {
                 int32_t c = v - rows;
-                if (cmatch[c] >= 0 || k.deg[v] != 1)
+                if (k.deg[v] != 1)
                     continue;
-                int32_t r = free_neighbour(b->col_start, b->col_row, c, rmatch);
+                int32_t r = free_neighbour(b->col_start, b->col_row, c, k.deg);
                 if (r >= 0)
                     match(&k, r, c), pairs++;
             }
         }
         /* No vertex of degree one: the next free column with a free row. */
-        while (next_col < cols && (cmatch[next_col] >= 0 || k.deg[rows + next_col] == 0))
+        while (next_col < cols && k.deg[rows + next_col] <= 0)
             next_col++;
         if (next_col == cols)
             break;
-        int32_t r = free_neighbour(b->col_start, b->col_row, next_col, rmatch);
+        int32_t r = free_neighbour(b->col_start, b->col_row, next_col, k.deg);
         match(&k, r, next_col);
         pairs++;
     }
