@@ -590,9 +590,10 @@ typedef struct gcut_match_info {
 const char *gcut_match_algorithms(void);
 
 /* A maximum matching of `graph` and its cover. `algo` NULL picks the
- * default for the context's device: "gpr" on a usable GPU (auto or gpu;
- * auto falls back to the CPU, with a notice, when the GPU has no room),
- * else "pr"; a named algorithm must run on the device asked for. Each
+ * default for the context's device: "gpr" on a usable GPU (gpu; auto too
+ * from 200000 edges, below which "pr" on the CPU is faster; auto falls
+ * back to the CPU, with a notice, when the GPU has no room), else "pr"; a
+ * named algorithm must run on the device asked for. Each
  * output may be NULL: row_match (rows), col_match (cols), row_cover
  * (rows) and col_cover (cols; 1 = in the cover); `info` may be NULL.
  * GCUT_E_OVERFLOW when rows + cols + 2 is past INT32_MAX. */

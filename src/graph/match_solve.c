@@ -34,7 +34,10 @@ const char *gcut_match_algorithms(void)
 #endif
 }
 
-static const match_solver *pick(gcut_context *ctx, const char *algo, gcut_status *st)
+/* --device auto runs graphs of fewer edges on the CPU. */
+#define AUTO_GPU_MIN_EDGES 200000
+
+static const match_solver *pick(gcut_context *ctx, const char *algo, int32_t edges, gcut_status *st)
 {
     const match_solver *named = NULL, *gpu = NULL;
     for (int i = 0; i < n_solvers; i++) {
@@ -52,6 +55,15 @@ static const match_solver *pick(gcut_context *ctx, const char *algo, gcut_status
     *st = gcut__solver_device(ctx, "match", algo, named ? named->on_gpu : -1, gpu != NULL, &on_gpu);
     if (*st)
         return NULL;
+    /* --device auto on a small graph: the CPU is faster (a G-PR run costs
+     * some 0.1-3 ms of launches and transfers, more than pr takes below
+     * about 1e5 edges; bench/results/match_*.md). */
+    if (!named && on_gpu && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+        edges < AUTO_GPU_MIN_EDGES) {
+        gcut__log(ctx, 2, "match: %d edges: solving on the CPU, faster than the GPU at this size",
+                  edges);
+        on_gpu = 0;
+    }
     return named ? named : on_gpu ? gpu : &solvers[0];
 }
 
@@ -92,7 +104,7 @@ gcut_status gcut_match(gcut_bipartite *b, const char *algo, int32_t *row_match, 
                           "match: %d rows + %d columns: at most %d vertices in all", b->rows,
                           b->cols, INT32_MAX - 2);
     gcut_status st;
-    const match_solver *s = pick(ctx, algo, &st);
+    const match_solver *s = pick(ctx, algo, b->edges, &st);
     if (!s)
         return st;
     int32_t *rmatch = row_match ? row_match : malloc(((size_t)b->rows + 1) * sizeof *rmatch);
