@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check_assign.h"
 #include "check_common.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
@@ -50,6 +51,10 @@ static const check_entry checks[] = {
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
     {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
     {"segment.gpu_vs_cpu", 54, 9, check_segment_gpu_vs_cpu},
+    {"assign.csa_vs_hungarian", 3000, 300, check_assign_csa_vs_hungarian},
+    {"assign.csa_knobs", 1000, 100, check_assign_csa_knobs},
+    {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
+    {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
