@@ -18,7 +18,8 @@
  *   bound and a full scan is needed only then;
  * - global price updates (seed 001 Algorithm 5.3): a Dial-bucket shortest
  *   path from the free columns over the residual graph in units of eps,
- *   every update_every * n double pushes, lowering each column by eps times
+ *   once the double pushes have looked at update_every times as many arcs
+ *   as an update does (the live ones), lowering each column by eps times
  *   its distance (truncated at the last bucket scanned, which keeps
  *   eps-optimality);
  * - arc fixing: at the start of a phase, arcs whose reduced cost exceeds
@@ -74,6 +75,8 @@ typedef struct csa {
     int32_t *label, *bucket_next, *bucket_prev, *bucket_head, *row_min_tmp;
     int64_t *row_min;
     int32_t n_buckets;
+    int64_t live_arcs;  /* sum of the live slices */
+    int64_t work;       /* arcs looked at by double pushes since the last update */
     /* counts */
     int64_t pushes, updates, fixed, repairs;
 } csa;
@@ -87,6 +90,7 @@ static void scan_row(csa *s, int32_t x)
     int len = 0;
     int64_t worst = INF64; /* value of the (k+1)-th best so far */
     const int64_t *price = s->price;
+    s->work += s->live_end[x] - s->row_ptr[x];
     for (int64_t a = s->row_ptr[x], end = s->live_end[x]; a < end; a++) {
         const int32_t y = s->col[a];
         const int64_t v = s->cost[a] - price[y];
@@ -323,6 +327,7 @@ static void fix_arcs(csa *s, int64_t limit)
         }
         if (end < s->live_end[x])
             s->cache_len[x] = 0; /* the cache may hold a fixed arc: scan again */
+        s->live_arcs -= s->live_end[x] - end;
         s->live_end[x] = end;
     }
 }
@@ -331,10 +336,12 @@ static void fix_arcs(csa *s, int64_t limit)
  * (s->stuck_row set) or GCUT_E_OVERFLOW. */
 static gcut_status discharge(csa *s, int64_t eps, int64_t update_every, gcut_context *ctx)
 {
-    int64_t since_update = 0;
+    s->work = 0;
     while (s->top > 0) {
-        if (update_every > 0 && since_update >= update_every) {
-            since_update = 0;
+        /* An update costs about one look at every live arc: it runs once
+         * the double pushes have looked at update_every times as many. */
+        if (update_every > 0 && s->work >= update_every * (s->live_arcs + s->n)) {
+            s->work = 0;
             if (price_update(s, eps))
                 return GCUT_E_INFEASIBLE;
         }
@@ -368,14 +375,15 @@ static gcut_status discharge(csa *s, int64_t eps, int64_t update_every, gcut_con
             push_active(s, old);
         }
         s->pushes++;
-        since_update++;
+        s->work += s->cache;
     }
     return GCUT_OK;
 }
 
-/* After the last phase: how far the worst matched row is from its best
- * arc over all arcs, fixed ones included (0 when every row is within eps). */
-static int64_t worst_violation(csa *s, int64_t eps)
+/* After the last phase: rows beaten by more than eps by one of their arcs
+ * (fixed ones included) get all their arcs back. Returns how far the worst
+ * was from its best arc (0 when every row is within eps). */
+static int64_t unfix_violators(csa *s, int64_t eps)
 {
     int64_t worst = 0;
     for (int32_t x = 0; x < s->n; x++) {
@@ -388,8 +396,13 @@ static int64_t worst_violation(csa *s, int64_t eps)
                 best = v;
         }
         const int64_t over = s->row_cost[x] - s->price[s->row_col[x]] - best;
-        if (over > eps && over > worst)
+        if (over <= eps)
+            continue;
+        if (over > worst)
             worst = over;
+        s->live_arcs += s->row_ptr[x + 1] - s->live_end[x];
+        s->live_end[x] = s->row_ptr[x + 1];
+        s->cache_len[x] = 0;
     }
     return worst;
 }
@@ -433,9 +446,14 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
                              gcut__assign_result *res)
 {
     const int32_t n = p->n;
-    const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
-    const int update_factor = knobs && knobs->update_every ? knobs->update_every : 1;
-    const int fix_factor = knobs && knobs->fix_factor ? knobs->fix_factor : 4;
+    /* Defaults measured on random dense and sparse instances
+     * (bench/results/assign_*): alpha 50 beat 10 and 20 (fewer phases, each
+     * re-placing every row), and both heuristics lost time there (arc
+     * fixing by repairs, price updates by their own cost), so they are off
+     * unless asked for. */
+    const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 50;
+    const int update_factor = knobs && knobs->update_every ? knobs->update_every : -1;
+    const int fix_factor = knobs && knobs->fix_factor ? knobs->fix_factor : -1;
     /* two at least: the cached pair must be able to hold the best two */
     const int cache = knobs && knobs->cache > 1 ? (knobs->cache > CACHE_MAX ? CACHE_MAX : knobs->cache)
                                                 : 4;
@@ -485,7 +503,8 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
     }
     for (int32_t x = 0; x < n; x++)
         s.live_end[x] = p->row_ptr[x + 1];
-    const int64_t update_every = update_factor > 0 ? (int64_t)update_factor * n : 0;
+    const int64_t update_every = update_factor > 0 ? update_factor : 0;
+    s.live_arcs = p->m;
 
     gcut_status st = GCUT_OK;
     int64_t eps;
@@ -537,7 +556,8 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
                                    ? INF64
                                    : (2 * (int64_t)n + 2) * (eps0 + eps);
             if (!first && fix_factor > 0)
-                fix_arcs(&s, (int64_t)fix_factor * eps_prev);
+                /* fix_factor 16: 2n eps_prev, Goldberg-Kennedy's safe bound */
+                fix_arcs(&s, fix_factor * ((int64_t)n + 1) / 8 * eps_prev);
             st = refine(&s, eps, update_every, ctx);
             res->refines++;
             if (first)
@@ -546,17 +566,14 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
         } while (!st && eps > 1);
     }
     /* Exact whatever the fixing guessed: when a fixed arc beats a row by
-     * more than eps, the state is only `worst`-optimal; every arc comes back
-     * and scaling goes on from there (without fixing, so this ends). */
+     * more than eps, that row gets its arcs back, the state is only
+     * `worst`-optimal, and scaling goes on from there without fixing (each
+     * round gives some row all its arcs back, so this ends). */
     for (;;) {
-        const int64_t worst = st ? 0 : worst_violation(&s, 1);
+        const int64_t worst = st ? 0 : unfix_violators(&s, 1);
         if (worst == 0)
             break;
         s.repairs++;
-        for (int32_t x = 0; x < n; x++) {
-            s.live_end[x] = p->row_ptr[x + 1];
-            s.cache_len[x] = 0;
-        }
         eps = worst;
         do {
             eps = eps / alpha > 1 ? eps / alpha : 1;

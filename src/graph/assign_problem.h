@@ -40,10 +40,11 @@ typedef struct gcut__assign_problem {
 /* Knobs of the cost-scaling solvers; 0 keeps the default. */
 typedef struct gcut__assign_knobs {
     int alpha;          /* eps divisor between phases (default 10) */
-    int update_every;   /* global price update after this many double pushes per n
-                           (CPU; default below); -1 = never */
+    int update_every;   /* CPU: a global price update once double pushes have looked
+                           at this many times the live arcs; -1 = never */
     int fix_factor;     /* arc fixing: fix arcs whose reduced cost exceeds
-                           fix_factor * eps; -1 = never */
+                           fix_factor * (n + 1) / 8 times the last phase's eps
+                           (16: Goldberg-Kennedy's safe 2n eps); -1 = never */
     int cache;          /* CPU quick minima: arcs kept per row (1..8) */
 } gcut__assign_knobs;
 

@@ -314,11 +314,11 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         return;
     }
     static const gcut__assign_knobs variants[] = {
-        {0, -1, 0, 0}, /* no price updates */
-        {0, 0, -1, 0}, /* no arc fixing */
-        {0, 0, 1, 2},  /* aggressive fixing (repairs), the smallest cache */
-        {2, 1, 0, 8},  /* alpha 2, updates every n pushes */
-        {40, 0, 0, 0}, /* alpha 40 */
+        {10, 4, 16, 4}, /* alpha 10, price updates, safe arc fixing */
+        {0, 1, -1, 0},  /* frequent price updates */
+        {0, -1, 1, 2},  /* aggressive fixing (repairs), the smallest cache */
+        {2, 1, 4, 8},   /* alpha 2, both heuristics */
+        {0, 0, 0, 0},   /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int v = 0; v < nv; v++)

@@ -12,8 +12,8 @@
  * the proof (gcut_assign_verify) and the Hall violator named. */
 void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed);
 
-/* CSA with its heuristics switched off one at a time (no price updates, no
- * arc fixing, the smallest quick-minima cache, alpha 2 and 40): the same costs. */
+/* CSA with its heuristics on (price updates, arc fixing safe and
+ * aggressive), the smallest quick-minima cache, alpha 2 and 10: the same costs. */
 void check_assign_csa_knobs(check_report *r, int count, uint64_t seed);
 
 /* GPU cost scaling against the Hungarian reference (skipped without a GPU). */
