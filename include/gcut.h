@@ -573,6 +573,144 @@ gcut_status gcut_assign_verify(gcut_context *ctx, int32_t rows, int32_t cols,
                                const int64_t *row_ptr, const int32_t *col_idx,
                                const int32_t *cost, unsigned flags, const int32_t *row_to_col,
                                int64_t total_cost, const int64_t *prices, int64_t *gap);
+/* ------------------------------------------------------------------------
+ * Bipartite graphs: rows x columns (a sparse matrix's two sides), edges
+ * (row, col) 0-based, optional int32 costs per edge. Duplicate edges are
+ * merged when the graph is built (a merged edge keeps the smallest of its
+ * costs) and counted in the stats. Edges are numbered 0..edges-1 in order
+ * of row, then column. At most 2^31 - 2 distinct edges.
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_bipartite gcut_bipartite;
+
+typedef struct gcut_bipartite_stats {
+    int32_t rows, cols;
+    int64_t entries_in;        /* entries given (array entries, file entries, and the
+                                  mirrored entries of symmetric files) */
+    int32_t edges;             /* distinct (row, col) pairs kept */
+    int64_t duplicates_merged; /* entries merged into an earlier one with the same ends */
+    int has_costs;             /* 1 when the edges carry costs */
+    int32_t empty_rows, empty_cols;
+    int32_t max_row_degree, max_col_degree;
+} gcut_bipartite_stats;
+
+/* Build a graph of `rows` x `cols` (each 0..INT32_MAX-1) from nnz entries
+ * (row_idx[i], col_idx[i]), 0-based, with costs[i] (NULL for none); the
+ * arrays are copied. GCUT_E_RANGE naming the entry for an id out of range;
+ * GCUT_E_OVERFLOW for more than 2^31 - 2 distinct edges. */
+gcut_status gcut_bipartite_create_from_edges(gcut_context *ctx, int32_t rows, int32_t cols,
+                                             int64_t nnz, const int32_t *row_idx,
+                                             const int32_t *col_idx, const int32_t *costs,
+                                             gcut_bipartite **out);
+
+/* Formats for gcut_bipartite_read() (flags): AUTO takes a file named
+ * *.mtx or starting with "%%" as Matrix Market, any other as an edge list. */
+#define GCUT_BIPARTITE_AUTO 0u
+#define GCUT_BIPARTITE_MTX 1u
+#define GCUT_BIPARTITE_EDGES 2u
+/* Or'ed in: keep no costs, whatever the file holds. */
+#define GCUT_BIPARTITE_NO_COSTS 4u
+
+/* Read a bipartite graph.
+ * Matrix Market: "%%MatrixMarket matrix coordinate FIELD SYMMETRY" with
+ *   FIELD pattern, integer, real or complex and SYMMETRY general,
+ *   symmetric, skew-symmetric or hermitian; '%' comments; "ROWS COLS NNZ";
+ *   NNZ lines "I J [VALUE...]" (1-based). A matrix's rows and columns are
+ *   the two sides, its entries the edges; symmetric kinds (square only)
+ *   add the mirror (J, I) of every off-diagonal entry (negated for
+ *   skew-symmetric, whose diagonal must be empty). Integer values (int32)
+ *   are kept as costs; real and complex values are checked (finite numbers)
+ *   and dropped, as are numbers after a pattern entry (some published
+ *   pattern files carry them).
+ * Edge list: lines "R C" or "R C COST" (1-based; every line the same
+ *   kind; COST an int32, kept), '#' or '%' comments, blank lines; the sizes
+ *   are the largest ids.
+ * Errors name PATH:LINE: GCUT_E_IO (cannot read), GCUT_E_FORMAT (bad
+ * banner, size line or entry line, text after an entry, more entries than
+ * announced, NaN or infinite value), GCUT_E_RANGE (an id outside 1..ROWS or
+ * 1..COLS), GCUT_E_OVERFLOW (a size, count or integer past int32),
+ * GCUT_E_TRUNCATED (fewer entries than announced, an empty file). */
+gcut_status gcut_bipartite_read(gcut_context *ctx, const char *path, unsigned flags,
+                                gcut_bipartite **out);
+
+/* Release a graph. NULL is a no-op. */
+void gcut_bipartite_destroy(gcut_bipartite *graph);
+
+int32_t gcut_bipartite_rows(const gcut_bipartite *graph);
+int32_t gcut_bipartite_cols(const gcut_bipartite *graph);
+int32_t gcut_bipartite_edges(const gcut_bipartite *graph);
+int gcut_bipartite_has_costs(const gcut_bipartite *graph);
+gcut_status gcut_bipartite_get_stats(const gcut_bipartite *graph, gcut_bipartite_stats *stats);
+
+/* Edge `edge` (0..edges-1): its ends and cost (0 without costs); any
+ * output may be NULL. */
+gcut_status gcut_bipartite_edge(const gcut_bipartite *graph, int32_t edge, int32_t *row,
+                                int32_t *col, int32_t *cost);
+
+/* ------------------------------------------------------------------------
+ * Maximum-cardinality bipartite matching, with its proof: a König vertex
+ * cover (a set of rows and columns touching every edge) of as many
+ * vertices as the matching has pairs. A matching is row_match[r] = the
+ * column matched to row r or -1, and col_match[c] = the row of column c or
+ * -1. Solvers: "pr" (push-relabel, FIFO, global relabels; Kaya et al.) and
+ * "hk" (Hopcroft-Karp) on the CPU, both from a Karp-Sipser greedy start;
+ * "gpr" on the GPU (G-PR, Deveci et al.: lock-free pushes over a list of
+ * active columns, global relabels by a GPU search, from a GPU greedy start).
+ * ---------------------------------------------------------------------- */
+
+typedef struct gcut_match_info {
+    int32_t size;         /* matched pairs = the cover's vertices */
+    int32_t initial_size; /* pairs of the greedy start */
+    double time_ms;       /* the matching, greedy start included (gpr: the device's
+                             run, CUDA events) */
+    double total_ms;      /* time_ms plus, for gpr, device allocation and transfers */
+    double cover_ms;      /* the cover's search (not in the times above) */
+    const char *device;   /* "cpu" or the GPU's name (static storage) */
+    const char *algo;     /* the solver that ran */
+    int64_t iterations;   /* pr: pushes; hk: phases; gpr: push launches */
+    int64_t relabels;     /* global relabels (pr, gpr; 0 for hk) */
+} gcut_match_info;
+
+/* The matching solvers this build has, comma-separated: "pr,hk", and with
+ * CUDA also "gpr". */
+const char *gcut_match_algorithms(void);
+
+/* A maximum matching of `graph` and its cover. `algo` NULL picks the
+ * default for the context's device: "gpr" on a usable GPU (auto or gpu;
+ * auto falls back to the CPU, with a notice, when the GPU has no room),
+ * else "pr"; a named algorithm must run on the device asked for. Each
+ * output may be NULL: row_match (rows), col_match (cols), row_cover
+ * (rows) and col_cover (cols; 1 = in the cover); `info` may be NULL.
+ * GCUT_E_OVERFLOW when rows + cols + 2 is past INT32_MAX. */
+gcut_status gcut_match(gcut_bipartite *graph, const char *algo, int32_t *row_match,
+                       int32_t *col_match, uint8_t *row_cover, uint8_t *col_cover,
+                       gcut_match_info *info);
+
+/* The same on caller arrays: nnz entries (row_idx[i], col_idx[i]), 0-based,
+ * of a rows x cols graph (duplicates allowed). */
+gcut_status gcut_match_arrays(gcut_context *ctx, int32_t rows, int32_t cols, int64_t nnz,
+                              const int32_t *row_idx, const int32_t *col_idx, const char *algo,
+                              int32_t *row_match, int32_t *col_match, uint8_t *row_cover,
+                              uint8_t *col_cover, gcut_match_info *info);
+
+/* Check a matching and its proof: every row_match entry -1 or a column,
+ * no column twice, every pair an edge, col_match (may be NULL) the same
+ * pairs seen from the columns, every edge touched by the cover, and the
+ * cover as large as the matching (so both are optimal). GCUT_E_VERIFY
+ * naming the first violation otherwise. `size` (may be NULL) gets the
+ * matching's size. */
+gcut_status gcut_match_verify(const gcut_bipartite *graph, const int32_t *row_match,
+                              const int32_t *col_match, const uint8_t *row_cover,
+                              const uint8_t *col_cover, int32_t *size);
+
+/* Write the pairs, one "ROW COL" a line (1-based, by row), or the cover,
+ * "r ROW" and "c COL" lines (1-based, rows first), to a temporary renamed
+ * into place. */
+gcut_status gcut_match_write_pairs(gcut_context *ctx, const char *path, int32_t rows,
+                                   const int32_t *row_match);
+gcut_status gcut_match_write_cover(gcut_context *ctx, const char *path, int32_t rows,
+                                   int32_t cols, const uint8_t *row_cover,
+                                   const uint8_t *col_cover);
 
 #ifdef __cplusplus
 }

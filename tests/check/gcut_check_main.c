@@ -12,12 +12,15 @@
 #include <time.h>
 
 #include "check_assign.h"
+#include "check_bipartite.h"
 #include "check_common.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
+#include "check_match.h"
+#include "check_match_gpu.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -39,6 +42,11 @@ static const check_entry checks[] = {
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
+    {"bipartite.build", 2000, 300, check_bipartite_build},
+    {"bipartite.read", 1, 1, check_bipartite_read},
+    {"match.cpu_vs_reference", 3000, 300, check_match_cpu_vs_reference},
+    {"match.matrices", 1000, 1000, check_match_matrices},
+    {"match.verify_refuses", 1, 1, check_match_verify_refuses},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
@@ -55,6 +63,8 @@ static const check_entry checks[] = {
     {"assign.csa_knobs", 1000, 100, check_assign_csa_knobs},
     {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
     {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
+    {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
+    {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
