@@ -573,6 +573,43 @@ gcut_status gcut_assign_verify(gcut_context *ctx, int32_t rows, int32_t cols,
                                const int64_t *row_ptr, const int32_t *col_idx,
                                const int32_t *cost, unsigned flags, const int32_t *row_to_col,
                                int64_t total_cost, const int64_t *prices, int64_t *gap);
+
+/* An assignment problem read from a file: CSR over rows as
+ * gcut_assign_csr takes it (arrays owned by the struct). */
+typedef struct gcut_assign_input {
+    int32_t rows, cols;
+    int64_t arcs;
+    int64_t *row_ptr; /* rows + 1 */
+    int32_t *col_idx; /* arcs */
+    int32_t *cost;    /* arcs */
+} gcut_assign_input;
+
+/* Read an assignment problem. Two formats, told apart by the first line:
+ * - Matrix Market ("%%MatrixMarket matrix coordinate|array integer|real
+ *   general"): a coordinate entry "I J VALUE" (1-based) lets row I take
+ *   column J at cost VALUE; an array file is the dense matrix, column-major;
+ * - the dense cost matrix: '#' comments and blank lines anywhere; a line
+ *   "ROWS COLS", then ROWS lines of COLS costs each, '-' for a pair that
+ *   is not allowed.
+ * Costs are int32 integers; real values need `scale` > 0 (each value times
+ * scale, rounded to the nearest integer; integers are scaled too); scale 0
+ * refuses them. Errors name PATH:LINE: GCUT_E_IO, GCUT_E_FORMAT (bad banner,
+ * size line or entry, a real cost without a scale, text after an entry,
+ * more entries or rows than announced), GCUT_E_RANGE (an index outside the
+ * matrix), GCUT_E_OVERFLOW (a cost or size past int32), GCUT_E_TRUNCATED. */
+gcut_status gcut_assign_read(gcut_context *ctx, const char *path, double scale,
+                             gcut_assign_input **out);
+
+/* Release what gcut_assign_read gave. NULL is a no-op. */
+void gcut_assign_input_destroy(gcut_assign_input *input);
+
+/* Write an assignment as "ROW COL COST" lines (1-based, rows in order, the
+ * rows left over omitted; COST the cheapest arc of the pair, the dearest
+ * when `flags` has GCUT_ASSIGN_MAXIMIZE), to a temporary renamed into place. */
+gcut_status gcut_assign_write_pairs(gcut_context *ctx, const char *path, int32_t rows,
+                                    const int64_t *row_ptr, const int32_t *col_idx,
+                                    const int32_t *cost, unsigned flags,
+                                    const int32_t *row_to_col);
 /* ------------------------------------------------------------------------
  * Bipartite graphs: rows x columns (a sparse matrix's two sides), edges
  * (row, col) 0-based, optional int32 costs per edge. Duplicate edges are
