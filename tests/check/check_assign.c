@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_rng.h"
 #include "gcut.h"
@@ -432,4 +433,88 @@ static void gpu_vs_cpu_one(check_report *r, gcut_context *cpu, gcut_context *gpu
 void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_cpu_one, "gpu-csa", count, seed);
+}
+
+/* gcut_assign_read: good files give the arcs; every malformed one fails
+ * with its status and a message naming PATH:LINE. */
+void check_assign_read(check_report *r, int count, uint64_t seed)
+{
+    (void)count;
+    (void)seed;
+    static const struct {
+        const char *text;
+        double scale;
+        gcut_status want;
+        const char *where; /* ":LINE:" expected in the message, or NULL */
+        int64_t arcs;      /* for a good file */
+    } cases[] = {
+        {"2 2\n1 2\n3 4\n", 0, GCUT_OK, NULL, 4},
+        {"# costs\n2 3\n1 - 2\n\n- 4 -5\n", 0, GCUT_OK, NULL, 4},
+        {"1 1\n1.5\n", 2, GCUT_OK, NULL, 1},
+        {"%%MatrixMarket matrix coordinate integer general\n% c\n2 2 3\n1 1 5\n2 1 -3\n1 2 7\n", 0,
+         GCUT_OK, NULL, 3},
+        {"%%MatrixMarket matrix array real general\n2 1\n0.5\n1.25\n", 4, GCUT_OK, NULL, 2},
+        {"", 0, GCUT_E_TRUNCATED, NULL, 0},
+        {"2 x\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"2 2\n1 2\n3\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"2 2\n1 2\n3 4 5\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"2 2\n1 2\n", 0, GCUT_E_TRUNCATED, NULL, 0},
+        {"1 2\n1 2\n3 4\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"1 1\n1.5\n", 0, GCUT_E_FORMAT, ":2:", 0},
+        {"1 1\n99999999999\n", 0, GCUT_E_OVERFLOW, ":2:", 0},
+        {"1 1\n1e12\n", 1, GCUT_E_OVERFLOW, ":2:", 0},
+        {"1 1\nnan\n", 1, GCUT_E_FORMAT, ":2:", 0},
+        {"-1 2\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", 0, GCUT_E_FORMAT, ":1:",
+         0},
+        {"%%MatrixMarket matrix coordinate integer symmetric\n1 1 1\n1 1 1\n", 0, GCUT_E_FORMAT,
+         ":1:", 0},
+        {"%%MatrixMarket vector coordinate integer general\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2\n", 0, GCUT_E_FORMAT, ":2:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n3 1 4\n", 0, GCUT_E_RANGE,
+         ":3:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 4 5\n", 0, GCUT_E_FORMAT,
+         ":3:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 4\n", 0, GCUT_E_TRUNCATED,
+         NULL, 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 4\n2 2 1\n", 0,
+         GCUT_E_FORMAT, ":4:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 x\n", 0, GCUT_E_FORMAT,
+         ":3:", 0},
+    };
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    char path[] = "/tmp/gcut-assign-read-XXXXXX";
+    const int fd = ctx ? mkstemp(path) : -1;
+    if (fd < 0) {
+        check_fail(r, "no temporary file");
+        gcut_context_destroy(ctx);
+        return;
+    }
+    close(fd);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            check_fail(r, "cannot write %s", path);
+            break;
+        }
+        fputs(cases[i].text, f);
+        fclose(f);
+        gcut_assign_input *in = NULL;
+        const gcut_status st = gcut_assign_read(ctx, path, cases[i].scale, &in);
+        const char *msg = gcut_last_error(ctx);
+        if (st != cases[i].want)
+            check_fail(r, "case %zu: status '%s', want '%s' (%s)", i, gcut_status_str(st),
+                       gcut_status_str(cases[i].want), msg);
+        else if (st && (!strstr(msg, path) || (cases[i].where && !strstr(msg, cases[i].where))))
+            check_fail(r, "case %zu: the message does not name %s%s: %s", i, path,
+                       cases[i].where ? cases[i].where : "", msg);
+        else if (!st && (in->arcs != cases[i].arcs || in->row_ptr[in->rows] != in->arcs))
+            check_fail(r, "case %zu: %lld arcs, want %lld", i, (long long)in->arcs,
+                       (long long)cases[i].arcs);
+        else
+            r->passed++;
+        gcut_assign_input_destroy(in);
+    }
+    remove(path);
+    gcut_context_destroy(ctx);
 }
