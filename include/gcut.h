@@ -53,7 +53,8 @@ typedef enum gcut_status {
     GCUT_E_UNSUPPORTED, /* this build or this solver lacks the feature asked for */
     GCUT_E_STATE,       /* the call is out of order (e.g. labels before a solve) */
     GCUT_E_VERIFY,      /* a solution's proof did not check */
-    GCUT_E_INTERRUPTED  /* the progress callback asked the running call to stop */
+    GCUT_E_INTERRUPTED, /* the progress callback asked the running call to stop */
+    GCUT_E_INFEASIBLE   /* no assignment of every row exists (a Hall violator is named) */
 } gcut_status;
 
 /* A short fixed name for a status, e.g. "invalid argument". */
@@ -571,6 +572,128 @@ gcut_status gcut_grid_solve_device(gcut_grid *grid, const int32_t *d_source,
                                    uint8_t *d_labels, const char *algo, void *stream,
                                    gcut_solve_info *info);
 
+
+/* ------------------------------------------------------------------------
+ * Minimum-cost assignment (cost scaling: Goldberg-Kennedy CSA on the CPU,
+ * the lock-free parallel refine of Lupinska on the GPU).
+ *
+ * A sparse bipartite graph as CSR over rows (0-based): row r may take
+ * column col_idx[k] at cost cost[k] for k in [row_ptr[r], row_ptr[r+1]).
+ * Costs are int32 (negative allowed), totals int64. Repeated (row, column)
+ * pairs are allowed (the cheapest counts).
+ *
+ * What is solved:
+ * - default: every row gets a distinct column (rows <= cols; a column may
+ *   stay free when rows < cols) at minimum total cost; GCUT_E_INFEASIBLE
+ *   when no such assignment exists, the message naming a Hall violator (a
+ *   set of rows that can take fewer columns than there are rows in it);
+ * - GCUT_ASSIGN_PARTIAL: a minimum-cost assignment among those of maximum
+ *   cardinality (rows left over get -1; any shape);
+ * - GCUT_ASSIGN_MAXIMIZE: maximum total cost instead.
+ *
+ * The proof: LP duals in units of 1/S, S = rows + 1 for a square problem
+ * without GCUT_ASSIGN_PARTIAL, else rows + cols + 1. With c'(r,c) = S *
+ * cost (S * -cost when maximising; minus S * B with GCUT_ASSIGN_PARTIAL,
+ * B = gcut_assign_partial_weight()), prices u (rows) and v (columns) are
+ * feasible when u[r] + v[c] <= c'(r,c) on every arc, v <= 0 unless the
+ * problem is square and not partial, and u <= 0 with GCUT_ASSIGN_PARTIAL;
+ * the assignment is optimal when its c'-cost minus sum(u) - sum(v) is below
+ * S (eps-optimality with eps < 1/n: the gap is an integer multiple of S).
+ * ---------------------------------------------------------------------- */
+
+#define GCUT_ASSIGN_MAXIMIZE 1u /* maximum total cost */
+#define GCUT_ASSIGN_PARTIAL 2u  /* minimum-cost maximum-cardinality when no perfect one */
+
+/* The assignment solvers this build has, comma-separated: "csa", and with
+ * CUDA also "gpu-csa". */
+const char *gcut_assign_algorithms(void);
+
+/* Minimum-cost assignment on a sparse bipartite graph given as CSR over rows (0-based):
+ * row r may take column col_idx[k] at cost cost[k] for k in [row_ptr[r], row_ptr[r+1]).
+ * flags: GCUT_ASSIGN_MAXIMIZE, GCUT_ASSIGN_PARTIAL (min-cost maximum-cardinality instead of
+ * GCUT_E_INFEASIBLE when no perfect assignment of the rows exists). algo NULL = default for the
+ * context's device ("csa" on the CPU, "gpu-csa" on the GPU). row_to_col[rows] out (-1 unassigned);
+ * total_cost out; prices (rows+cols, optional) out: the proof. */
+gcut_status gcut_assign_csr(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                            const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                            const char *algo, int32_t *row_to_col, int64_t *total_cost,
+                            int64_t *prices);
+
+/* What an assignment reports (gcut_assign_csr_info). */
+typedef struct gcut_assign_info {
+    int64_t cost;        /* total cost of the assignment (original units and sign) */
+    int32_t assigned;    /* rows assigned */
+    int64_t scale;       /* S above: the prices' unit is 1/S */
+    double time_ms;      /* the solve, set-up and proof included */
+    const char *device;  /* "cpu" or the GPU's name (static storage) */
+    const char *algo;    /* "csa" or "gpu-csa" */
+    int64_t refines;     /* cost-scaling phases */
+    int64_t pushes;      /* double pushes (CPU) or push-relabel steps (GPU) */
+    int64_t price_updates;
+    int64_t arcs_fixed;  /* arcs fixed at the end of the last phase */
+} gcut_assign_info;
+
+/* gcut_assign_csr with its report; `info` may be NULL. */
+gcut_status gcut_assign_csr_info(gcut_context *ctx, int32_t rows, int32_t cols,
+                                 const int64_t *row_ptr, const int32_t *col_idx,
+                                 const int32_t *cost, unsigned flags, const char *algo,
+                                 int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                                 gcut_assign_info *info);
+
+/* B of the partial problem: (min(rows, cols) - 1) * (max cost - min cost) +
+ * |max cost| + 1 over the arcs' (sign-adjusted) costs, so that any larger
+ * assignment costs less than any smaller one once every arc pays -B. */
+int64_t gcut_assign_partial_weight(int32_t rows, int32_t cols, const int64_t *row_ptr,
+                                   const int32_t *col_idx, const int32_t *cost, unsigned flags);
+
+/* Check an assignment and its proof (prices as gcut_assign_csr gives them):
+ * each assigned column is one of its row's arcs and taken once; every row
+ * assigned unless GCUT_ASSIGN_PARTIAL; total_cost is the assignment's; the
+ * prices are feasible and leave a gap below S (see above). GCUT_E_VERIFY
+ * naming the first violation otherwise. `gap` (may be NULL) gets the gap in
+ * units of 1/S. With GCUT_ASSIGN_PARTIAL the cardinality's maximality is
+ * part of what the prices prove. */
+gcut_status gcut_assign_verify(gcut_context *ctx, int32_t rows, int32_t cols,
+                               const int64_t *row_ptr, const int32_t *col_idx,
+                               const int32_t *cost, unsigned flags, const int32_t *row_to_col,
+                               int64_t total_cost, const int64_t *prices, int64_t *gap);
+
+/* An assignment problem read from a file: CSR over rows as
+ * gcut_assign_csr takes it (arrays owned by the struct). */
+typedef struct gcut_assign_input {
+    int32_t rows, cols;
+    int64_t arcs;
+    int64_t *row_ptr; /* rows + 1 */
+    int32_t *col_idx; /* arcs */
+    int32_t *cost;    /* arcs */
+} gcut_assign_input;
+
+/* Read an assignment problem. Two formats, told apart by the first line:
+ * - Matrix Market ("%%MatrixMarket matrix coordinate|array integer|real
+ *   general"): a coordinate entry "I J VALUE" (1-based) lets row I take
+ *   column J at cost VALUE; an array file is the dense matrix, column-major;
+ * - the dense cost matrix: '#' comments and blank lines anywhere; a line
+ *   "ROWS COLS", then ROWS lines of COLS costs each, '-' for a pair that
+ *   is not allowed.
+ * Costs are int32 integers; real values need `scale` > 0 (each value times
+ * scale, rounded to the nearest integer; integers are scaled too); scale 0
+ * refuses them. Errors name PATH:LINE: GCUT_E_IO, GCUT_E_FORMAT (bad banner,
+ * size line or entry, a real cost without a scale, text after an entry,
+ * more entries or rows than announced), GCUT_E_RANGE (an index outside the
+ * matrix), GCUT_E_OVERFLOW (a cost or size past int32), GCUT_E_TRUNCATED. */
+gcut_status gcut_assign_read(gcut_context *ctx, const char *path, double scale,
+                             gcut_assign_input **out);
+
+/* Release what gcut_assign_read gave. NULL is a no-op. */
+void gcut_assign_input_destroy(gcut_assign_input *input);
+
+/* Write an assignment as "ROW COL COST" lines (1-based, rows in order, the
+ * rows left over omitted; COST the cheapest arc of the pair, the dearest
+ * when `flags` has GCUT_ASSIGN_MAXIMIZE), to a temporary renamed into place. */
+gcut_status gcut_assign_write_pairs(gcut_context *ctx, const char *path, int32_t rows,
+                                    const int64_t *row_ptr, const int32_t *col_idx,
+                                    const int32_t *cost, unsigned flags,
+                                    const int32_t *row_to_col);
 /* ------------------------------------------------------------------------
  * Bipartite graphs: rows x columns (a sparse matrix's two sides), edges
  * (row, col) 0-based, optional int32 costs per edge. Duplicate edges are

@@ -36,6 +36,7 @@ const char *gcut_status_str(gcut_status status)
     case GCUT_E_STATE: return "call out of order";
     case GCUT_E_VERIFY: return "verification failed";
     case GCUT_E_INTERRUPTED: return "interrupted by the caller";
+    case GCUT_E_INFEASIBLE: return "no assignment of every row";
     }
     return "unknown status";
 }

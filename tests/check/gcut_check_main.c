@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check_api.h"
+#include "check_assign.h"
 #include "check_bipartite.h"
 #include "check_common.h"
 #include "check_graph.h"
@@ -58,6 +59,11 @@ static const check_entry checks[] = {
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
     {"graph.gpu_color_vs_cpu", 600, 30, check_graph_gpu_color_vs_cpu},
     {"segment.gpu_vs_cpu", 54, 9, check_segment_gpu_vs_cpu},
+    {"assign.csa_vs_hungarian", 3000, 300, check_assign_csa_vs_hungarian},
+    {"assign.csa_knobs", 1000, 100, check_assign_csa_knobs},
+    {"assign.read", 1, 1, check_assign_read},
+    {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
+    {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
     {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
 };

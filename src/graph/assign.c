@@ -1,0 +1,490 @@
+/* gcut_assign_csr: checking a request, making it the square problem the
+ * cost-scaling solvers take, running one, and turning its prices into the
+ * caller's proof.
+ *
+ * Square, not partial: solved as given (S = rows + 1).
+ * Anything else (rows < cols, or GCUT_ASSIGN_PARTIAL): a square problem of
+ * rows + cols on each side (S = rows + cols + 1), always perfect when the
+ * request is feasible:
+ *   real row r:     its arcs to real columns (cost c), and with PARTIAL an
+ *                   arc to its own dummy column d_r at cost B;
+ *   dummy row e_c:  one per real column c: an arc to c (cost 0) and an arc
+ *                   to d_r (cost 0) for every arc (r, c) of the request.
+ * An assignment M of the request is e_c -> c for the columns M leaves free,
+ * e_M(r) -> d_r for the rows it assigns and r -> d_r for the others, at the
+ * cost of M plus B per row left over, and every perfect assignment of the
+ * square problem reads back as one of the request. Its duals U, V give the
+ * request's: u_r = U(r) + V(d_r) - B, v_c = V(c) + U(e_c), with the same gap
+ * (every bracket is an arc constraint of the square problem).
+ *
+ * No perfect assignment: the first phase of cost scaling says so (see
+ * src/cpu/assign_csa.c) and an augmenting-path search from the solver's
+ * assignment names the Hall violator: the rows an unassigned row reaches by
+ * alternating paths, and the fewer columns they reach. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/solver_device.h"
+#include "gpu/gpu.h"
+#include "graph/assign_problem.h"
+
+const char *gcut_assign_algorithms(void)
+{
+#ifdef GCUT_HAVE_CUDA
+    return "csa,gpu-csa";
+#else
+    return "csa";
+#endif
+}
+
+/* The request's arcs checked, and its cost range after the sign. */
+static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
+                                 const int64_t *row_ptr, const int32_t *col_idx,
+                                 const int32_t *cost, unsigned flags, int64_t *cmin,
+                                 int64_t *cmax)
+{
+    if (rows < 0 || cols < 0)
+        return gcut__fail(ctx, GCUT_E_INVALID, "assign: %d rows and %d columns", rows, cols);
+    if ((int64_t)rows + cols >= INT32_MAX - 1)
+        return gcut__fail(ctx, GCUT_E_OVERFLOW,
+                          "assign: %d rows and %d columns: more than 2^31 - 3 together", rows,
+                          cols);
+    if (flags & ~(GCUT_ASSIGN_MAXIMIZE | GCUT_ASSIGN_PARTIAL))
+        return gcut__fail(ctx, GCUT_E_INVALID, "assign: unknown flags 0x%x", flags);
+    if (!row_ptr || (rows > 0 && row_ptr[rows] > 0 && (!col_idx || !cost)))
+        return gcut__fail(ctx, GCUT_E_INVALID, "assign: a NULL array");
+    if (row_ptr[0] != 0)
+        return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr[0] is %lld, not 0",
+                          (long long)row_ptr[0]);
+    *cmin = INT64_MAX;
+    *cmax = INT64_MIN;
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    for (int32_t r = 0; r < rows; r++) {
+        if (row_ptr[r + 1] < row_ptr[r])
+            return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr decreases at row %d", r);
+        if (row_ptr[r + 1] > (int64_t)1 << 40)
+            return gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: more than 2^40 arcs");
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            if (col_idx[k] < 0 || col_idx[k] >= cols)
+                return gcut__fail(ctx, GCUT_E_RANGE,
+                                  "assign: arc %lld of row %d: column %d outside 0..%d",
+                                  (long long)k, r, col_idx[k], cols - 1);
+            const int64_t c = sign * cost[k];
+            if (c < *cmin)
+                *cmin = c;
+            if (c > *cmax)
+                *cmax = c;
+        }
+    }
+    if (*cmin > *cmax)
+        *cmin = *cmax = 0;
+    return GCUT_OK;
+}
+
+int64_t gcut_assign_partial_weight(int32_t rows, int32_t cols, const int64_t *row_ptr,
+                                   const int32_t *col_idx, const int32_t *cost, unsigned flags)
+{
+    (void)col_idx;
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    int64_t lo = 0, hi = 0;
+    int any = 0;
+    for (int64_t k = 0; rows > 0 && k < row_ptr[rows]; k++) {
+        const int64_t c = sign * cost[k];
+        if (!any || c < lo)
+            lo = c;
+        if (!any || c > hi)
+            hi = c;
+        any = 1;
+    }
+    const int64_t k = (rows < cols ? rows : cols) - 1;
+    return (k > 0 ? k : 0) * (hi - lo) + (hi < 0 ? -hi : hi) + 1;
+}
+
+/* The square problem of a request (see the top of the file). */
+static gcut_status build_problem(gcut_context *ctx, int32_t rows, int32_t cols,
+                                 const int64_t *row_ptr, const int32_t *col_idx,
+                                 const int32_t *cost, unsigned flags, int64_t scale, int64_t big,
+                                 gcut__assign_problem *p)
+{
+    const int square = rows == cols && !(flags & GCUT_ASSIGN_PARTIAL);
+    const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    const int64_t m_in = rows > 0 ? row_ptr[rows] : 0;
+    const int32_t n = square ? rows : rows + cols;
+    const int64_t room = square ? m_in : 2 * m_in + cols + (partial ? rows : 0);
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->row_ptr = malloc(((size_t)n + 1) * sizeof *p->row_ptr);
+    p->col = malloc((size_t)(room ? room : 1) * sizeof *p->col);
+    p->cost = malloc((size_t)(room ? room : 1) * sizeof *p->cost);
+    int64_t *where = malloc(((size_t)cols + 1) * sizeof *where); /* a column's arc in this row */
+    int32_t *stamp = malloc(((size_t)cols + 1) * sizeof *stamp);
+    if (!p->row_ptr || !p->col || !p->cost || !where || !stamp) {
+        free(where);
+        free(stamp);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs",
+                          (long long)room);
+    }
+    for (int32_t c = 0; c < cols; c++)
+        stamp[c] = -1;
+    /* Real rows: one arc per column, the cheapest of repeated ones. */
+    int64_t m = 0;
+    p->row_ptr[0] = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            const int32_t c = col_idx[k];
+            const int64_t v = sign * cost[k] * scale;
+            if (stamp[c] == r) {
+                if (v < p->cost[where[c]])
+                    p->cost[where[c]] = v;
+                continue;
+            }
+            stamp[c] = r;
+            where[c] = m;
+            p->col[m] = c;
+            p->cost[m++] = v;
+        }
+        if (partial) {
+            p->col[m] = cols + r;
+            p->cost[m++] = big * scale;
+        }
+        p->row_ptr[r + 1] = m;
+    }
+    if (!square) {
+        /* Dummy rows: e_c -> c, then e_c -> d_r for the (deduplicated) arcs
+         * (r, c), by counting the real arcs per column. */
+        const int64_t real_end = m;
+        int64_t *count = where; /* reused: cols + 1 entries */
+        memset(count, 0, ((size_t)cols + 1) * sizeof *count);
+        for (int32_t r = 0; r < rows; r++)
+            for (int64_t k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++)
+                if (p->col[k] < cols)
+                    count[p->col[k] + 1]++;
+        for (int32_t c = 0; c < cols; c++) {
+            p->row_ptr[rows + c + 1] = p->row_ptr[rows + c] + 1 + count[c + 1];
+            count[c + 1] = 0;
+        }
+        for (int32_t c = 0; c < cols; c++) {
+            const int64_t at = p->row_ptr[rows + c];
+            p->col[at] = c;
+            p->cost[at] = 0;
+            count[c] = at + 1; /* next free slot of e_c */
+        }
+        for (int32_t r = 0; r < rows; r++)
+            for (int64_t k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++) {
+                const int32_t c = p->col[k];
+                if (c >= cols)
+                    continue;
+                const int64_t at = count[c]++;
+                p->col[at] = cols + r;
+                p->cost[at] = 0;
+            }
+        m = p->row_ptr[n];
+        (void)real_end;
+    }
+    p->m = m;
+    p->cost_min = INT64_MAX;
+    p->cost_max = INT64_MIN;
+    for (int64_t k = 0; k < m; k++) {
+        if (p->cost[k] < p->cost_min)
+            p->cost_min = p->cost[k];
+        if (p->cost[k] > p->cost_max)
+            p->cost_max = p->cost[k];
+    }
+    if (m == 0)
+        p->cost_min = p->cost_max = 0;
+    p->may_be_infeasible = !partial;
+    free(where);
+    free(stamp);
+    return GCUT_OK;
+}
+
+static void free_problem(gcut__assign_problem *p)
+{
+    free(p->row_ptr);
+    free(p->col);
+    free(p->cost);
+}
+
+/* Print up to 8 ids (1-based) of list[0..count) into buf. */
+static void id_list(char *buf, size_t size, const int32_t *list, int32_t count)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int32_t i = 0; i < count && i < 8 && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%d", i ? ", " : "", list[i] + 1);
+    if (count > 8 && at < size)
+        snprintf(buf + at, size - at, ", ...");
+}
+
+/* Augmenting paths from the solver's assignment until a row has none; that
+ * row's alternating tree is the Hall violator. Returns GCUT_E_INFEASIBLE
+ * with the message, or GCUT_OK when every row could be assigned (the
+ * solver's first-phase test was wrong: the caller solves again without it). */
+static gcut_status hall_violator(gcut_context *ctx, int32_t rows, int32_t cols,
+                                 const int64_t *row_ptr, const int32_t *col_idx,
+                                 const int32_t *start_col)
+{
+    int32_t *row_col = malloc(((size_t)rows + 1) * sizeof *row_col);
+    int32_t *col_row = malloc(((size_t)cols + 1) * sizeof *col_row);
+    int32_t *pred = malloc(((size_t)cols + 1) * sizeof *pred); /* row a column was reached from */
+    int32_t *seen = malloc(((size_t)cols + 1) * sizeof *seen);
+    int32_t *queue = malloc(((size_t)rows + 1) * sizeof *queue);
+    int32_t *cols_seen = malloc(((size_t)cols + 1) * sizeof *cols_seen);
+    gcut_status st = GCUT_OK;
+    if (!row_col || !col_row || !pred || !seen || !queue || !cols_seen) {
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for the Hall search");
+        goto done;
+    }
+    for (int32_t c = 0; c < cols; c++)
+        col_row[c] = -1, seen[c] = -1;
+    for (int32_t r = 0; r < rows; r++) {
+        const int32_t c = start_col ? start_col[r] : -1;
+        row_col[r] = c >= 0 && c < cols && col_row[c] < 0 ? c : -1;
+        if (row_col[r] >= 0)
+            col_row[c] = r;
+    }
+    for (int32_t root = 0; root < rows; root++) {
+        if (row_col[root] >= 0)
+            continue;
+        int32_t head = 0, tail = 0, ncols = 0, found = -1;
+        queue[tail++] = root;
+        while (head < tail && found < 0) {
+            const int32_t r = queue[head++];
+            for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+                const int32_t c = col_idx[k];
+                if (seen[c] == root)
+                    continue;
+                seen[c] = root;
+                pred[c] = r;
+                cols_seen[ncols++] = c;
+                if (col_row[c] < 0) {
+                    found = c;
+                    break;
+                }
+                queue[tail++] = col_row[c];
+            }
+        }
+        if (found < 0) {
+            char rbuf[160], cbuf[160];
+            id_list(rbuf, sizeof rbuf, queue, tail);
+            id_list(cbuf, sizeof cbuf, cols_seen, ncols);
+            st = gcut__fail(ctx, GCUT_E_INFEASIBLE,
+                            "assign: no assignment of every row: the %d rows {%s} (1-based) can "
+                            "take only the %d columns {%s}",
+                            tail, rbuf, ncols, ncols ? cbuf : "");
+            goto done;
+        }
+        for (int32_t c = found;;) {
+            const int32_t r = pred[c], next = row_col[r];
+            row_col[r] = c;
+            col_row[c] = r;
+            if (r == root)
+                break;
+            c = next;
+        }
+    }
+done:
+    free(row_col);
+    free(col_row);
+    free(pred);
+    free(seen);
+    free(queue);
+    free(cols_seen);
+    return st;
+}
+
+/* The request's proof from the square problem's column prices V: the row
+ * duals U(x) = min over x's arcs of c - V, then the mapping at the top. */
+static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t cols, int square,
+                           int64_t big_scaled, const int64_t *V, int64_t *out)
+{
+    for (int32_t x = 0; x < p->n; x++) {
+        int64_t u = INT64_MAX;
+        for (int64_t k = p->row_ptr[x]; k < p->row_ptr[x + 1]; k++) {
+            const int64_t v = p->cost[k] - V[p->col[k]];
+            if (v < u)
+                u = v;
+        }
+        if (u == INT64_MAX)
+            u = 0; /* a row without arcs (never assigned; infeasible unless partial) */
+        if (square) {
+            out[x] = u;
+        } else if (x < rows) {
+            out[x] = u + V[cols + x] - big_scaled;
+        } else {
+            const int32_t c = x - rows;
+            out[rows + c] = V[c] + u;
+        }
+    }
+    if (square)
+        for (int32_t c = 0; c < cols; c++)
+            out[rows + c] = V[c];
+}
+
+gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                             const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                             const char *algo, const gcut__assign_knobs *knobs,
+                             int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                             gcut_assign_info *info)
+{
+    gcut__clear_error(ctx);
+    const double t0 = gcut__now_ms();
+    if (!row_to_col || !total_cost)
+        return gcut__fail(ctx, GCUT_E_INVALID, "assign: no row_to_col or total_cost output");
+    int algo_on_gpu = -1;
+    if (algo) {
+        if (!strcmp(algo, "csa"))
+            algo_on_gpu = 0;
+#ifdef GCUT_HAVE_CUDA
+        else if (!strcmp(algo, "gpu-csa"))
+            algo_on_gpu = 1;
+#endif
+        else
+            return gcut__fail(ctx, GCUT_E_INVALID, "assign: unknown algorithm '%s' (have: %s)",
+                              algo, gcut_assign_algorithms());
+    }
+    int have_gpu = 0;
+#ifdef GCUT_HAVE_CUDA
+    have_gpu = 1;
+#endif
+    int on_gpu = 0;
+    gcut_status st = gcut__solver_device(ctx, "assign", algo, algo_on_gpu, have_gpu, &on_gpu);
+    if (st)
+        return st;
+    int64_t cmin = 0, cmax = 0;
+    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax);
+    if (st)
+        return st;
+    const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
+    const int square = rows == cols && !partial;
+    if (!partial && rows > cols)
+        return gcut__fail(ctx, GCUT_E_INFEASIBLE,
+                          "assign: no assignment of every row: %d rows but only %d columns", rows,
+                          cols);
+    const int64_t scale = square ? (int64_t)rows + 1 : (int64_t)rows + cols + 1;
+    const int64_t big = partial ? gcut_assign_partial_weight(rows, cols, row_ptr, col_idx, cost,
+                                                             flags)
+                                : 0;
+    /* Scaled costs within 2^60: |c| * S and B * S (B < 2^32 * min(rows, cols)). */
+    const int64_t cabs = cmax > -cmin ? cmax : -cmin;
+    const int64_t top = big > cabs ? big : cabs;
+    if (top > GCUT__ASSIGN_LIMIT / scale)
+        return gcut__fail(ctx, GCUT_E_OVERFLOW,
+                          "assign: costs up to %lld%s times the scale %lld pass 2^60",
+                          (long long)top, partial ? " (the partial weight)" : "", (long long)scale);
+
+    gcut__assign_problem p;
+    st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
+    gcut__assign_result res;
+    memset(&res, 0, sizeof res);
+    int64_t *own_prices = NULL;
+    const char *device = "cpu";
+    if (!st) {
+        res.row_col = malloc(((size_t)p.n + 1) * sizeof *res.row_col);
+        res.price = malloc(((size_t)p.n + 1) * sizeof *res.price);
+        own_prices = malloc(((size_t)rows + cols + 1) * sizeof *own_prices);
+        if (!res.row_col || !res.price || !own_prices)
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", p.n);
+    }
+    if (!st) {
+#ifdef GCUT_HAVE_CUDA
+        if (on_gpu) {
+            st = gcut__gpu_assign(ctx, &p, knobs, &res, &device);
+            /* --device auto: a GPU without room (or gone) means the CPU. */
+            if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+                (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
+                gcut__log(ctx, 1, "%s: solving on the CPU", gcut_last_error(ctx));
+                gcut__clear_error(ctx);
+                on_gpu = 0;
+                device = "cpu";
+                memset(&res.refines, 0, sizeof res - offsetof(gcut__assign_result, refines));
+            }
+        }
+#endif
+        if (!on_gpu)
+            st = gcut__assign_csa(ctx, &p, knobs, 0, &res);
+    }
+    if (st == GCUT_E_INFEASIBLE) {
+        /* The solver's real rows and columns are the request's. */
+        for (int32_t r = 0; r < rows; r++)
+            row_to_col[r] = res.row_col[r] < cols ? res.row_col[r] : -1;
+        st = hall_violator(ctx, rows, cols, row_ptr, col_idx, row_to_col);
+        if (!st) {
+            /* Every row can be assigned after all: solve without the test. */
+            p.may_be_infeasible = 0;
+            memset(&res.refines, 0, sizeof res - offsetof(gcut__assign_result, refines));
+            on_gpu = 0;
+            device = "cpu";
+            st = gcut__assign_csa(ctx, &p, knobs, 0, &res);
+        }
+    }
+    int64_t total = 0;
+    int32_t assigned = 0;
+    if (!st) {
+        const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+        for (int32_t r = 0; r < rows; r++) {
+            const int32_t c = res.row_col[r] < cols ? res.row_col[r] : -1;
+            row_to_col[r] = c;
+            if (c < 0)
+                continue;
+            assigned++;
+            int64_t best = INT64_MAX;
+            for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++)
+                if (col_idx[k] == c && sign * cost[k] < best)
+                    best = sign * cost[k];
+            total += sign * best;
+        }
+        request_prices(&p, rows, cols, square, big * scale, res.price, own_prices);
+        int64_t gap = 0;
+        st = gcut_assign_verify(ctx, rows, cols, row_ptr, col_idx, cost, flags, row_to_col, total,
+                                own_prices, &gap);
+        if (st)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: %s",
+                            gcut_last_error(ctx));
+    }
+    if (!st) {
+        *total_cost = total;
+        if (prices)
+            memcpy(prices, own_prices, ((size_t)rows + cols) * sizeof *prices);
+        if (info) {
+            memset(info, 0, sizeof *info);
+            info->cost = total;
+            info->assigned = assigned;
+            info->scale = scale;
+            info->time_ms = gcut__now_ms() - t0;
+            info->device = device;
+            info->algo = on_gpu ? "gpu-csa" : "csa";
+            info->refines = res.refines;
+            info->pushes = res.pushes;
+            info->price_updates = res.price_updates;
+            info->arcs_fixed = res.arcs_fixed;
+        }
+    }
+    free_problem(&p);
+    free(res.row_col);
+    free(res.price);
+    free(own_prices);
+    return st;
+}
+
+gcut_status gcut_assign_csr_info(gcut_context *ctx, int32_t rows, int32_t cols,
+                                 const int64_t *row_ptr, const int32_t *col_idx,
+                                 const int32_t *cost, unsigned flags, const char *algo,
+                                 int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                                 gcut_assign_info *info)
+{
+    return gcut__assign_run(ctx, rows, cols, row_ptr, col_idx, cost, flags, algo, NULL,
+                            row_to_col, total_cost, prices, info);
+}
+
+gcut_status gcut_assign_csr(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                            const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                            const char *algo, int32_t *row_to_col, int64_t *total_cost,
+                            int64_t *prices)
+{
+    return gcut__assign_run(ctx, rows, cols, row_ptr, col_idx, cost, flags, algo, NULL,
+                            row_to_col, total_cost, prices, NULL);
+}

@@ -1,0 +1,87 @@
+/* The square assignment problem the cost-scaling solvers (CPU and GPU)
+ * solve, and what they give back. Internal to libgcut.
+ *
+ * gcut_assign_csr() turns every request into one of these: n rows, n
+ * columns, CSR over rows with costs already scaled by S (so that eps = 1
+ * is eps < 1/n in the caller's units) and one arc per (row, column) pair.
+ * Rectangular and partial requests are made square by the construction in
+ * src/graph/assign.c. The solvers may reorder the arcs inside a row (arc
+ * fixing moves fixed arcs to the row's tail), never across rows.
+ *
+ * The solution: row_col[x] the column of row x (or -1), and column prices
+ * p[y] such that every matched row is eps-optimal for eps = 1 over all of
+ * its arcs: c(x, row_col[x]) - p[row_col[x]] <= min over its arcs of
+ * (c(x, y) - p[y]) + 1. */
+#ifndef GCUT_GRAPH_ASSIGN_PROBLEM_H
+#define GCUT_GRAPH_ASSIGN_PROBLEM_H
+
+#include <stdint.h>
+
+#include "core/context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Scaled costs and prices stay within +-2^60 (checked), so a reduced cost
+ * c - p, and a difference of two, never leaves int64. */
+#define GCUT__ASSIGN_LIMIT ((int64_t)1 << 60)
+
+typedef struct gcut__assign_problem {
+    int32_t n;          /* rows = columns */
+    int64_t m;          /* arcs */
+    int64_t *row_ptr;   /* n + 1 */
+    int32_t *col;       /* m */
+    int64_t *cost;      /* m, scaled */
+    int64_t cost_min, cost_max; /* over the arcs, scaled */
+    int may_be_infeasible; /* 0 when the construction guarantees a perfect assignment */
+} gcut__assign_problem;
+
+/* Knobs of the cost-scaling solvers; 0 keeps the default. */
+typedef struct gcut__assign_knobs {
+    int alpha;          /* eps divisor between phases (default 10) */
+    int update_every;   /* CPU: a global price update once double pushes have looked
+                           at this many times the live arcs; -1 = never */
+    int fix_factor;     /* arc fixing: fix arcs whose reduced cost exceeds
+                           fix_factor * (n + 1) / 8 times the last phase's eps
+                           (16: Goldberg-Kennedy's safe 2n eps); -1 = never */
+    int cache;          /* CPU quick minima: arcs kept per row (1..8) */
+} gcut__assign_knobs;
+
+typedef struct gcut__assign_result {
+    int32_t *row_col;   /* n */
+    int64_t *price;     /* n column prices */
+    int64_t refines, pushes, price_updates, arcs_fixed, repairs;
+    int32_t stuck_row;  /* with GCUT_E_INFEASIBLE: a row the solver could not place */
+} gcut__assign_result;
+
+/* CPU cost scaling (src/cpu/assign_csa.c). Fills `res` (arrays allocated
+ * by the caller). GCUT_E_INFEASIBLE (message not set) when the first phase
+ * shows that no perfect assignment exists: res->stuck_row is a row left
+ * over. `start` non-zero: res already holds an eps = 1 state from another
+ * solver to finish (repair), not a fresh start. */
+gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
+                             const gcut__assign_knobs *knobs, int start,
+                             gcut__assign_result *res);
+
+#ifdef GCUT_HAVE_CUDA
+/* GPU cost scaling (src/gpu/assign_gpu.cu), the same contract as the CPU's
+ * (start = 0); *device gets the GPU's name. */
+gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
+                             const gcut__assign_knobs *knobs, gcut__assign_result *res,
+                             const char **device);
+#endif
+
+/* gcut_assign_csr_info with knobs (NULL: the defaults), for tuning runs,
+ * benchmarks and checks (src/graph/assign.c). */
+gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                             const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                             const char *algo, const gcut__assign_knobs *knobs,
+                             int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                             gcut_assign_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

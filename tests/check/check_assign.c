@@ -1,0 +1,520 @@
+/* Assignment checks (check_assign.h). The reference is the textbook O(n^3)
+ * Hungarian method with potentials on a dense square matrix, written here
+ * and sharing nothing with the library: missing arcs and padding cost MISS,
+ * larger than any difference of real totals, so its optimum has the most
+ * real arcs and, among those, the least cost. */
+#include "check_assign.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_rng.h"
+#include "gcut.h"
+#include "graph/assign_problem.h"
+
+/* An instance: CSR over rows, as gcut_assign_csr takes it. */
+typedef struct instance {
+    int32_t rows, cols;
+    int64_t *row_ptr;
+    int32_t *col;
+    int32_t *cost;
+    unsigned flags;
+    char name[160];
+} instance;
+
+static void instance_free(instance *in)
+{
+    free(in->row_ptr);
+    free(in->col);
+    free(in->cost);
+    memset(in, 0, sizeof *in);
+}
+
+/* Shapes and cost ranges by index, so that every kind comes up often. */
+static int make_instance(instance *in, uint64_t seed, int index, int max_side)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0x632be59bd9b4e019ULL + 1};
+    memset(in, 0, sizeof *in);
+    const int shape = index % 6, costs = (index / 6) % 5;
+    int32_t rows = (int32_t)rng_range(&g, 1, max_side), cols = rows;
+    if (shape == 3 || shape == 4) /* rectangular */
+        cols = (int32_t)rng_range(&g, 1, max_side);
+    if (shape == 5 && rng_below(&g, 4) == 0) /* empty sides now and then */
+        rows = (int32_t)rng_below(&g, 2), cols = (int32_t)rng_below(&g, 3);
+    /* density: 0 dense, 1 sparse, 2 very sparse (often infeasible) */
+    const int density = shape == 0 ? 0 : shape == 1 ? 1 : shape == 2 ? 2 : (int)rng_below(&g, 3);
+    int64_t lo, hi;
+    switch (costs) {
+    case 0: lo = 0, hi = 1000; break;
+    case 1: lo = 0, hi = 3; break; /* many ties */
+    case 2: lo = -1000, hi = 1000; break;
+    case 3: lo = INT32_MIN, hi = INT32_MAX; break;
+    default: lo = INT32_MAX - 5, hi = INT32_MAX; break; /* huge and tied */
+    }
+    if (costs == 4 && index % 2)
+        lo = INT32_MIN, hi = INT32_MIN + 5;
+    in->rows = rows;
+    in->cols = cols;
+    in->row_ptr = malloc(((size_t)rows + 1) * sizeof *in->row_ptr);
+    const int64_t room = (int64_t)rows * (cols + 2) + 1;
+    in->col = malloc((size_t)room * sizeof *in->col);
+    in->cost = malloc((size_t)room * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+    int64_t m = 0;
+    in->row_ptr[0] = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        for (int32_t c = 0; c < cols; c++) {
+            const int keep = density == 0 ? 1 : density == 1 ? rng_below(&g, 2) == 0
+                                                            : rng_below(&g, 5) == 0;
+            if (!keep)
+                continue;
+            in->col[m] = c;
+            in->cost[m++] = (int32_t)rng_range(&g, lo, hi);
+            if (rng_below(&g, 40) == 0) { /* a repeated pair */
+                in->col[m] = c;
+                in->cost[m++] = (int32_t)rng_range(&g, lo, hi);
+            }
+        }
+        /* shuffle the row's arcs: the library takes them in any order */
+        for (int64_t k = in->row_ptr[r]; k + 1 < m; k++) {
+            const int64_t j = k + rng_below(&g, m - k);
+            const int32_t tc = in->col[k], tk = in->cost[k];
+            in->col[k] = in->col[j], in->cost[k] = in->cost[j];
+            in->col[j] = tc, in->cost[j] = tk;
+        }
+        in->row_ptr[r + 1] = m;
+    }
+    in->flags = 0;
+    if (rng_below(&g, 3) == 0)
+        in->flags |= GCUT_ASSIGN_MAXIMIZE;
+    if (shape == 4 || (shape != 0 && rng_below(&g, 3) == 0))
+        in->flags |= GCUT_ASSIGN_PARTIAL;
+    snprintf(in->name, sizeof in->name, "instance %d: %dx%d, %lld arcs, costs %lld..%lld%s%s",
+             index, rows, cols, (long long)m, (long long)lo, (long long)hi,
+             in->flags & GCUT_ASSIGN_MAXIMIZE ? ", maximize" : "",
+             in->flags & GCUT_ASSIGN_PARTIAL ? ", partial" : "");
+    return 1;
+}
+
+/* The reference: Hungarian method (potentials, shortest augmenting paths)
+ * on the padded N x N matrix. *cards = real arcs used, *cost = their cost. */
+static int hungarian(const instance *in, int32_t *cards, int64_t *cost_out)
+{
+    const int32_t n = in->rows > in->cols ? in->rows : in->cols;
+    const int64_t sign = in->flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    if (n == 0) {
+        *cards = 0;
+        *cost_out = 0;
+        return 1;
+    }
+    int64_t cmax = 1;
+    for (int64_t k = 0; k < in->row_ptr[in->rows]; k++) {
+        const int64_t c = in->cost[k] < 0 ? -(int64_t)in->cost[k] : in->cost[k];
+        if (c > cmax)
+            cmax = c;
+    }
+    const int64_t miss = 2 * (int64_t)(n + 1) * (2 * cmax + 1);
+    const size_t nn = (size_t)n;
+    int64_t *a = malloc((nn + 1) * (nn + 1) * sizeof *a);
+    char *real = calloc((nn + 1) * (nn + 1), 1);
+    int64_t *u = calloc(nn + 1, sizeof *u), *v = calloc(nn + 1, sizeof *v),
+            *minv = malloc((nn + 1) * sizeof *minv);
+    int32_t *p = calloc(nn + 1, sizeof *p), *way = calloc(nn + 1, sizeof *way);
+    char *used = malloc(nn + 1);
+    int ok = a && real && u && v && minv && p && way && used;
+    if (ok) {
+        for (size_t i = 0; i < (nn + 1) * (nn + 1); i++)
+            a[i] = miss;
+        for (int32_t r = 0; r < in->rows; r++)
+            for (int64_t k = in->row_ptr[r]; k < in->row_ptr[r + 1]; k++) {
+                const size_t at = (size_t)(r + 1) * (nn + 1) + (size_t)(in->col[k] + 1);
+                const int64_t c = sign * in->cost[k];
+                if (!real[at] || c < a[at])
+                    a[at] = c;
+                real[at] = 1;
+            }
+        /* e-maxx formulation, 1-based; p[j] = row of column j. */
+        for (int32_t i = 1; i <= n; i++) {
+            p[0] = i;
+            int32_t j0 = 0;
+            for (int32_t j = 0; j <= n; j++)
+                minv[j] = INT64_MAX, used[j] = 0;
+            do {
+                used[j0] = 1;
+                const int32_t i0 = p[j0];
+                int64_t delta = INT64_MAX;
+                int32_t j1 = 0;
+                for (int32_t j = 1; j <= n; j++) {
+                    if (used[j])
+                        continue;
+                    const int64_t cur = a[(size_t)i0 * (nn + 1) + (size_t)j] - u[i0] - v[j];
+                    if (cur < minv[j])
+                        minv[j] = cur, way[j] = j0;
+                    if (minv[j] < delta)
+                        delta = minv[j], j1 = j;
+                }
+                for (int32_t j = 0; j <= n; j++) {
+                    if (used[j])
+                        u[p[j]] += delta, v[j] -= delta;
+                    else
+                        minv[j] -= delta;
+                }
+                j0 = j1;
+            } while (p[j0] != 0);
+            do {
+                const int32_t j1 = way[j0];
+                p[j0] = p[j1];
+                j0 = j1;
+            } while (j0);
+        }
+        int32_t count = 0;
+        int64_t total = 0;
+        for (int32_t j = 1; j <= n; j++) {
+            const size_t at = (size_t)p[j] * (nn + 1) + (size_t)j;
+            if (p[j] >= 1 && p[j] <= in->rows && j <= in->cols && real[at]) {
+                count++;
+                total += sign * a[at];
+            }
+        }
+        *cards = count;
+        *cost_out = total;
+    }
+    free(a);
+    free(real);
+    free(u);
+    free(v);
+    free(minv);
+    free(p);
+    free(way);
+    free(used);
+    return ok;
+}
+
+/* The Hall violator named in `msg`: "the K rows {...} ... the J columns {...}".
+ * Checks K > J and, when both lists are whole, that every arc of the named
+ * rows goes to a named column. */
+static int hall_message_ok(const instance *in, const char *msg)
+{
+    if (strstr(msg, "rows but only"))
+        return in->rows > in->cols;
+    const char *at = strstr(msg, "the ");
+    int k = 0, j = 0;
+    if (!at || sscanf(at, "the %d rows", &k) != 1)
+        return 0;
+    const char *cat = strstr(msg, "only the ");
+    if (!cat || sscanf(cat, "only the %d columns", &j) != 1 || k <= j)
+        return 0;
+    if (k > 8 || j > 8)
+        return 1;
+    int rows_named[8], cols_named[8];
+    const char *s = strchr(at, '{');
+    for (int i = 0; i < k; i++) {
+        if (!s || sscanf(s + 1, "%d", &rows_named[i]) != 1)
+            return 0;
+        s = strchr(s + 1, i + 1 < k ? ',' : '}');
+    }
+    s = strchr(cat, '{');
+    for (int i = 0; i < j; i++) {
+        if (!s || sscanf(s + 1, "%d", &cols_named[i]) != 1)
+            return 0;
+        s = strchr(s + 1, i + 1 < j ? ',' : '}');
+    }
+    for (int i = 0; i < k; i++) {
+        const int32_t r = rows_named[i] - 1;
+        if (r < 0 || r >= in->rows)
+            return 0;
+        for (int64_t e = in->row_ptr[r]; e < in->row_ptr[r + 1]; e++) {
+            int named = 0;
+            for (int q = 0; q < j; q++)
+                named |= cols_named[q] - 1 == in->col[e];
+            if (!named)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* One instance against the reference on `ctx` with `algo`. */
+static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *algo,
+                             const gcut__assign_knobs *knobs, const instance *in)
+{
+    int32_t ref_cards = 0;
+    int64_t ref_cost = 0;
+    if (!hungarian(in, &ref_cards, &ref_cost)) {
+        check_fail(r, "%s: the reference ran out of memory", in->name);
+        return;
+    }
+    int32_t *row_to_col = malloc(((size_t)in->rows + 1) * sizeof *row_to_col);
+    int64_t *prices = malloc(((size_t)in->rows + in->cols + 1) * sizeof *prices);
+    int64_t total = 0;
+    gcut_assign_info info;
+    const gcut_status st =
+        gcut__assign_run(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost, in->flags, algo,
+                         knobs, row_to_col, &total, prices, &info);
+    const int feasible = ref_cards == in->rows || (in->flags & GCUT_ASSIGN_PARTIAL);
+    if (!feasible) {
+        if (st != GCUT_E_INFEASIBLE)
+            check_fail(r, "%s (%s): status '%s', the reference finds only %d of %d rows", in->name,
+                       algo, gcut_status_str(st), ref_cards, in->rows);
+        else if (!hall_message_ok(in, gcut_last_error(ctx)))
+            check_fail(r, "%s (%s): not a Hall violator: %s", in->name, algo,
+                       gcut_last_error(ctx));
+        else
+            r->passed++;
+    } else if (st != GCUT_OK) {
+        check_fail(r, "%s (%s): %s", in->name, algo, gcut_last_error(ctx));
+    } else if (total != ref_cost || info.assigned != ref_cards) {
+        check_fail(r, "%s (%s): cost %lld with %d rows, the reference %lld with %d", in->name,
+                   algo, (long long)total, info.assigned, (long long)ref_cost, ref_cards);
+    } else if (gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost,
+                                  in->flags, row_to_col, total, prices, NULL) != GCUT_OK) {
+        check_fail(r, "%s (%s): %s", in->name, algo, gcut_last_error(ctx));
+    } else {
+        r->passed++;
+    }
+    free(row_to_col);
+    free(prices);
+}
+
+static void run_vs_hungarian(check_report *r, int count, uint64_t seed, gcut_context *ctx,
+                             const char *algo, const gcut__assign_knobs *knobs, int salt)
+{
+    for (int i = 0; i < count; i++) {
+        instance in;
+        /* mostly tiny (every corner), a tenth up to 40 a side */
+        const int side = i % 10 == 9 ? 40 : 9;
+        if (!make_instance(&in, seed + (uint64_t)salt, i, side)) {
+            check_fail(r, "out of memory");
+            instance_free(&in);
+            return;
+        }
+        one_vs_hungarian(r, ctx, algo, knobs, &in);
+        instance_free(&in);
+    }
+}
+
+void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    run_vs_hungarian(r, count, seed, ctx, "csa", NULL, 0);
+    gcut_context_destroy(ctx);
+}
+
+void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    static const gcut__assign_knobs variants[] = {
+        {10, 4, 16, 4}, /* alpha 10, price updates, safe arc fixing */
+        {0, 1, -1, 0},  /* frequent price updates */
+        {0, -1, 1, 2},  /* aggressive fixing (repairs), the smallest cache */
+        {2, 1, 4, 8},   /* alpha 2, both heuristics */
+        {0, 0, 0, 0},   /* the defaults */
+    };
+    const int nv = (int)(sizeof variants / sizeof variants[0]);
+    for (int v = 0; v < nv; v++)
+        run_vs_hungarian(r, (count + nv - 1) / nv, seed, ctx, "csa", &variants[v], 17 + v);
+    gcut_context_destroy(ctx);
+}
+
+static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                                 const char *algo, uint64_t seed, int index)
+{
+    (void)cpu;
+    instance in;
+    if (!make_instance(&in, seed + 101, index, index % 10 == 9 ? 40 : 9)) {
+        check_fail(r, "out of memory");
+    } else {
+        one_vs_hungarian(r, gpu, algo, NULL, &in);
+    }
+    instance_free(&in);
+}
+
+void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, gpu_vs_hungarian_one, "gpu-csa", count, seed);
+}
+
+/* A larger instance: dense, random sparse of a few arcs a row (often
+ * infeasible unless partial), or a window graph like optical flow's. */
+static int make_large(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0xd1342543de82ef95ULL + (uint64_t)index * 0x9e3779b97f4a7c15ULL + 7};
+    memset(in, 0, sizeof *in);
+    const int kind = index % 3;
+    int32_t n = (int32_t)rng_range(&g, 100, kind == 0 ? 600 : 3000);
+    int64_t degree = kind == 0 ? n : kind == 1 ? rng_range(&g, 3, 20) : 0;
+    int32_t w = 0, radius = 0;
+    if (kind == 2) {
+        w = (int32_t)rng_range(&g, 10, 60);
+        radius = (int32_t)rng_range(&g, 1, 3);
+        n = w * (int32_t)rng_range(&g, 10, 50);
+        degree = (2 * radius + 1) * (2 * radius + 1);
+    }
+    const int64_t hi = rng_below(&g, 2) ? 1000 : 100000;
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * (size_t)degree * sizeof *in->col);
+    in->cost = malloc((size_t)n * (size_t)degree * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+    int64_t m = 0;
+    in->row_ptr[0] = 0;
+    for (int32_t r = 0; r < n; r++) {
+        if (kind == 0) {
+            for (int32_t c = 0; c < n; c++)
+                in->col[m] = c, in->cost[m++] = (int32_t)rng_range(&g, 0, hi);
+        } else if (kind == 1) {
+            in->col[m] = r, in->cost[m++] = (int32_t)rng_range(&g, 0, hi); /* feasible */
+            for (int64_t k = 1; k < degree; k++)
+                in->col[m] = (int32_t)rng_below(&g, n), in->cost[m++] = (int32_t)rng_range(&g, 0, hi);
+        } else {
+            const int32_t h = n / w, x = r % w, y = r / w;
+            for (int32_t dy = -radius; dy <= radius; dy++)
+                for (int32_t dx = -radius; dx <= radius; dx++) {
+                    const int32_t xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                        continue;
+                    in->col[m] = yy * w + xx;
+                    in->cost[m++] = (int32_t)(rng_range(&g, 0, hi) + 10 * (dx * dx + dy * dy));
+                }
+        }
+        in->row_ptr[r + 1] = m;
+    }
+    in->flags = rng_below(&g, 4) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name, "large %d: %s n=%d, %lld arcs, costs 0..%lld%s", index,
+             kind == 0 ? "dense" : kind == 1 ? "sparse" : "window", n, (long long)m,
+             (long long)hi, in->flags ? ", maximize" : "");
+    return 1;
+}
+
+static void gpu_vs_cpu_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                           const char *algo, uint64_t seed, int index)
+{
+    instance in;
+    if (!make_large(&in, seed, index)) {
+        check_fail(r, "out of memory");
+        instance_free(&in);
+        return;
+    }
+    int32_t *a = malloc((size_t)in.rows * sizeof *a), *b = malloc((size_t)in.rows * sizeof *b);
+    int64_t *pb = malloc(((size_t)in.rows + in.cols) * sizeof *pb);
+    int64_t ca = 0, cb = 0;
+    const gcut_status sa = gcut_assign_csr(cpu, in.rows, in.cols, in.row_ptr, in.col, in.cost,
+                                           in.flags, "csa", a, &ca, NULL);
+    const gcut_status sb = gcut_assign_csr(gpu, in.rows, in.cols, in.row_ptr, in.col, in.cost,
+                                           in.flags, algo, b, &cb, pb);
+    if (sa != sb)
+        check_fail(r, "%s: CPU '%s' (%s), GPU '%s' (%s)", in.name, gcut_status_str(sa),
+                   gcut_last_error(cpu), gcut_status_str(sb), gcut_last_error(gpu));
+    else if (sa == GCUT_OK && ca != cb)
+        check_fail(r, "%s: CPU cost %lld, GPU %lld", in.name, (long long)ca, (long long)cb);
+    else if (sb == GCUT_OK && gcut_assign_verify(gpu, in.rows, in.cols, in.row_ptr, in.col,
+                                                 in.cost, in.flags, b, cb, pb, NULL) != GCUT_OK)
+        check_fail(r, "%s: the GPU's proof: %s", in.name, gcut_last_error(gpu));
+    else
+        r->passed++;
+    free(a);
+    free(b);
+    free(pb);
+    instance_free(&in);
+}
+
+void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, gpu_vs_cpu_one, "gpu-csa", count, seed);
+}
+
+/* gcut_assign_read: good files give the arcs; every malformed one fails
+ * with its status and a message naming PATH:LINE. */
+void check_assign_read(check_report *r, int count, uint64_t seed)
+{
+    (void)count;
+    (void)seed;
+    static const struct {
+        const char *text;
+        double scale;
+        gcut_status want;
+        const char *where; /* ":LINE:" expected in the message, or NULL */
+        int64_t arcs;      /* for a good file */
+    } cases[] = {
+        {"2 2\n1 2\n3 4\n", 0, GCUT_OK, NULL, 4},
+        {"# costs\n2 3\n1 - 2\n\n- 4 -5\n", 0, GCUT_OK, NULL, 4},
+        {"1 1\n1.5\n", 2, GCUT_OK, NULL, 1},
+        {"%%MatrixMarket matrix coordinate integer general\n% c\n2 2 3\n1 1 5\n2 1 -3\n1 2 7\n", 0,
+         GCUT_OK, NULL, 3},
+        {"%%MatrixMarket matrix array real general\n2 1\n0.5\n1.25\n", 4, GCUT_OK, NULL, 2},
+        {"", 0, GCUT_E_TRUNCATED, NULL, 0},
+        {"2 x\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"2 2\n1 2\n3\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"2 2\n1 2\n3 4 5\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"2 2\n1 2\n", 0, GCUT_E_TRUNCATED, NULL, 0},
+        {"1 2\n1 2\n3 4\n", 0, GCUT_E_FORMAT, ":3:", 0},
+        {"1 1\n1.5\n", 0, GCUT_E_FORMAT, ":2:", 0},
+        {"1 1\n99999999999\n", 0, GCUT_E_OVERFLOW, ":2:", 0},
+        {"1 1\n1e12\n", 1, GCUT_E_OVERFLOW, ":2:", 0},
+        {"1 1\nnan\n", 1, GCUT_E_FORMAT, ":2:", 0},
+        {"-1 2\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", 0, GCUT_E_FORMAT, ":1:",
+         0},
+        {"%%MatrixMarket matrix coordinate integer symmetric\n1 1 1\n1 1 1\n", 0, GCUT_E_FORMAT,
+         ":1:", 0},
+        {"%%MatrixMarket vector coordinate integer general\n", 0, GCUT_E_FORMAT, ":1:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2\n", 0, GCUT_E_FORMAT, ":2:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n3 1 4\n", 0, GCUT_E_RANGE,
+         ":3:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 4 5\n", 0, GCUT_E_FORMAT,
+         ":3:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 4\n", 0, GCUT_E_TRUNCATED,
+         NULL, 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 4\n2 2 1\n", 0,
+         GCUT_E_FORMAT, ":4:", 0},
+        {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 x\n", 0, GCUT_E_FORMAT,
+         ":3:", 0},
+    };
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    char path[] = "/tmp/gcut-assign-read-XXXXXX";
+    const int fd = ctx ? mkstemp(path) : -1;
+    if (fd < 0) {
+        check_fail(r, "no temporary file");
+        gcut_context_destroy(ctx);
+        return;
+    }
+    close(fd);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            check_fail(r, "cannot write %s", path);
+            break;
+        }
+        fputs(cases[i].text, f);
+        fclose(f);
+        gcut_assign_input *in = NULL;
+        const gcut_status st = gcut_assign_read(ctx, path, cases[i].scale, &in);
+        const char *msg = gcut_last_error(ctx);
+        if (st != cases[i].want)
+            check_fail(r, "case %zu: status '%s', want '%s' (%s)", i, gcut_status_str(st),
+                       gcut_status_str(cases[i].want), msg);
+        else if (st && (!strstr(msg, path) || (cases[i].where && !strstr(msg, cases[i].where))))
+            check_fail(r, "case %zu: the message does not name %s%s: %s", i, path,
+                       cases[i].where ? cases[i].where : "", msg);
+        else if (!st && (in->arcs != cases[i].arcs || in->row_ptr[in->rows] != in->arcs))
+            check_fail(r, "case %zu: %lld arcs, want %lld", i, (long long)in->arcs,
+                       (long long)cases[i].arcs);
+        else
+            r->passed++;
+        gcut_assign_input_destroy(in);
+    }
+    remove(path);
+    gcut_context_destroy(ctx);
+}

@@ -1,0 +1,29 @@
+/* Assignment checks: the cost-scaling solvers against an independent
+ * Hungarian method (tests/check/check_assign.c) on generated instances, and
+ * the GPU solver against the CPU on larger ones. */
+#ifndef GCUT_TESTS_CHECK_ASSIGN_H
+#define GCUT_TESTS_CHECK_ASSIGN_H
+
+#include <stdint.h>
+
+#include "check_common.h"
+
+/* CPU CSA against the Hungarian reference: cost, feasibility, cardinality,
+ * the proof (gcut_assign_verify) and the Hall violator named. */
+void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed);
+
+/* CSA with its heuristics on (price updates, arc fixing safe and
+ * aggressive), the smallest quick-minima cache, alpha 2 and 10: the same costs. */
+void check_assign_csa_knobs(check_report *r, int count, uint64_t seed);
+
+/* GPU cost scaling against the Hungarian reference (skipped without a GPU). */
+void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed);
+
+/* GPU against CPU on instances of a few hundred to a few thousand rows
+ * (skipped without a GPU). */
+void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
+
+/* gcut_assign_read on good and malformed files (statuses, PATH:LINE). */
+void check_assign_read(check_report *r, int count, uint64_t seed);
+
+#endif
