@@ -11,6 +11,12 @@
 #include "graph/csr.h"
 #include "io/atomic_file.h"
 
+/* Nodes that no arc line and neither 'n' line names: legal, but each costs
+ * the solver as much as any other, so a file of a few lines must not
+ * declare 10^8 of them. At most this many are accepted (64 MiB of solver
+ * state); the 2M arcs' ends and s, t come on top. */
+#define DIMACS_UNTOUCHED_NODES_MAX ((int64_t)1 << 20)
+
 /* ---- reading ---------------------------------------------------------- */
 
 typedef struct reader {
@@ -225,6 +231,14 @@ static gcut_status parse(reader *r, gcut_graph **out)
                           "%lld arcs)",
                           (long long)n, (long long)m, INT32_MAX,
                           (long long)(8 * GCUT__GRAPH_MAX_ARCS));
+                goto fail;
+            }
+            if (n > 2 * m + 2 + DIMACS_UNTOUCHED_NODES_MAX) {
+                st = FAIL(GCUT_E_RANGE,
+                          "'p max %lld %lld': %lld arcs, the source and the sink name at most "
+                          "%lld of the %lld nodes, and at most %lld more (isolated) are accepted",
+                          (long long)n, (long long)m, (long long)m, (long long)(2 * m + 2),
+                          (long long)n, (long long)DIMACS_UNTOUCHED_NODES_MAX);
                 goto fail;
             }
             /* The header alone does not get to reserve gigabytes: start
