@@ -272,7 +272,7 @@ static gcut_status parse_problem(const dimacs_reader *r, dimacs_state *s, const 
     gcut_status cst = gcut_grid_create(r->ctx, s->width, s->height, s->conn, &s->g);
     if (cst)
         return fail_at(r, cst, "cannot make the %dx%d grid (%s)", s->width, s->height,
-                       gcut_status_str(cst));
+                       gcut_last_error(r->ctx));
     s->have_p = 1;
     s->arcs_announced = m;
     return GCUT_OK;

@@ -17,6 +17,7 @@
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
+#include "check_hostile.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -38,6 +39,13 @@ static const check_entry checks[] = {
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
+    {"hostile.graph_tamper", 300, 60, check_hostile_graph_tamper},
+    {"hostile.grid_tamper", 200, 40, check_hostile_grid_tamper},
+    {"hostile.dimacs_limits", 1, 1, check_hostile_dimacs_limits},
+    {"hostile.image_limits", 1, 1, check_hostile_image_limits},
+    {"hostile.memory_budget", 1, 1, check_hostile_memory_budget},
+    {"hostile.atomic_writer", 1, 1, check_hostile_atomic_writer},
+    {"hostile.segment_energy", 64, 16, check_hostile_segment_energy},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
