@@ -271,8 +271,7 @@ static gcut_status parse_problem(const dimacs_reader *r, dimacs_state *s, const 
         return fail_at(r, GCUT_E_FORMAT, "the p line's arc count %lld is negative", (long long)m);
     gcut_status cst = gcut_grid_create(r->ctx, s->width, s->height, s->conn, &s->g);
     if (cst)
-        return fail_at(r, cst, "cannot make the %dx%d grid (%s)", s->width, s->height,
-                       gcut_last_error(r->ctx));
+        return fail_at(r, cst, "%s", gcut_last_error(r->ctx)); /* names the size and why */
     s->have_p = 1;
     s->arcs_announced = m;
     return GCUT_OK;
