@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char *const cmd = "maxflow";
 
