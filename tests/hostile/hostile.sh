@@ -117,5 +117,46 @@ hcase "segment: a box of three numbers" 2 "" "$W" -- segment -b 1,2,3 "$IMG" "${
 hcase "segment: connectivity 6" 2 "" "$W" -- segment -s "$SCRIB" "$IMG" -N 6 "${S[@]}"
 hcase "segment: no seeds" 2 "" "$W" -- segment "$IMG" "${S[@]}"
 
+# ---- the issue's five cases -------------------------------------------------
+# 1: a 4-line file declaring 10^8 nodes (above, "declared in 4 lines").
+# 2: outputs naming an input or another output: exit 2 before any work.
+cp "$T/g.max" "$T/in.max"; cp "$SCRIB" "$T/seeds.png"; djpeg_in="$T/in.png"
+cp "$SRC/samples/teddy-gt.png" "$djpeg_in"
+ln "$T/in.max" "$T/hardlink.max"
+hcase "2: -o is the image" 2 "would overwrite the image" "$djpeg_in" -- segment -s "$SCRIB" "$djpeg_in" -o "$djpeg_in"
+hcase "2: -o is the seeds" 2 "would overwrite --seeds" "$T/seeds.png" -- segment -s "$T/seeds.png" "$IMG" -o "$T/seeds.png"
+hcase "2: --overlay is -o" 2 "are the same file" "$O" -- segment -s "$SCRIB" "$IMG" --overlay "$O" -o "$O"
+hcase "2: --save-graph is -o (another spelling)" 2 "are the same file" "$O" -- segment -s "$SCRIB" "$IMG" --save-graph "$O" -o "$T/./o.png"
+hcase "2: grid --labels is the input" 2 "would overwrite the input" "$T/grid.max" -- grid "$T/grid.max" --labels "$T/grid.max"
+hcase "2: maxflow --flow is the input" 2 "would overwrite the input" "$T/in.max" -- maxflow "$T/in.max" --flow "$T/in.max"
+hcase "2: maxflow --flow is a hard link of the input" 2 "would overwrite the input" "$T/in.max" -- maxflow "$T/in.max" --flow "$T/hardlink.max"
+hcase "2: --flow x --cut x" 2 "are the same file" "$T/x" -- maxflow "$T/in.max" --flow "$T/x" --cut "$T/x"
+# 3: several outputs, one of them impossible: none written, before any work.
+hcase "3: --flow f.sol --cut nodir/c.cut" 1 "cannot write $T/nodir/c.cut" "$F" -- maxflow "$T/g.max" --flow "$F" --cut "$T/nodir/c.cut"
+mkdir "$T/adir.png"
+hcase "3: segment -o fine, --overlay onto a folder" 1 "Is a directory" "$O" -- segment -s "$SCRIB" "$IMG" -o "$O" --overlay "$T/adir.png"
+# 4: an empty foreground is a result; boxes clipped to the image.
+"$GCUT" segment --box 10,10,10,10 "$IMG" -o "$T/empty-fg.png" --device cpu >/dev/null 2>"$T/.err4"
+rc4=$?
+if [ $rc4 -eq 0 ] && [ -s "$T/empty-fg.png" ] && grep -qF "foreground is empty" "$T/.err4"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: 4: empty foreground (exit $rc4)"; fi
+"$GCUT" segment --box 16,20,284,398 "$IMG" -o "$T/edge.png" --device cpu -i 1 >/dev/null 2>"$T/.err4"
+rc4=$?
+if [ $rc4 -eq 0 ] && [ -s "$T/edge.png" ] && grep -qF "clipped to the 284x398 image: 16,20,283,397" "$T/.err4"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: 4: box to the edge (exit $rc4)"; fi
+hcase "4: a box with no pixel inside" 1 "no pixel of the 284x398 image" "$O" -- segment --box 300,0,400,10 "$IMG" -o "$O"
+# 5: a 16000x16000 PNG of 250 KB: refused by the budget before the work.
+python3 - "$T/big.png" <<'PY'
+import struct, sys, zlib
+def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+co = zlib.compressobj(9); row = b'\0' + b'\x80' * 16000
+idat = b''.join(co.compress(row) for _ in range(16000)) + co.flush()
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 16000, 16000, 8, 0, 0, 0, 0)) + chunk(b'IDAT', idat) + chunk(b'IEND', b''))
+PY
+hcase "5: 16000x16000 PNG under --max-memory 1G" 1 "needs about 44 GiB, over the memory budget of 1.0 GiB" "$O" -- segment --box 100,100,15900,15900 "$T/big.png" -o "$O" --max-memory 1G
+hcase "5: --max-memory on maxflow" 1 "over the memory budget of 100 bytes" "$F" -- maxflow "$T/g.max" --flow "$F" --max-memory 100
+hcase "5: --max-memory on grid" 1 "over the memory budget" "$L" -- grid "$T/grid.max" --labels "$L" -X 1K
+hcase "5: --max-memory on gen" 1 "over the memory budget" "$T/gen.max" -- gen rlg rows=100 cols=100 -o "$T/gen.max" -X 1M
+hcase "bad --max-memory" 2 "--max-memory needs a size" "$O" -- segment -s "$SCRIB" "$IMG" -o "$O" --max-memory 12Q
+hcase "maxflow: unknown algorithm" 2 "--algo must be one of" "$F" -- maxflow "$T/g.max" --algo nope --flow "$F"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
