@@ -105,6 +105,7 @@ hcase "segment: truncated PNG" 1 "truncated.png" "$W" -- segment -s "$T/truncate
 hcase "segment: truncated JPEG" 1 "malformed JPEG" "$W" -- segment -s "$SCRIB" "$T/truncated.jpg" "${S[@]}"
 hcase "segment: truncated PPM" 1 "truncated" "$W" -- segment -b 1,1,9,9 "$T/truncated.ppm" "${S[@]}"
 hcase "segment: PNG signature only" 1 "malformed PNG" "$W" -- segment -s "$T/signature-only.png" "$IMG" "${S[@]}"
+hcase "segment: a 122-byte PNG whose chunk declares 1.9 GB" 1 "declares 1936946035 bytes" "$W" -- segment -b 1,1,3,3 "$SRC/fuzz/regressions/png/oom-huge-chunk-length.png" "${S[@]}"
 hcase "segment: 2^28 + 16384 pixels" 1 "over the limit of 268435456 pixels" "$W" -- segment -b 1,1,9,9 "$T/huge.pgm" "${S[@]}"
 hcase "segment: 10^16 pixels" 1 "huger.ppm" "$W" -- segment -b 1,1,9,9 "$T/huger.ppm" "${S[@]}"
 hcase "segment: seeds of another size" 1 "" "$W" -- segment -s "$SCRIB" "$T/truncated.ppm" "${S[@]}"
