@@ -89,9 +89,8 @@ int cli_outputs_check(cli_outputs *o)
         identify(o->out_path[k], &out[k]);
         for (int i = 0; i < o->n_in; i++)
             if (same_file(&out[k], &in[i]))
-                return cli_usage_error(o->cmd, "%s '%s' would overwrite %s '%s'",
-                                       o->out_what[k], o->out_path[k], o->in_what[i],
-                                       o->in_path[i]);
+                return cli_usage_error(o->cmd, "%s '%s' would overwrite %s '%s'", o->out_what[k],
+                                       o->out_path[k], o->in_what[i], o->in_path[i]);
         for (int j = 0; j < k; j++)
             if (same_file(&out[k], &out[j]))
                 return cli_usage_error(o->cmd, "%s '%s' and %s '%s' are the same file",

@@ -61,9 +61,9 @@ gcut_status gcut__graph_build(gcut_context *ctx, int32_t n, int64_t m, const int
     char what_size[300];
     snprintf(what_size, sizeof what_size, "%s: a graph of %d nodes and %lld arcs", what, n,
              (long long)m);
-    gcut_status budget = gcut__memory_check(
-        ctx, what_size,
-        gcut__memory_mul_add(n, GRAPH_BYTES_PER_NODE, gcut__memory_mul_add(m, GRAPH_BYTES_PER_ARC, 0)));
+    int64_t need = gcut__memory_mul_add(n, GRAPH_BYTES_PER_NODE,
+                                        gcut__memory_mul_add(m, GRAPH_BYTES_PER_ARC, 0));
+    gcut_status budget = gcut__memory_check(ctx, what_size, need);
     if (budget)
         return budget;
     gcut_graph *g = calloc(1, sizeof *g);

@@ -84,7 +84,8 @@ static void one_case(check_report *r, gcut_context *ctx, const energy_case *c, u
     int w = c->width, h = c->height, n = w * h;
     uint8_t *rgb = malloc((size_t)n * 3), *seeds = calloc((size_t)n, 1), *mask = malloc((size_t)n);
     uint8_t *label = malloc((size_t)n);
-    float *cost_fg = malloc((size_t)n * sizeof *cost_fg), *cost_bg = malloc((size_t)n * sizeof *cost_bg);
+    float *cost_fg = malloc((size_t)n * sizeof *cost_fg),
+          *cost_bg = malloc((size_t)n * sizeof *cost_bg);
     gcut__color_model fg = {0}, bg = {0};
     if (!rgb || !seeds || !mask || !label || !cost_fg || !cost_bg) {
         check_fail(r, "energy %d: out of memory", index);
@@ -120,7 +121,10 @@ static void one_case(check_report *r, gcut_context *ctx, const energy_case *c, u
     /* The first cut's models: fitted to the seeds, and without foreground
      * seeds to every unseeded pixel (GrabCut's rectangle). */
     for (int i = 0; i < n; i++)
-        label[i] = seeds[i] == GCUT_SEED_FG ? 1 : seeds[i] == GCUT_SEED_BG ? 0 : c->fg_seeds ? 2 : 1;
+        label[i] = seeds[i] == GCUT_SEED_FG   ? 1
+                   : seeds[i] == GCUT_SEED_BG ? 0
+                   : c->fg_seeds              ? 2
+                                              : 1;
     fg.kind = bg.kind = c->model;
     fg.k = bg.k = c->components;
     st = gcut__color_model_fit(ctx, &fg, rgb, label, 1, n);
@@ -163,8 +167,12 @@ void check_hostile_segment_energy(check_report *r, int count, uint64_t seed)
     }
     static const double lambdas[] = {0, 5, 50, 400};
     for (int i = 0; i < count; i++) {
-        energy_case c = {12 + i % 13, 9 + (i * 7) % 11, i % 2 ? 8 : 4, (i / 2) % 2,
-                         (i / 4) % 2 ? GCUT_MODEL_HIST : GCUT_MODEL_GMM, 1 + i % 5,
+        energy_case c = {12 + i % 13,
+                         9 + (i * 7) % 11,
+                         i % 2 ? 8 : 4,
+                         (i / 2) % 2,
+                         (i / 4) % 2 ? GCUT_MODEL_HIST : GCUT_MODEL_GMM,
+                         1 + i % 5,
                          lambdas[(i / 8) % 4]};
         one_case(r, ctx, &c, seed, i);
     }

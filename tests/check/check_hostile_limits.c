@@ -58,25 +58,25 @@ typedef struct text_case {
 
 #define ARCS3 "p max 3 1\nn 1 s\nn 3 t\n"
 static const text_case graph_cases[] = {
-    {ARCS3 "a 3 1 5\n", GCUT_OK, NULL},                         /* tail = N */
+    {ARCS3 "a 3 1 5\n", GCUT_OK, NULL},                                        /* tail = N */
     {ARCS3 "a 4 1 5\n", GCUT_E_RANGE, ":4: arc 4 -> 1: node id outside 1..3"}, /* N + 1 */
-    {ARCS3 "a 1 3 5\n", GCUT_OK, NULL},                         /* head = N */
+    {ARCS3 "a 1 3 5\n", GCUT_OK, NULL},                                        /* head = N */
     {ARCS3 "a 1 4 5\n", GCUT_E_RANGE, "outside 1..3"},
-    {ARCS3 "a 0 1 5\n", GCUT_E_RANGE, "outside 1..3"},          /* 1 - 1 */
+    {ARCS3 "a 0 1 5\n", GCUT_E_RANGE, "outside 1..3"}, /* 1 - 1 */
     {ARCS3 "a 1 0 5\n", GCUT_E_RANGE, "outside 1..3"},
-    {ARCS3 "a 1 3 0\n", GCUT_OK, NULL},                         /* capacity 0 */
+    {ARCS3 "a 1 3 0\n", GCUT_OK, NULL}, /* capacity 0 */
     {ARCS3 "a 1 3 -1\n", GCUT_E_RANGE, "negative capacity -1"},
-    {ARCS3 "a 1 3 2147483647\n", GCUT_OK, NULL},                /* 2^31 - 1 */
+    {ARCS3 "a 1 3 2147483647\n", GCUT_OK, NULL}, /* 2^31 - 1 */
     {ARCS3 "a 1 3 2147483648\n", GCUT_E_OVERFLOW, "capacity 2147483648"},
     {"p max 3 2\nn 1 s\nn 3 t\na 1 3 2147483646\na 1 3 1\n", GCUT_OK, NULL}, /* sum 2^31-1 */
     {"p max 3 2\nn 1 s\nn 3 t\na 1 3 2147483647\na 1 3 1\n", GCUT_E_OVERFLOW, "sum to 2147483648"},
-    {"p max 2 0\nn 1 s\nn 2 t\n", GCUT_OK, NULL},               /* N = 2 */
+    {"p max 2 0\nn 1 s\nn 2 t\n", GCUT_OK, NULL}, /* N = 2 */
     {"p max 1 0\nn 1 s\nn 1 t\n", GCUT_E_RANGE, "N >= 2"},
     {"p max 2 -1\nn 1 s\nn 2 t\n", GCUT_E_RANGE, "M >= 0"},
-    {"p max 3 1\nn 3 s\nn 1 t\na 1 3 1\n", GCUT_OK, NULL},      /* n ID = N */
+    {"p max 3 1\nn 3 s\nn 1 t\na 1 3 1\n", GCUT_OK, NULL}, /* n ID = N */
     {"p max 3 1\nn 4 s\nn 1 t\na 1 3 1\n", GCUT_E_RANGE, "node id 4 outside 1..3"},
     {"p max 3 1\nn 0 s\nn 1 t\na 1 3 1\n", GCUT_E_RANGE, "node id 0 outside 1..3"},
-    {ARCS3 "a 1 2 1\na 2 3 1\n", GCUT_E_FORMAT, ":5: more arcs than the 1"},  /* M + 1 */
+    {ARCS3 "a 1 2 1\na 2 3 1\n", GCUT_E_FORMAT, ":5: more arcs than the 1"},     /* M + 1 */
     {"p max 3 2\nn 1 s\nn 3 t\na 1 2 1\n", GCUT_E_TRUNCATED, "1 of the 2 arcs"}, /* M - 1 */
     /* Untouched nodes: 2M + 2 + 2^20 accepted, one more refused (issue 22's
      * case 1, 'p max 100000000 1' in four lines, is far past it). */
@@ -88,8 +88,8 @@ static const text_case graph_cases[] = {
 #define GRID2 "c grid 2 1 4\np max 4 1\nn 3 s\nn 4 t\n"
 static const text_case grid_cases[] = {
     {GRID2 "a 3 1 5\n", GCUT_OK, NULL},
-    {GRID2 "a 2 4 5\n", GCUT_OK, NULL},                          /* node N */
-    {GRID2 "a 5 1 5\n", GCUT_E_RANGE, "out of range 1..4"},      /* N + 1 */
+    {GRID2 "a 2 4 5\n", GCUT_OK, NULL},                     /* node N */
+    {GRID2 "a 5 1 5\n", GCUT_E_RANGE, "out of range 1..4"}, /* N + 1 */
     {GRID2 "a 0 1 5\n", GCUT_E_RANGE, "out of range 1..4"},
     {GRID2 "a 1 2 0\n", GCUT_OK, NULL},
     {GRID2 "a 1 2 -1\n", GCUT_E_RANGE, "negative capacity -1"},
@@ -199,8 +199,25 @@ static size_t header_only_png(uint8_t *buf, uint32_t width, uint32_t height)
     return (size_t)(p - buf);
 }
 
+/* A progressive JPEG's header up to its first scan (all jpeg_read_header
+ * reads): SOI, SOF2 of that size with three components, SOS. */
+static size_t header_only_jpeg(uint8_t *buf, uint32_t width, uint32_t height)
+{
+    static const uint8_t sos[] = {0xff, 0xda, 0, 12, 3, 1, 0, 2, 0, 3, 0, 0, 0, 0};
+    uint8_t *p = buf;
+    *p++ = 0xff, *p++ = 0xd8;
+    *p++ = 0xff, *p++ = 0xc2, *p++ = 0, *p++ = 17, *p++ = 8;
+    *p++ = (uint8_t)(height >> 8), *p++ = (uint8_t)height;
+    *p++ = (uint8_t)(width >> 8), *p++ = (uint8_t)width;
+    *p++ = 3;
+    for (int c = 1; c <= 3; c++)
+        *p++ = (uint8_t)c, *p++ = 0x11, *p++ = 0;
+    memcpy(p, sos, sizeof sos);
+    return (size_t)(p - buf) + sizeof sos;
+}
+
 typedef struct image_case {
-    char kind; /* 'm' PNM, 'p' PNG */
+    char kind; /* 'm' PNM, 'p' PNG, 'j' progressive JPEG */
     uint32_t width, height;
     gcut_status want;
     const char *needle;
@@ -218,6 +235,11 @@ static const image_case image_cases[] = {
     {'p', 1, 268435456, GCUT_E_NOMEM, "over the memory budget"},
     {'p', 268435457, 1, GCUT_E_RANGE, "over the limit"},
     {'p', 16385, 16384, GCUT_E_RANGE, "over the limit"},
+    /* A progressive JPEG's coefficients (2 bytes a sample) are asked for
+     * with its pixels: 512 x 512 x 3 x 3 bytes is over 1 MiB, though the
+     * pixels alone (768 KiB) are not. */
+    {'j', 512, 512, GCUT_E_NOMEM, "a progressive JPEG of 512x512 pixels needs about 2.2 MiB"},
+    {'j', 256, 256, GCUT_E_FORMAT, "malformed JPEG"},
     /* Under the budget (16 x 16 bytes), the header-only file is refused as
      * truncated or malformed after the allocation. */
     {'m', 16, 16, GCUT_E_FORMAT, "truncated"},
@@ -242,6 +264,8 @@ void check_hostile_image_limits(check_report *r, int count, uint64_t seed)
         size_t n;
         if (c->kind == 'm')
             n = (size_t)snprintf((char *)buf, sizeof buf, "P5\n%u %u\n255\n", c->width, c->height);
+        else if (c->kind == 'j')
+            n = header_only_jpeg(buf, c->width, c->height);
         else
             n = header_only_png(buf, c->width, c->height);
         if (write_file(path, buf, n)) {
@@ -252,8 +276,11 @@ void check_hostile_image_limits(check_report *r, int count, uint64_t seed)
         gcut_status st = gcut_image_load(ctx, path, &im);
         gcut_image_destroy(im);
         char what[96];
-        snprintf(what, sizeof what, "%s %ux%u", c->kind == 'm' ? "PGM" : "PNG", c->width,
-                 c->height);
+        snprintf(what, sizeof what, "%s %ux%u",
+                 c->kind == 'm'   ? "PGM"
+                 : c->kind == 'j' ? "JPEG"
+                                  : "PNG",
+                 c->width, c->height);
         if (check_hostile_expect(r, ctx, st, c->want, c->needle, what))
             r->passed++;
     }
@@ -285,7 +312,8 @@ void check_hostile_memory_budget(check_report *r, int count, uint64_t seed)
         r->passed++;
     /* Sizes from hostile headers saturate instead of wrapping. */
     if (gcut__memory_mul_add(INT64_MAX / 2, 3, 0) != INT64_MAX ||
-        gcut__memory_mul_add(INT64_MAX / 2, 2, 2) != INT64_MAX || gcut__memory_mul_add(3, 4, 5) != 17)
+        gcut__memory_mul_add(INT64_MAX / 2, 2, 2) != INT64_MAX ||
+        gcut__memory_mul_add(3, 4, 5) != 17)
         check_fail(r, "gcut__memory_mul_add does not saturate");
     else
         r->passed++;
@@ -298,10 +326,9 @@ void check_hostile_memory_budget(check_report *r, int count, uint64_t seed)
     /* The graph and the grid ask before allocating. */
     const int32_t tail[] = {0, 1}, head[] = {1, 2}, cap[] = {3, 4};
     gcut_graph *g = NULL;
-    if (check_hostile_expect(r, small,
-                             gcut_graph_create_from_arcs(small, 3, 2, tail, head, cap, 0, 2, &g),
-                             GCUT_E_NOMEM, "a graph of 3 nodes and 2 arcs needs about",
-                             "a graph over the budget"))
+    if (check_hostile_expect(
+            r, small, gcut_graph_create_from_arcs(small, 3, 2, tail, head, cap, 0, 2, &g),
+            GCUT_E_NOMEM, "a graph of 3 nodes and 2 arcs needs about", "a graph over the budget"))
         r->passed++;
     gcut_graph_destroy(g);
     g = NULL;
@@ -312,7 +339,8 @@ void check_hostile_memory_budget(check_report *r, int count, uint64_t seed)
     gcut_graph_destroy(g);
     gcut_grid *grid = NULL;
     if (check_hostile_expect(r, small, gcut_grid_create(small, 100, 100, 8, &grid), GCUT_E_NOMEM,
-                             "grid: 100x100 pixels, 8-connected, needs about", "a grid over the budget"))
+                             "grid: 100x100 pixels, 8-connected, needs about",
+                             "a grid over the budget"))
         r->passed++;
     gcut_grid_destroy(grid);
 done:

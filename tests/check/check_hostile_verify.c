@@ -41,13 +41,11 @@ static int32_t find_arc(const gcut_graph *g, int32_t u, int32_t v)
 }
 
 /* One tampering: verify must fail with `needle`, then pass once undone. */
-static int tampered(check_report *r, gcut_graph *g, const char *needle, const char *what,
-                    int index)
+static int tampered(check_report *r, gcut_graph *g, const char *needle, const char *what, int index)
 {
     char name[160];
     snprintf(name, sizeof name, "graph %d: %s", index, what);
-    return check_hostile_expect(r, g->ctx, gcut_graph_verify(g, NULL), GCUT_E_VERIFY, needle,
-                                name);
+    return check_hostile_expect(r, g->ctx, gcut_graph_verify(g, NULL), GCUT_E_VERIFY, needle, name);
 }
 
 static int restored(check_report *r, gcut_graph *g, const char *what, int index)
@@ -99,8 +97,8 @@ static void tamper_graph(check_report *r, gcut_graph *g, int index)
         int step = up ? 1 : -1;
         g->flow[a] += step;
         g->flow[b] += step;
-        ok &= tampered(r, g, "carries", up ? "a full arc one over" : "an empty arc one under",
-                       index);
+        ok &=
+            tampered(r, g, "carries", up ? "a full arc one over" : "an empty arc one under", index);
         g->flow[a] -= step;
         g->flow[b] -= step;
         ok &= restored(r, g, "the cycle", index);

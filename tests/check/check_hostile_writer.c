@@ -134,7 +134,8 @@ void check_hostile_atomic_writer(check_report *r, int count, uint64_t seed)
         return;
     }
     for (int k = WRITE_GRAPH; k <= WRITE_IMAGE; k++) {
-        snprintf(path, sizeof path, "%s/out-%s.%s", dir, names[k], k == WRITE_IMAGE ? "png" : "max");
+        snprintf(path, sizeof path, "%s/out-%s.%s", dir, names[k],
+                 k == WRITE_IMAGE ? "png" : "max");
         /* A file-size limit part-way through: the earlier file intact. */
         if (write_old(path)) {
             check_fail(r, "cannot write %s", path);
@@ -142,8 +143,10 @@ void check_hostile_atomic_writer(check_report *r, int count, uint64_t seed)
         }
         int child = write_under_limit(ctx, g, (writer_kind)k, path);
         if (child != 0)
-            check_fail(r, "%s: under a 4 KiB file-size limit the write did not fail with an I/O "
-                          "error naming the file (child %d)", names[k], child);
+            check_fail(r,
+                       "%s: under a 4 KiB file-size limit the write did not fail with an I/O "
+                       "error naming the file (child %d)",
+                       names[k], child);
         else if (!holds_old(path))
             check_fail(r, "%s: a write that failed part-way changed the earlier file", names[k]);
         else if (check_hostile_temporaries(dir) != 0)
