@@ -104,11 +104,12 @@ static gcut_status parse_problem(const gcut__dimacs_lexer *r, graph_state *s, co
                                  (long long)(8 * GCUT__GRAPH_MAX_ARCS));
     if (n > 2 * m + 2 + DIMACS_UNTOUCHED_NODES_MAX)
         return gcut__dimacs_fail(r, GCUT_E_RANGE,
-                                 "'p max %lld %lld': %lld arcs, the source and the sink name at "
+                                 "'p max %lld %lld': %lld arc%s, the source and the sink name at "
                                  "most %lld of the %lld nodes, and at most %lld more (isolated) "
                                  "are accepted",
-                                 (long long)n, (long long)m, (long long)m, (long long)(2 * m + 2),
-                                 (long long)n, (long long)DIMACS_UNTOUCHED_NODES_MAX);
+                                 (long long)n, (long long)m, (long long)m, m == 1 ? "" : "s",
+                                 (long long)(2 * m + 2), (long long)n,
+                                 (long long)DIMACS_UNTOUCHED_NODES_MAX);
     /* The header alone does not get to reserve gigabytes: start small,
      * grow as the arcs arrive. */
     s->n = n;
