@@ -103,6 +103,12 @@ typedef struct gcut_options {
                                   0 (default) = one per online CPU, and plain BK on
                                   grids too small to pay for threads. The answer is
                                   the same for any number. */
+    int64_t max_memory;        /* host memory budget in bytes of one call (a read, a
+                                  solve): what it would need, estimated from the sizes
+                                  it was given, over this is refused with GCUT_E_NOMEM
+                                  before anything is allocated; 0 (default) = the
+                                  machine's available memory (MemAvailable) when the
+                                  call starts */
 } gcut_options;
 
 /* Fill `options` with the defaults. */

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gcut needs, only those missing.
+# Installs the Debian packages gcut needs, only those missing (clang and its
+# runtime libraries for the libFuzzer harnesses, scripts/fuzz.sh).
 set -euo pipefail
 need=()
-for pkg in cmake make gcc libpng-dev libjpeg62-turbo-dev libstb-dev libcriterion-dev "$@"; do
+for pkg in cmake make gcc libpng-dev libjpeg62-turbo-dev libstb-dev libcriterion-dev \
+  clang libclang-rt-dev "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds, runs every test,
-# then builds and runs it again under AddressSanitizer + UBSan.
+# then builds and runs it again under AddressSanitizer + UBSan; last, it
+# fuzzes every parser for 10 s each (scripts/fuzz.sh; about a minute in all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -43,3 +44,6 @@ python3 -m venv "$embed/venv"
 "$embed/venv/bin/pip" install -q --disable-pip-version-check numpy pytest pillow
 "$embed/venv/bin/pip" install -q --disable-pip-version-check . -Ccmake.define.GCUT_CUDA=OFF
 GCUT_CLI="$PWD/build/gcut" "$embed/venv/bin/python" -m pytest -q -p no:cacheprovider tests/python
+
+# Fuzzing: every parser for a bounded time (longer by hand: scripts/fuzz.sh 600).
+bash scripts/fuzz.sh 10

@@ -63,4 +63,10 @@ void cli_json_string(FILE *out, const char *s);
 /* `gcut --version`: the version, whether CUDA is built in, the GPUs found. */
 int cli_print_version(void);
 
+/* --max-memory SIZE (every subcommand): bytes, or a number with K, M, G or
+ * T (powers of 1024, "GB" and "GiB" alike); the contexts made after it get
+ * it as their memory budget (gcut_options.max_memory). 0, or a usage error
+ * (exit 2). */
+int cli_parse_max_memory(const char *cmd, const char *arg);
+
 #endif

@@ -1,9 +1,12 @@
 /* Helpers shared by the subcommands: messages, exit codes, device options,
  * a context that logs to stderr, JSON strings. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -45,6 +48,35 @@ static int stop_requested(void *user, const char *stage, double fraction)
     return interrupted;
 }
 
+static int64_t max_memory; /* --max-memory; 0: the library's default */
+
+int cli_parse_max_memory(const char *cmd, const char *arg)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    double unit = 1;
+    const char *units = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (u) {
+        for (const char *k = units; k <= u; k++)
+            unit *= 1024;
+        end++;
+        if ((end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
+            end += 2;
+        else if (*end == 'B' || *end == 'b')
+            end++;
+    }
+    if (end == arg || *end || errno || !(v > 0) || v * unit >= 9.2e18)
+        return cli_usage_error(cmd, "--max-memory needs a size like 4G, 512M or 1000000 (bytes), "
+                                    "not '%s'",
+                               arg);
+    max_memory = (int64_t)(v * unit);
+    if (max_memory < 1)
+        max_memory = 1;
+    return 0;
+}
+
 int cli_context_create(const char *cmd, gcut_device device, int verbosity, int threads,
                        gcut_context **ctx)
 {
@@ -54,6 +86,7 @@ int cli_context_create(const char *cmd, gcut_device device, int verbosity, int t
     opt.device = device;
     opt.verbosity = verbosity;
     opt.threads = threads;
+    opt.max_memory = max_memory;
     opt.log = log_to_stderr;
     opt.log_user = (void *)cmd;
     opt.progress = stop_requested;

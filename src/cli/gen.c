@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "gen";
 
@@ -28,6 +29,8 @@ static void usage(FILE *out)
                  "  -o, --output PATH   the file to write (required)\n"
                  "  -s, --seed S        random seed, an unsigned integer (default 1)\n"
                  "  -j, --json          print what was written as one JSON object\n"
+                 "  -X, --max-memory SIZE  refuse work estimated to need more host memory\n"
+                 "                      (e.g. 4G, 512M; default: the memory available)\n"
                  "  -h, --help          show this help\n"
                  "  -V, --version       show the version\n");
 }
@@ -69,11 +72,12 @@ int cli_gen_main(int argc, char **argv)
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
         {"json", no_argument, NULL, 'j'},         {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'V'},      {"max-memory", required_argument, NULL, 'X'},
+        {NULL, 0, NULL, 0}};
     const char *output = NULL;
     unsigned long long seed = 1;
     int json = 0, c;
-    const char *shorts = ":o:s:jhV";
+    const char *shorts = ":o:s:jhVX:";
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
@@ -91,6 +95,10 @@ int cli_gen_main(int argc, char **argv)
         }
         case 'j':
             json = 1;
+            break;
+        case 'X':
+            if (cli_parse_max_memory(cmd, optarg))
+                return CLI_EXIT_USAGE;
             break;
         default:
             return cli_common_option(cmd, c, argv, shorts, usage);
@@ -126,6 +134,12 @@ int cli_gen_main(int argc, char **argv)
             return cli_usage_error(cmd, "%s needs %s=VALUE", family, params[i].key);
     if (!output)
         return cli_usage_error(cmd, "no output file (-o PATH)");
+    cli_outputs outs;
+    cli_outputs_init(&outs, cmd);
+    cli_outputs_add(&outs, "--output", output);
+    int checked = cli_outputs_check(&outs);
+    if (checked >= 0)
+        return checked;
 
     gcut_context *ctx = NULL;
     if (cli_context_create(cmd, GCUT_DEVICE_CPU, 1, 0, &ctx))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "grid";
 
@@ -28,6 +29,8 @@ static void usage(FILE *out)
             "                     equals the cut's capacity); exit 1 if it does not hold\n"
             "  -j, --json         print one JSON object on stdout\n"
             "  -q, --quiet        no notices on stderr (e.g. 'no GPU: solving on the CPU')\n"
+            "  -X, --max-memory SIZE  refuse work estimated to need more host memory\n"
+            "                     (e.g. 4G, 512M; default: the memory available)\n"
             "  -V, --version      print the version and exit\n"
             "  -h, --help         print this help and exit\n"
             "\n"
@@ -54,6 +57,7 @@ typedef struct grid_args {
     gcut_device device;
     const char *algo, *labels, *input;
     int verify, json, quiet;
+    cli_outputs outs;
     int threads;
 } grid_args;
 
@@ -70,11 +74,12 @@ static int parse_args(int argc, char **argv, grid_args *a)
         {"quiet", no_argument, NULL, 'q'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
+        {"max-memory", required_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
     a->device = GCUT_DEVICE_AUTO;
-    const char *shorts = ":d:a:T:l:cjqVh";
+    const char *shorts = ":d:a:T:l:cjqVhX:";
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -111,6 +116,10 @@ static int parse_args(int argc, char **argv, grid_args *a)
         case 'q':
             a->quiet = 1;
             break;
+        case 'X':
+            if ((rc = cli_parse_max_memory(cmd, optarg)))
+                return rc;
+            break;
         default:
             return cli_common_option(cmd, c, argv, shorts, usage);
         }
@@ -120,7 +129,10 @@ static int parse_args(int argc, char **argv, grid_args *a)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one grid graph file only, not also '%s'", argv[optind + 1]);
     a->input = argv[optind];
-    return -1;
+    cli_outputs_init(&a->outs, cmd);
+    cli_outputs_input(&a->outs, "the input", a->input);
+    cli_outputs_add(&a->outs, "--labels", a->labels);
+    return cli_outputs_check(&a->outs);
 }
 
 /* The cut as a grey PNG: 255 on the source side, 0 on the sink side. */
@@ -201,10 +213,13 @@ int cli_grid_main(int argc, char **argv)
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
-    if (a.labels && (st = write_labels(ctx, grid, a.labels))) {
+    if (a.labels && (st = write_labels(ctx, grid, cli_outputs_temp(&a.outs, a.labels)))) {
+        cli_outputs_abort(&a.outs);
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
+    if ((rc = cli_outputs_commit(&a.outs)))
+        goto done;
     if (a.json)
         print_json(&a, grid, &info, read_ms, 1);
     else

@@ -2,9 +2,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "maxflow";
 
@@ -13,6 +15,16 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* `name` is one of the comma-separated `list`. */
+static int name_in_list(const char *name, const char *list)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
 }
 
 static void usage(FILE *out)
@@ -32,9 +44,12 @@ static void usage(FILE *out)
             "                      and a cut of the same capacity; exit 1 if it fails\n"
             "  -j, --json          print the result as one JSON object\n"
             "  -q, --quiet         no notices on stderr\n"
+            "  -X, --max-memory SIZE  refuse work estimated to need more host memory\n"
+            "                      (e.g. 4G, 512M; default: the memory available)\n"
             "  -h, --help          show this help\n"
             "  -V, --version       show the version\n\n"
-            "Output files appear whole or not at all.\n",
+            "Output files appear whole or not at all, and all of them or none; an output\n"
+            "that names the input or another output is refused before any work.\n",
             gcut_graph_algorithms());
 }
 
@@ -45,12 +60,13 @@ int cli_maxflow_main(int argc, char **argv)
         {"flow", required_argument, NULL, 'f'}, {"cut", required_argument, NULL, 'c'},
         {"verify", no_argument, NULL, 'v'},     {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},    {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'V'},    {"max-memory", required_argument, NULL, 'X'},
+        {NULL, 0, NULL, 0}};
     const char *algo = NULL, *flow_path = NULL, *cut_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
     int verify = 0, json = 0, verbosity = 1;
     int c;
-    const char *shorts = ":a:d:f:c:vjqhV";
+    const char *shorts = ":a:d:f:c:vjqhVX:";
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
@@ -77,6 +93,10 @@ int cli_maxflow_main(int argc, char **argv)
         case 'q':
             verbosity = 0;
             break;
+        case 'X':
+            if (cli_parse_max_memory(cmd, optarg))
+                return CLI_EXIT_USAGE;
+            break;
         default:
             return cli_common_option(cmd, c, argv, shorts, usage);
         }
@@ -86,6 +106,17 @@ int cli_maxflow_main(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
     const char *path = argv[optind];
+    if (algo && !name_in_list(algo, gcut_graph_algorithms()))
+        return cli_usage_error(cmd, "--algo must be one of %s, not '%s'", gcut_graph_algorithms(),
+                               algo);
+    cli_outputs outs;
+    cli_outputs_init(&outs, cmd);
+    cli_outputs_input(&outs, "the input", path);
+    cli_outputs_add(&outs, "--flow", flow_path);
+    cli_outputs_add(&outs, "--cut", cut_path);
+    int checked = cli_outputs_check(&outs);
+    if (checked >= 0)
+        return checked;
 
     gcut_context *ctx = NULL;
     if (cli_context_create(cmd, device, verbosity, 0, &ctx))
@@ -105,13 +136,16 @@ int cli_maxflow_main(int argc, char **argv)
     if (!st && verify)
         st = gcut_graph_verify(g, &cut);
     if (!st && flow_path)
-        st = gcut_graph_write_flow(g, flow_path);
+        st = gcut_graph_write_flow(g, cli_outputs_temp(&outs, flow_path));
     if (!st && cut_path)
-        st = gcut_graph_write_cut(g, cut_path);
+        st = gcut_graph_write_cut(g, cli_outputs_temp(&outs, cut_path));
     if (st) {
+        cli_outputs_abort(&outs);
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
+    if ((rc = cli_outputs_commit(&outs)))
+        goto done;
     gcut_graph_get_stats(g, &stats);
 
     if (json) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "segment";
 
@@ -64,6 +65,8 @@ static void usage(FILE *out)
             "                           the cut ('pbk', the CPU's default solver)\n"
             "                           (default 0: one per CPU; the result is the same)\n"
             "  -q, --quiet              no notices on stderr\n"
+            "  -X, --max-memory SIZE    refuse work estimated to need more host memory\n"
+            "                           (e.g. 4G, 512M; default: the memory available)\n"
             "  -V, --version            print the version and exit\n"
             "  -h, --help               print this help and exit\n"
             "\n"
@@ -83,6 +86,7 @@ typedef struct seg_args {
     int mask_fg, mask_bg;
     int json, quiet;
     gcut_segment_options opt;
+    cli_outputs outs;
 } seg_args;
 
 /* Exactly `n` comma-separated integers in [lo, hi]; 0 on success. */
@@ -162,7 +166,8 @@ static int parse_args(int argc, char **argv, seg_args *a)
         {"algo", required_argument, NULL, 'a'},       {"verify", no_argument, NULL, 'c'},
         {"threads", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},            {"version", no_argument, NULL, 'V'},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},             {"max-memory", required_argument, NULL, 'X'},
+        {NULL, 0, NULL, 0},
     };
     memset(a, 0, sizeof *a);
     a->device = GCUT_DEVICE_AUTO;
@@ -171,7 +176,7 @@ static int parse_args(int argc, char **argv, seg_args *a)
     a->mask_fg = 255;
     a->mask_bg = 0;
     gcut_segment_options_init(&a->opt);
-    const char *shorts = ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:qVh";
+    const char *shorts = ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:qVhX:";
     opterr = 0;
     int c, v[2], rc;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -230,6 +235,7 @@ static int parse_args(int argc, char **argv, seg_args *a)
             break;
         case 'd': rc = cli_parse_device(cmd, optarg, &a->device); break;
         case 'a': a->algo = optarg; break;
+        case 'X': rc = cli_parse_max_memory(cmd, optarg); break;
         default: return cli_common_option(cmd, c, argv, shorts, usage);
         }
         if (rc)
@@ -245,8 +251,44 @@ static int parse_args(int argc, char **argv, seg_args *a)
     if (!memcmp(a->fg_rgb, a->bg_rgb, 3))
         return cli_usage_error(cmd, "--fg-color and --bg-color are the same colour");
     a->opt.algo = a->algo;
-    a->opt.save_graph = a->graph;
+    cli_outputs_init(&a->outs, cmd);
+    cli_outputs_input(&a->outs, "the image", a->input);
+    cli_outputs_input(&a->outs, "--seeds", a->seeds);
+    cli_outputs_input(&a->outs, "--trimap", a->trimap);
+    cli_outputs_add(&a->outs, "--output", a->output);
+    cli_outputs_add(&a->outs, "--overlay", a->overlay);
+    cli_outputs_add(&a->outs, "--save-graph", a->graph);
+    if ((rc = cli_outputs_check(&a->outs)) >= 0)
+        return rc;
+    a->opt.save_graph = cli_outputs_temp(&a->outs, a->graph);
+    if (a->graph && !a->opt.save_graph)
+        return cli_error(cmd, GCUT_E_NOMEM, "out of memory");
     return -1;
+}
+
+/* GrabCut's boxes may reach the image's edge (x2 = width) or past it:
+ * clipped to the pixels, with a notice; a box with no pixel inside is an
+ * error, its message in box_error. */
+static char box_error[512];
+
+static gcut_status clip_box(seg_args *a, int w, int h)
+{
+    int *b = a->box;
+    if (b[0] > w - 1 || b[1] > h - 1) {
+        snprintf(box_error, sizeof box_error,
+                 "box %d,%d,%d,%d: no pixel of the %dx%d image (x 0..%d, y 0..%d) is inside it",
+                 b[0], b[1], b[2], b[3], w, h, w - 1, h - 1);
+        return GCUT_E_INVALID;
+    }
+    if (b[2] <= w - 1 && b[3] <= h - 1)
+        return GCUT_OK;
+    int x2 = b[2] < w - 1 ? b[2] : w - 1, y2 = b[3] < h - 1 ? b[3] : h - 1;
+    if (!a->quiet)
+        fprintf(stderr, "gcut: %s: box %d,%d,%d,%d clipped to the %dx%d image: %d,%d,%d,%d\n",
+                cmd, b[0], b[1], b[2], b[3], w, h, b[0], b[1], x2, y2);
+    b[2] = x2;
+    b[3] = y2;
+    return GCUT_OK;
 }
 
 /* The library's overlay (the scribble and trimap seeds drawn, not the box's
@@ -357,7 +399,6 @@ int cli_segment_main(int argc, char **argv)
     double t0 = gcut_clock_ms();
     gcut_image *im = NULL;
     uint8_t *seeds = NULL, *mask = NULL, *overlay = NULL, *marks = NULL;
-    int wrote_graph = 0, wrote_mask = 0;
     gcut_segment_info info;
     seed_load sl = {{a.seeds, a.trimap}, {NULL, NULL}, NULL, GCUT_OK};
     int with_files = a.seeds || a.trimap, threaded = 0;
@@ -404,6 +445,8 @@ int cli_segment_main(int argc, char **argv)
         memcpy(marks, seeds, n); /* what to draw: the box is outlined instead */
     else if (!st && a.overlay)
         st = GCUT_E_NOMEM, own_error = "out of memory for the overlay";
+    if (!st && a.have_box && (st = clip_box(&a, w, h)))
+        own_error = box_error;
     if (!st && a.have_box)
         st = gcut_seeds_add_box(ctx, seeds, w, h, a.box[0], a.box[1], a.box[2], a.box[3]);
     t[0] = gcut_clock_ms() - t0;
@@ -411,16 +454,15 @@ int cli_segment_main(int argc, char **argv)
         st = gcut_segment_image(ctx, gcut_image_pixels(im), w, h, gcut_image_channels(im),
                                 (size_t)w * (size_t)gcut_image_channels(im), seeds, &a.opt, mask,
                                 &info);
-        wrote_graph = !st && a.graph;
     }
     double t1 = gcut_clock_ms();
     if (!st && a.output) {
         for (size_t i = 0; i < n; i++)
             mask[i] = (uint8_t)(mask[i] ? a.mask_fg : a.mask_bg);
-        st = gcut_image_save_png(ctx, a.output, mask, w, h, 1, (size_t)w);
+        st = gcut_image_save_png(ctx, cli_outputs_temp(&a.outs, a.output), mask, w, h, 1,
+                                 (size_t)w);
         for (size_t i = 0; i < n; i++)
             mask[i] = mask[i] == a.mask_fg;
-        wrote_mask = !st;
     }
     if (!st && a.overlay) {
         if (!(overlay = malloc(n * 3)))
@@ -428,17 +470,17 @@ int cli_segment_main(int argc, char **argv)
         if (!st)
             st = make_overlay(ctx, im, mask, marks, &a, overlay);
         if (!st)
-            st = gcut_image_save(ctx, a.overlay, overlay, w, h, 3, (size_t)w * 3);
+            st = gcut_image_save(ctx, cli_outputs_temp(&a.outs, a.overlay), overlay, w, h, 3,
+                                 (size_t)w * 3);
     }
     t[3] = gcut_clock_ms() - t1;
     t[4] = gcut_clock_ms() - t0;
     if (st) {
-        /* All or nothing: what this run wrote before the failure goes too. */
-        if (wrote_graph)
-            unlink(a.graph);
-        if (wrote_mask)
-            unlink(a.output);
+        /* All or nothing: no output is renamed into place. */
+        cli_outputs_abort(&a.outs);
         rc = own_error ? cli_error(cmd, st, "%s", own_error) : cli_runtime_error(cmd, ctx, st);
+    } else if ((rc = cli_outputs_commit(&a.outs))) {
+        /* the message is out */
     } else if (a.json) {
         print_json(&a, im, &info, t);
     } else {

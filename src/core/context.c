@@ -63,7 +63,8 @@ gcut_status gcut_context_create(const gcut_options *options, gcut_context **out)
     else
         gcut_options_init(&ctx->options);
     if (ctx->options.device > GCUT_DEVICE_GPU || ctx->options.gpu_index < 0 ||
-        ctx->options.threads < 0 || ctx->options.threads > GCUT__MAX_THREADS) {
+        ctx->options.threads < 0 || ctx->options.threads > GCUT__MAX_THREADS ||
+        ctx->options.max_memory < 0) {
         free(ctx);
         return GCUT_E_INVALID;
     }

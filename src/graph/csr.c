@@ -3,8 +3,17 @@
 #include "graph/csr.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/memory_budget.h"
+
+/* Bytes to build and solve a graph, per node and per arc given: the CSR
+ * arrays, the residual network, the solution, the sort's temporaries and
+ * the larger of the two CPU solvers' per-node state (BK's 44 bytes). */
+#define GRAPH_BYTES_PER_NODE 64
+#define GRAPH_BYTES_PER_ARC 64
 
 void gcut_graph_destroy(gcut_graph *g)
 {
@@ -49,6 +58,14 @@ gcut_status gcut__graph_build(gcut_context *ctx, int32_t n, int64_t m, const int
                               const char *what, gcut_graph **out)
 {
     *out = NULL;
+    char what_size[300];
+    snprintf(what_size, sizeof what_size, "%s: a graph of %d nodes and %lld arcs", what, n,
+             (long long)m);
+    int64_t need = gcut__memory_mul_add(n, GRAPH_BYTES_PER_NODE,
+                                        gcut__memory_mul_add(m, GRAPH_BYTES_PER_ARC, 0));
+    gcut_status budget = gcut__memory_check(ctx, what_size, need);
+    if (budget)
+        return budget;
     gcut_graph *g = calloc(1, sizeof *g);
     int64_t *by_head = malloc((size_t)(m ? m : 1) * sizeof *by_head);
     int64_t *order = malloc((size_t)(m ? m : 1) * sizeof *order);

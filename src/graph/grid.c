@@ -2,10 +2,18 @@
 #include "graph/grid.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/big_alloc.h"
+#include "core/memory_budget.h"
+
+/* Bytes to build and solve a grid, per padded pixel and direction (a
+ * capacity and a residual) and per padded pixel (two terminal capacities,
+ * the label, BK's kept state of about 30 bytes). */
+#define GRID_BYTES_PER_ARC 8
+#define GRID_BYTES_PER_PIXEL 40
 
 static const int dir_dx[GCUT__MAX_DIRS] = {1, -1, 0, 0, 1, -1, 1, -1};
 static const int dir_dy[GCUT__MAX_DIRS] = {0, 0, 1, -1, -1, 1, 1, -1};
@@ -39,6 +47,12 @@ gcut_status gcut_grid_create(gcut_context *ctx, int width, int height, int conne
     if (padded > INT32_MAX)
         return gcut__fail(ctx, GCUT_E_OVERFLOW,
                           "grid: %dx%d has too many pixels (at most about 2^31)", width, height);
+    char what[96];
+    snprintf(what, sizeof what, "grid: %dx%d pixels, %d-connected,", width, height, connectivity);
+    gcut_status budget = gcut__memory_check(
+        ctx, what, padded * (GRID_BYTES_PER_ARC * connectivity + GRID_BYTES_PER_PIXEL));
+    if (budget)
+        return budget;
 
     gcut_grid *g = calloc(1, sizeof *g);
     if (!g)

@@ -12,6 +12,12 @@
 #include "io/atomic_file.h"
 #include "io/dimacs_lex.h"
 
+/* Nodes that no arc line and neither 'n' line names: legal, but each costs
+ * the solver as much as any other, so a file of a few lines must not
+ * declare 10^8 of them. At most this many are accepted (64 MiB of solver
+ * state); the 2M arcs' ends and s, t come on top. */
+#define DIMACS_UNTOUCHED_NODES_MAX ((int64_t)1 << 20)
+
 /* ---- reading ---------------------------------------------------------- */
 
 /* What the header lines said, and the arcs so far. */
@@ -96,6 +102,14 @@ static gcut_status parse_problem(const gcut__dimacs_lexer *r, graph_state *s, co
                                  "'p max %lld %lld': too big (at most %d nodes, %lld arcs)",
                                  (long long)n, (long long)m, INT32_MAX,
                                  (long long)(8 * GCUT__GRAPH_MAX_ARCS));
+    if (n > 2 * m + 2 + DIMACS_UNTOUCHED_NODES_MAX)
+        return gcut__dimacs_fail(r, GCUT_E_RANGE,
+                                 "'p max %lld %lld': %lld arc%s, the source and the sink name at "
+                                 "most %lld of the %lld nodes, and at most %lld more (isolated) "
+                                 "are accepted",
+                                 (long long)n, (long long)m, (long long)m, m == 1 ? "" : "s",
+                                 (long long)(2 * m + 2), (long long)n,
+                                 (long long)DIMACS_UNTOUCHED_NODES_MAX);
     /* The header alone does not get to reserve gigabytes: start small,
      * grow as the arcs arrive. */
     s->n = n;

@@ -96,8 +96,7 @@ static gcut_status parse_problem(const gcut__dimacs_lexer *r, dimacs_state *s, c
         return gcut__dimacs_fail(r, GCUT_E_FORMAT, "the p line's arc count %lld is negative", (long long)m);
     gcut_status cst = gcut_grid_create(r->ctx, s->width, s->height, s->conn, &s->g);
     if (cst)
-        return gcut__dimacs_fail(r, cst, "cannot make the %dx%d grid (%s)", s->width, s->height,
-                       gcut_status_str(cst));
+        return gcut__dimacs_fail(r, cst, "%s", gcut_last_error(r->ctx)); /* the size and why */
     s->have_p = 1;
     s->arcs_announced = m;
     return GCUT_OK;

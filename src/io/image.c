@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/memory_budget.h"
 #include "io/atomic_file.h"
 #include "core/big_alloc.h"
 
@@ -24,6 +25,14 @@ gcut_status gcut__image_alloc(gcut_context *ctx, const char *path, int64_t width
         return gcut__fail(ctx, GCUT_E_RANGE,
                           "%s: image size %lldx%lld is over the limit of %lld pixels", path,
                           (long long)width, (long long)height, (long long)GCUT_IMAGE_MAX_PIXELS);
+    /* The pixels, the palette indices and a reader's row pointers. */
+    char what[300];
+    snprintf(what, sizeof what, "%s: an image of %lldx%lld pixels", path, (long long)width,
+             (long long)height);
+    gcut_status budget = gcut__memory_check(
+        ctx, what, width * height * (channels + (with_indices ? 1 : 0)) + height * 8);
+    if (budget)
+        return budget;
     gcut_image *im = calloc(1, sizeof *im);
     size_t n = (size_t)(width * height);
     if (im) {

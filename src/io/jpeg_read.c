@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 
+#include "core/memory_budget.h"
 #include "io/image.h"
 
 typedef struct jpeg_err {
@@ -49,6 +50,20 @@ gcut_status gcut__jpeg_read(gcut_context *ctx, const char *path, FILE *fp, gcut_
     int grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
     cinfo.out_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_calc_output_dimensions(&cinfo);
+    if (cinfo.progressive_mode) {
+        /* libjpeg keeps every coefficient of a progressive file (2 bytes a
+         * sample, whole image) until the last scan: asked of the budget
+         * with the pixels, before libjpeg allocates it. */
+        int64_t samples = (int64_t)cinfo.image_width * cinfo.image_height * cinfo.num_components;
+        char what[300];
+        snprintf(what, sizeof what, "%s: a progressive JPEG of %ux%u pixels", path,
+                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height);
+        gcut_status bst = gcut__memory_check(ctx, what, 3 * samples);
+        if (bst) {
+            st = bst;
+            goto done;
+        }
+    }
     gcut_image *img = NULL;
     gcut_status ast = gcut__image_alloc(ctx, path, cinfo.output_width, cinfo.output_height,
                                         grey ? 1 : 3, 0, &img);

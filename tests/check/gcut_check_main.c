@@ -22,6 +22,7 @@
 #include "check_grid_parallel.h"
 #include "check_match.h"
 #include "check_match_gpu.h"
+#include "check_hostile.h"
 #include "check_segment_gpu.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
@@ -50,6 +51,13 @@ static const check_entry checks[] = {
     {"match.cpu_vs_reference", 3000, 300, check_match_cpu_vs_reference},
     {"match.matrices", 1000, 1000, check_match_matrices},
     {"match.verify_refuses", 1, 1, check_match_verify_refuses},
+    {"hostile.graph_tamper", 300, 60, check_hostile_graph_tamper},
+    {"hostile.grid_tamper", 200, 40, check_hostile_grid_tamper},
+    {"hostile.dimacs_limits", 1, 1, check_hostile_dimacs_limits},
+    {"hostile.image_limits", 1, 1, check_hostile_image_limits},
+    {"hostile.memory_budget", 1, 1, check_hostile_memory_budget},
+    {"hostile.atomic_writer", 1, 1, check_hostile_atomic_writer},
+    {"hostile.segment_energy", 64, 16, check_hostile_segment_energy},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},

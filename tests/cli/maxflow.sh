@@ -62,7 +62,7 @@ for algo in prf bk; do
     fi
 done
 run --algo nope "$G"
-expect "unknown algorithm: exit 1 naming the list" eval 'is 1 && err_has "nope" && err_has "prf,bk"'
+expect "unknown algorithm: a usage error (exit 2) naming the list" eval 'is 2 && err_has "nope" && err_has "prf,bk"'
 run --device auto "$G"
 expect "--device auto runs on the CPU" eval 'is 0 && out_has "on cpu"'
 run --device gpu --flow "$TMP/gpu.sol" "$G"

@@ -149,7 +149,7 @@ echo "not an image" >"$TMP/text.png"
 runtime_case "a text file" "not an image" -s "$TMP/text.png" "$IMG"
 runtime_case "a seed image of another size" "10x220" -s "$TMP/small.pgm" "$IMG"
 expect "a seed image of another size names the image's size" err_has "284x398"
-runtime_case "a box outside the image" "not inside the 284x398 image" --box 0,0,300,10 "$IMG"
+runtime_case "a box outside the image" "no pixel of the 284x398 image" --box 300,0,400,10 "$IMG"
 runtime_case "only foreground seeds" "no background seeds" --trimap "$TMP/allfg.pgm" "$IMG"
 run -q -s "$SEEDS" -o "$TMP/no/such/dir/m.png" "$IMG"
 expect "an unwritable output exits 1" is 1
