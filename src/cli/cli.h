@@ -19,6 +19,7 @@ int cli_grid_main(int argc, char **argv);
 int cli_segment_main(int argc, char **argv);
 int cli_maxflow_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
+int cli_flow_main(int argc, char **argv);
 
 /* A context whose log messages go to stderr as "gcut: CMD: message";
  * threads: the CPU threads of parallel solvers (0: one per online CPU). */

@@ -9,6 +9,7 @@ static const cli_command commands[] = {
     {"grid", "solve a grid graph file (DIMACS with a grid hint)", cli_grid_main},
     {"maxflow", "maximum flow and minimum cut of a DIMACS graph", cli_maxflow_main},
     {"gen", "generate a benchmark graph (genrmf, rlg, acyclic-dense, vision)", cli_gen_main},
+    {"flow", "optical flow between two frames by assignment", cli_flow_main},
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 
