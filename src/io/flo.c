@@ -83,6 +83,21 @@ gcut_status gcut_flow_read(gcut_context *ctx, const char *path, int *width, int 
         goto done;
     }
     size_t n = (size_t)w * (size_t)h * 2;
+    /* A regular file shorter than announced fails before the allocation. */
+    long here = ftell(fp);
+    if (here >= 0 && fseek(fp, 0, SEEK_END) == 0) {
+        long size = ftell(fp);
+        if (fseek(fp, here, SEEK_SET) != 0) {
+            st = gcut__fail(ctx, GCUT_E_IO, "cannot read %s: seek failed", path);
+            goto done;
+        }
+        if (size >= 0 && (uint64_t)size < 12 + 4 * (uint64_t)n) {
+            st = gcut__fail(ctx, GCUT_E_TRUNCATED,
+                            "%s: ends at byte %ld, %d x %d vectors need %llu bytes", path, size,
+                            (int)w, (int)h, (unsigned long long)(12 + 4 * (uint64_t)n));
+            goto done;
+        }
+    }
     uv = malloc(n * sizeof *uv);
     uint8_t *raw = malloc(n > 65536 ? 65536 * 4 : n * 4);
     if (!uv || !raw) {

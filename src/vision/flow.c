@@ -20,6 +20,15 @@
 /* A level is not made smaller than this (pixels on its shorter side). */
 #define FLOW_MIN_LEVEL_SIDE 12
 
+/* The refinement's weights, relative to brightness constancy (DIS's
+ * variational refinement uses gamma = 2 delta too); the smoothness option
+ * is alpha / delta in grey levels, hence the / 255 for [0, 1] images. Edge:
+ * a grey step of 50 levels divides the smoothness across it by e. */
+#define REFINE_DELTA 1.0f
+#define REFINE_GAMMA 2.0f
+#define REFINE_EDGE 0.02f
+#define REFINE_SOR_SWEEPS 5
+
 void gcut_flow_options_init(gcut_flow_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -30,7 +39,7 @@ void gcut_flow_options_init(gcut_flow_options *o)
     o->occlusion_cost = 40;
     o->motion_penalty = 1;
     o->refine_iterations = 5;
-    o->smoothness = 4.0;
+    o->smoothness = 10.0;
     o->algo = NULL;
     o->threads = 0;
 }
@@ -181,9 +190,14 @@ static gcut_status level_solve(gcut_context *ctx, flow_level *lv, const float *p
      * the dummy: those pixels have no match in frame 1. */
     for (size_t p = 0; p < (size_t)w * (size_t)h; p++)
         s->matched[p] = !s->matched[p];
-    gcut__flow_refine_params rp = {o->refine_iterations, 5, (float)(o->smoothness / 255.0),
-                                   2.0f, 1.0f, 0.05f};
+    gcut__flow_refine_params rp = {o->refine_iterations, REFINE_SOR_SWEEPS,
+                                   (float)(o->smoothness / 255.0), REFINE_GAMMA, REFINE_DELTA,
+                                   REFINE_EDGE};
     st = gcut__flow_refine(ctx, lv->i0, lv->i1, w, h, s->matched, &rp, lv->flow, threads);
+    if (!st) { /* outliers out before the next level starts from this one */
+        gcut__flow_median(lv->flow, w, h, s->matched_flow, threads);
+        memcpy(lv->flow, s->matched_flow, (size_t)w * (size_t)h * 2 * sizeof *lv->flow);
+    }
     double t3 = gcut__now_ms();
     info->time_match_ms += t1 - t0;
     info->time_assign_ms += t2 - t1;

@@ -107,6 +107,12 @@ void gcut__flow_densify(const float *i0, int w, int h, const float *flow,
                         const uint8_t *matched, const float *residual, const float *prior,
                         float *out, int threads);
 
+/* ---- flow_median.c ----------------------------------------------------- */
+
+/* Each component of `in` replaced by its median over a 5 x 5 window
+ * (clipped at the border). out: 2*w*h, not `in`. */
+void gcut__flow_median(const float *in, int w, int h, float *out, int threads);
+
 /* ---- flow_variational.c ------------------------------------------------- */
 
 typedef struct gcut__flow_refine_params {

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check_common.h"
+#include "check_flow.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
 #include "check_grid.h"
@@ -38,6 +39,10 @@ static const check_entry checks[] = {
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
+    {"flow.synthetic", 24, 8, check_flow_synthetic},
+    {"flow.assignment_exact", 300, 40, check_flow_assignment_exact},
+    {"flow.flo_files", 100, 20, check_flow_flo_files},
+    {"flow.measures", 1, 1, check_flow_measures},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
