@@ -158,6 +158,73 @@ void check_flow_synthetic(check_report *r, int count, uint64_t seed)
     gcut_context_destroy(ctx);
 }
 
+/* Degenerate shapes and contents (one pixel, one row or column, flat or
+ * noise frames, every option's extreme): a finite flow, never a crash. */
+void check_flow_degenerate(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    static const int sizes[][2] = {{1, 1}, {1, 7}, {9, 1}, {2, 2}, {13, 5}, {40, 3}, {3, 40}};
+    int n_sizes = (int)(sizeof sizes / sizeof sizes[0]);
+    for (int i = 0; i < count; i++) {
+        rng g = {seed * 613 + (uint64_t)i};
+        int w = sizes[i % n_sizes][0], h = sizes[i % n_sizes][1], ch = 1 + (int)rng_below(&g, 4);
+        int flat = rng_below(&g, 3) == 0;
+        size_t n = (size_t)w * h;
+        uint8_t *f0 = malloc(n * ch), *f1 = malloc(n * ch);
+        float *flow = malloc(2 * n * sizeof *flow);
+        if (!f0 || !f1 || !flow) {
+            check_fail(r, "out of memory");
+            free(f0), free(f1), free(flow);
+            continue;
+        }
+        for (size_t k = 0; k < n * ch; k++) {
+            f0[k] = flat ? 77 : (uint8_t)rng_below(&g, 256);
+            f1[k] = flat ? 77 : (uint8_t)rng_below(&g, 256);
+        }
+        gcut_flow_options o;
+        gcut_flow_options_init(&o);
+        o.radius = 1 + (int)rng_below(&g, 16);
+        o.levels = 1 + (int)rng_below(&g, 10);
+        o.patch = 3 + 2 * (int)rng_below(&g, 3);
+        o.cost = rng_below(&g, 2) ? GCUT_FLOW_SAD : GCUT_FLOW_CENSUS;
+        o.occlusion_cost = rng_below(&g, 2) ? 1 : 1000000;
+        o.motion_penalty = rng_below(&g, 2) ? 0 : 10000;
+        o.refine_iterations = (int)rng_below(&g, 3) * 25;
+        gcut_status st = gcut_flow_frames(ctx, f0, f1, w, h, ch, (size_t)w * ch, &o, flow, NULL);
+        /* Flat frames: zero flow when motion costs (without the penalty
+         * every motion of a flat frame is as good). */
+        int finite = 1;
+        for (size_t k = 0; k < 2 * n && !st; k++)
+            finite &= isfinite(flow[k]) && fabsf(flow[k]) <= (float)(w > h ? w : h);
+        if (st)
+            check_fail(r, "%dx%d, %d channels: %s", w, h, ch, gcut_last_error(ctx));
+        else if (!finite)
+            check_fail(r, "%dx%d, %d channels: a vector is not finite or leaves the frame", w,
+                       h, ch);
+        else if (flat && o.motion_penalty > 0 && (flow[0] != 0.0f || flow[1] != 0.0f))
+            check_fail(r, "%dx%d flat frames: flow (%g, %g), not 0", w, h, flow[0], flow[1]);
+        else
+            r->passed++;
+        free(f0), free(f1), free(flow);
+    }
+    /* Bad arguments are refused with a message. */
+    uint8_t px[4] = {0};
+    float out[8];
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    o.patch = 4;
+    if (gcut_flow_frames(ctx, px, px, 2, 2, 1, 2, &o, out, NULL) != GCUT_E_INVALID ||
+        !strstr(gcut_last_error(ctx), "patch 4"))
+        check_fail(r, "an even patch was not refused by name");
+    else
+        r->passed++;
+    if (gcut_flow_frames(ctx, px, px, 2, 2, 1, 1, NULL, out, NULL) != GCUT_E_INVALID)
+        check_fail(r, "a stride shorter than a row was not refused");
+    else
+        r->passed++;
+    gcut_context_destroy(ctx);
+}
+
 /* ---- each level's assignment is optimal --------------------------------- */
 
 void check_flow_assignment_exact(check_report *r, int count, uint64_t seed)

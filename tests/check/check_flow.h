@@ -7,6 +7,9 @@
 /* Known motions (integer and sub-pixel shifts, small rotations, shifts
  * beyond one level's window) recovered within an EPE bound. */
 void check_flow_synthetic(check_report *r, int count, uint64_t seed);
+/* One pixel, one row, flat frames, extreme options: a finite flow; bad
+ * arguments refused. */
+void check_flow_degenerate(check_report *r, int count, uint64_t seed);
 /* The flow's windowed assignment instances (census and SAD, ties, priors)
  * solved by gcut_assign_csr at the cost of an independent solver. */
 void check_flow_assignment_exact(check_report *r, int count, uint64_t seed);

@@ -40,6 +40,7 @@ static const check_entry checks[] = {
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
     {"flow.synthetic", 24, 8, check_flow_synthetic},
+    {"flow.degenerate", 140, 28, check_flow_degenerate},
     {"flow.assignment_exact", 300, 40, check_flow_assignment_exact},
     {"flow.flo_files", 100, 20, check_flow_flo_files},
     {"flow.measures", 1, 1, check_flow_measures},
