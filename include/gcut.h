@@ -840,6 +840,97 @@ gcut_status gcut_match_write_cover(gcut_context *ctx, const char *path, int32_t 
                                    int32_t cols, const uint8_t *row_cover,
                                    const uint8_t *col_cover);
 
+/* ------------------------------------------------------------------------
+ * Optical flow by assignment: each pixel of frame 0 is assigned to a distinct
+ * pixel of frame 1 within a (2R+1)^2 window (or to an occlusion dummy at a
+ * fixed cost) by a minimum-cost assignment, coarse to fine over a pyramid;
+ * each level's vectors are refined to sub-pixel precision, densified where
+ * occluded, and smoothed by an edge-aware variational refinement started
+ * from them. Flow is (u, v) per pixel of frame 0: the pixel (x, y) moves to
+ * (x + u, y + v) in frame 1.
+ *
+ * Middlebury .flo files: float32 tag 202021.25, int32 width, int32 height,
+ * then float32 u, v interleaved, row-major. Components above
+ * GCUT_FLOW_UNKNOWN are unknown (ground truth leaves them out).
+ * ---------------------------------------------------------------------- */
+
+#define GCUT_FLOW_UNKNOWN 1e9f
+
+/* Cost units of the assignment: one differing census bit costs this much
+ * (SAD costs the mean absolute grey difference, 0..255, of the patch). */
+#define GCUT_FLOW_CENSUS_BIT 4
+
+typedef enum gcut_flow_cost {
+    GCUT_FLOW_CENSUS = 0, /* Hamming distance of census signatures (default) */
+    GCUT_FLOW_SAD         /* sum of absolute grey differences */
+} gcut_flow_cost;
+
+typedef struct gcut_flow_options {
+    int radius;         /* the assignment's search window is (2R+1)^2 per level, 1..16 */
+    int levels;         /* pyramid levels, 1..10 (fewer when the image is too small) */
+    int patch;          /* patch side P (odd, 3..9) of the matching cost */
+    gcut_flow_cost cost;/* patch dissimilarity */
+    int occlusion_cost; /* the dummy's cost (cost units, see GCUT_FLOW_CENSUS_BIT),
+                           1..1000000 */
+    int motion_penalty; /* cost per pixel of |d|_1 away from the coarser level's flow, >= 0 */
+    int refine_iterations; /* variational refinement: fixed-point iterations per level, 0..50 */
+    double smoothness;  /* weight of the variational smoothness term, > 0 */
+    const char *algo;   /* the assignment solver (gcut_assign_csr); NULL: the device's default */
+    int threads;        /* CPU threads for the per-pixel stages, 0..64; 0: the context's */
+} gcut_flow_options;
+
+/* What a flow computation reports. Times in milliseconds. */
+typedef struct gcut_flow_info {
+    int levels;            /* pyramid levels used */
+    int64_t arcs;          /* assignment arcs over all levels (dummies included) */
+    int64_t occluded;      /* finest level: pixels assigned to their occlusion dummy */
+    int64_t assign_cost;   /* finest level: the optimal assignment's cost */
+    double time_match_ms;  /* costs and arcs */
+    double time_assign_ms; /* the assignment solver */
+    double time_refine_ms; /* sub-pixel, densification, variational refinement, pyramid */
+    double time_total_ms;
+    char device[128];      /* where the assignment ran: "cpu" or the GPU's name */
+    const char *algo;      /* the assignment solver */
+} gcut_flow_info;
+
+/* Fill `options` with the defaults. */
+void gcut_flow_options_init(gcut_flow_options *options);
+
+/* Flow from frame0 to frame1 (caller-owned 8-bit pixels, 1-4 channels, the same
+ * size; alpha is ignored). Writes flow[2*(y*width + x) + 0/1] = u/v.
+ * `options` and `info` may be NULL. */
+gcut_status gcut_flow_frames(gcut_context *ctx, const uint8_t *frame0, const uint8_t *frame1,
+                             int width, int height, int channels, size_t stride_bytes,
+                             const gcut_flow_options *options, float *flow,
+                             gcut_flow_info *info);
+
+/* Read a .flo file: *flow (malloc'd, 2*width*height floats; release with
+ * gcut_flow_free). GCUT_E_FORMAT for a bad tag or size, GCUT_E_TRUNCATED for
+ * a short file, each naming the file and the byte offset. */
+gcut_status gcut_flow_read(gcut_context *ctx, const char *path, int *width, int *height,
+                           float **flow);
+
+/* Release a field from gcut_flow_read. NULL is a no-op. */
+void gcut_flow_free(float *flow);
+
+/* Write a .flo file (to a temporary renamed into place). */
+gcut_status gcut_flow_write(gcut_context *ctx, const char *path, const float *flow, int width,
+                            int height);
+
+/* Average endpoint error and average angular error (degrees, on (u, v, 1))
+ * against ground truth, over the pixels whose truth is known (both
+ * components finite and at most GCUT_FLOW_UNKNOWN in magnitude). GCUT_E_INVALID
+ * when no pixel is known. `known` (optional) gets their count. */
+gcut_status gcut_flow_error(gcut_context *ctx, const float *flow, const float *truth, int width,
+                            int height, double *epe, double *aae, int64_t *known);
+
+/* Colour-wheel picture of a flow (Baker et al.'s wheel: hue = direction,
+ * saturation = magnitude / max_motion). rgb: 3*width*height bytes.
+ * max_motion <= 0: the largest known magnitude in the field. Unknown vectors
+ * are black. */
+gcut_status gcut_flow_colorize(gcut_context *ctx, const float *flow, int width, int height,
+                               double max_motion, uint8_t *rgb);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -21,6 +21,7 @@ int cli_maxflow_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
 int cli_match_main(int argc, char **argv);
 int cli_assign_main(int argc, char **argv);
+int cli_flow_main(int argc, char **argv);
 
 /* A context whose log messages go to stderr as "gcut: CMD: message", and
  * whose solves stop at Ctrl-C (GCUT_E_INTERRUPTED);

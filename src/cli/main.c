@@ -11,6 +11,7 @@ static const cli_command commands[] = {
     {"gen", "generate a benchmark graph (genrmf, rlg, acyclic-dense, vision)", cli_gen_main},
     {"match", "maximum bipartite matching of a sparse matrix or an edge list", cli_match_main},
     {"assign", "minimum-cost assignment by cost scaling (Matrix Market or dense costs)", cli_assign_main},
+    {"flow", "optical flow between two frames by assignment", cli_flow_main},
 };
 static const int n_commands = (int)(sizeof commands / sizeof commands[0]);
 

@@ -15,6 +15,7 @@
 #include "check_assign.h"
 #include "check_bipartite.h"
 #include "check_common.h"
+#include "check_flow.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
 #include "check_grid.h"
@@ -58,6 +59,11 @@ static const check_entry checks[] = {
     {"hostile.memory_budget", 1, 1, check_hostile_memory_budget},
     {"hostile.atomic_writer", 1, 1, check_hostile_atomic_writer},
     {"hostile.segment_energy", 64, 16, check_hostile_segment_energy},
+    {"flow.synthetic", 24, 8, check_flow_synthetic},
+    {"flow.degenerate", 140, 28, check_flow_degenerate},
+    {"flow.assignment_exact", 300, 40, check_flow_assignment_exact},
+    {"flow.flo_files", 100, 20, check_flow_flo_files},
+    {"flow.measures", 1, 1, check_flow_measures},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
