@@ -487,6 +487,42 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
                                const gcut_segment_options *options, uint8_t *mask,
                                gcut_segment_info *info);
 
+/* ------------------------------------------------------------------------
+ * Dynamic general graphs: capacity changes after a solve, and a re-solve
+ * from the last flow instead of from zero (Kannappan et al., "Scalable
+ * Maxflow Processing for Dynamic Graphs").
+ * ---------------------------------------------------------------------- */
+
+/* With gcut_graph_update(): arcs that do not exist yet are added (with the
+ * new capacity) instead of refused. */
+#define GCUT_GRAPH_UPDATE_ADD 1u
+
+/* With gcut_graph_solve(): start from zero even after an update. */
+#define GCUT_GRAPH_SOLVE_SCRATCH 2u
+
+/* Set the capacity of the arcs tails[i] -> heads[i] (0-based) to
+ * new_capacities[i] >= 0, for i in 0..count-1, in order (a repeated arc
+ * takes its last value). Raises, cuts and zeroes alike; parallel arcs were
+ * summed when the graph was built, so the new value is the pair's total.
+ * GCUT_E_RANGE naming the update for a node outside 0..n-1, a self-loop, a
+ * negative capacity, or (without GCUT_GRAPH_UPDATE_ADD) an arc the graph
+ * does not have; a refused batch changes nothing. Adding arcs renumbers
+ * the arcs (gcut_graph_arc) and costs a rebuild of the graph.
+ * After a solve the graph keeps that solve's flow through the update (flow
+ * above a lowered capacity is cut back to it), and the next
+ * gcut_graph_solve() with "prf" (the CPU default) continues from it: only
+ * the work the changes cause, and the same exact answer as a fresh solve
+ * (the flow value, the same cut side, a feasible flow on request, a proof
+ * gcut_graph_verify() accepts). Other solvers start from zero. The last
+ * result is gone until the next solve. */
+gcut_status gcut_graph_update(gcut_graph *graph, int64_t count, const int32_t *tails,
+                              const int32_t *heads, const int32_t *new_capacities, unsigned flags);
+
+/* The index of the arc tail -> head (0-based) in *arc; GCUT_E_RANGE when
+ * the graph has no such arc or a node is out of range. */
+gcut_status gcut_graph_find_arc(const gcut_graph *graph, int32_t tail, int32_t head,
+                                int32_t *arc);
+
 #ifdef __cplusplus
 }
 #endif

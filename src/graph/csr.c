@@ -23,6 +23,7 @@ void gcut_graph_destroy(gcut_graph *g)
     free(g->res);
     free(g->flow);
     free(g->side);
+    free(g->excess);
     free(g);
 }
 

@@ -84,7 +84,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (!g)
         return GCUT_E_INVALID;
     gcut__clear_error(g->ctx);
-    if (flags & ~GCUT_GRAPH_SOLVE_FLOW)
+    if (flags & ~(GCUT_GRAPH_SOLVE_FLOW | GCUT_GRAPH_SOLVE_SCRATCH))
         return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: unknown solve flags 0x%x", flags);
     const graph_solver *s = NULL;
     gcut_status st = pick_solver(g, algo, &s);
@@ -93,11 +93,17 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (st)
         return st;
 
+    /* After gcut_graph_update(), prf continues from the last flow; any
+     * other solve starts from zero and ends the warm state. */
+    int resume = g->warm && g->updated && s->solve == gcut__prf_solve &&
+                 !(flags & GCUT_GRAPH_SOLVE_SCRATCH);
     g->solved = 0;
     g->flow_stored = g->is_flow = 0;
+    if (!resume)
+        g->warm = 0;
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
-    st = run_solver(g, s, flags, &iterations);
+    st = resume ? gcut__prf_resolve(g, &iterations) : run_solver(g, s, flags, &iterations);
     /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
     if (s->gpu_variant >= 0 && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
         (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
@@ -113,6 +119,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (st)
         return st;
     g->solved = 1;
+    g->updated = 0;
     g->info.flow = g->flow_value;
     g->info.time_ms = t1 - t0;
     if (s->gpu_variant < 0)

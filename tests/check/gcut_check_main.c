@@ -14,6 +14,7 @@
 #include "check_common.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
+#include "check_graph_update.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
@@ -38,6 +39,9 @@ static const check_entry checks[] = {
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
+    {"graph.update_sequences", 2000, 200, check_graph_update_sequences},
+    {"graph.update_families", 200, 24, check_graph_update_families},
+    {"graph.update_refused", 20, 5, check_graph_update_refused},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},

@@ -1,0 +1,238 @@
+/* Dynamic graphs: a batch of capacity changes applied to a solved graph so
+ * that the next solve continues from the last flow instead of from zero
+ * (S. Kannappan, A. Kumar, R. Nasre, "Scalable Maxflow Processing for
+ * Dynamic Graphs", section 4).
+ *
+ * The residuals follow each change at once: a raised or lowered capacity
+ * moves the arc's forward residual; a capacity below the arc's flow cuts
+ * the flow back to it, which leaves the arc's tail an excess and its head
+ * a deficit of the difference. The solver then starts from that
+ * pseudo-flow (gcut__prf_resolve). Arcs that do not exist are refused, or
+ * with GCUT_GRAPH_UPDATE_ADD joined to the graph first (a rebuild of the
+ * CSR that carries every arc's flow over). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/csr.h"
+
+int32_t gcut__graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head)
+{
+    int32_t lo = g->out_start[tail], hi = g->out_start[tail + 1];
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (g->out_head[mid] < head)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->out_start[tail + 1] && g->out_head[lo] == head ? lo : -1;
+}
+
+gcut_status gcut_graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head, int32_t *arc)
+{
+    if (!g || !arc)
+        return GCUT_E_INVALID;
+    if (tail < 0 || tail >= g->n || head < 0 || head >= g->n)
+        return gcut__fail(g->ctx, GCUT_E_RANGE, "graph: arc %d -> %d has a node outside 0..%d",
+                          tail, head, g->n - 1);
+    *arc = gcut__graph_find_arc(g, tail, head);
+    return *arc >= 0 ? GCUT_OK
+                     : gcut__fail(g->ctx, GCUT_E_RANGE, "graph: no arc %d -> %d", tail, head);
+}
+
+gcut_status gcut__graph_make_warm(gcut_graph *g)
+{
+    if (g->warm || !g->solved)
+        return GCUT_OK;
+    /* The solver kept its flow (or preflow) in g->flow: the residuals and
+     * excesses follow from it. */
+    if (!g->flow_stored)
+        return gcut__fail(g->ctx, GCUT_E_STATE, "graph: the last solve kept no flow");
+    if (!g->excess && !(g->excess = malloc((size_t)g->n * sizeof *g->excess)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory for %d excesses", g->n);
+    gcut__resnet rn;
+    gcut_status st = gcut__resnet_build(g, g->flow, &rn);
+    if (st)
+        return st;
+    memset(g->excess, 0, (size_t)g->n * sizeof *g->excess);
+    for (int32_t a = 0; a < g->m; a++) {
+        g->excess[g->out_head[a]] += g->flow[a];
+        g->excess[g->arc_tail[a]] -= g->flow[a];
+    }
+    g->excess[g->source] = 0;
+    g->warm = 1;
+    return GCUT_OK;
+}
+
+/* Rebuild the graph with the arcs `add` (k pairs, capacity 0 for now),
+ * carrying every existing arc's flow (when warm) to its new index. */
+static gcut_status add_arcs(gcut_graph *g, int64_t k, const int32_t *add_tail,
+                            const int32_t *add_head)
+{
+    int64_t m = (int64_t)g->m + k;
+    int32_t *tail = malloc((size_t)m * sizeof *tail);
+    int32_t *head = malloc((size_t)m * sizeof *head);
+    int32_t *cap = malloc((size_t)m * sizeof *cap);
+    int32_t *flow = NULL;
+    gcut_graph *ng = NULL;
+    gcut_status st = GCUT_OK;
+    if (!tail || !head || !cap) {
+        st = gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                        (long long)k);
+        goto done;
+    }
+    memcpy(tail, g->arc_tail, (size_t)g->m * sizeof *tail);
+    memcpy(head, g->out_head, (size_t)g->m * sizeof *head);
+    memcpy(cap, g->out_cap, (size_t)g->m * sizeof *cap);
+    memcpy(tail + g->m, add_tail, (size_t)k * sizeof *tail);
+    memcpy(head + g->m, add_head, (size_t)k * sizeof *head);
+    memset(cap + g->m, 0, (size_t)k * sizeof *cap);
+    /* Repeated pairs among the new arcs sum to 0 and merge. */
+    if ((st = gcut__graph_build(g->ctx, g->n, m, tail, head, cap, g->source, g->sink,
+                                "graph update", &ng)))
+        goto done;
+    if (g->warm) {
+        if (!(flow = calloc((size_t)ng->m, sizeof *flow))) {
+            st = gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                            (long long)k);
+            goto done;
+        }
+        gcut__resnet rn;
+        gcut__resnet_view(g, &rn);
+        for (int32_t u = 0; u < g->n; u++)
+            for (int32_t a = g->out_start[u]; a < g->out_start[u + 1]; a++) {
+                int32_t pos = g->res_first[u] + (a - g->out_start[u]);
+                flow[gcut__graph_find_arc(ng, u, g->out_head[a])] = g->out_cap[a] - rn.res[pos];
+            }
+    }
+    /* The new topology moves into g; the old one leaves with ng. */
+    gcut_graph old = *g;
+    g->m = ng->m;
+    g->out_start = ng->out_start, ng->out_start = old.out_start;
+    g->out_head = ng->out_head, ng->out_head = old.out_head;
+    g->out_cap = ng->out_cap, ng->out_cap = old.out_cap;
+    g->arc_tail = ng->arc_tail, ng->arc_tail = old.arc_tail;
+    g->in_start = ng->in_start, ng->in_start = old.in_start;
+    g->in_tail = ng->in_tail, ng->in_tail = old.in_tail;
+    g->in_arc = ng->in_arc, ng->in_arc = old.in_arc;
+    g->res_first = ng->res_first, ng->res_first = old.res_first;
+    g->res_head = ng->res_head, ng->res_head = old.res_head;
+    g->res_rev = ng->res_rev, ng->res_rev = old.res_rev;
+    g->res = ng->res, ng->res = old.res;
+    g->res_fresh = ng->res_fresh;
+    g->stats.arcs = ng->m;
+    g->stats.arcs_in += k;
+    /* The solution arrays are sized by the old arc count. */
+    free(g->flow);
+    g->flow = NULL;
+    g->flow_stored = 0;
+    if (g->warm) {
+        gcut__resnet rn;
+        st = gcut__resnet_build(g, flow, &rn);
+    }
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(flow);
+    gcut_graph_destroy(ng);
+    return st;
+}
+
+/* Set arc a's capacity to c, keeping the warm pseudo-flow within it. */
+static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
+{
+    if (g->warm) {
+        int32_t u = g->arc_tail[a];
+        int32_t p = g->res_first[u] + (a - g->out_start[u]);
+        int32_t q = g->res_rev[p];
+        int32_t f = g->res[q]; /* the arc's flow */
+        if (f <= c) {
+            g->res[p] = c - f;
+        } else {
+            /* Cut back to the new capacity: the tail keeps what it can no
+             * longer send, the head misses it. */
+            g->res[p] = 0;
+            g->res[q] = c;
+            g->excess[u] += f - c;
+            g->excess[g->out_head[a]] -= f - c;
+        }
+    }
+    g->out_cap[a] = c;
+}
+
+gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
+                              const int32_t *heads, const int32_t *new_capacities, unsigned flags)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    if (flags & ~GCUT_GRAPH_UPDATE_ADD)
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: unknown update flags 0x%x", flags);
+    if (count < 0 || (count > 0 && (!tails || !heads || !new_capacities)))
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: %lld updates but no update arrays",
+                          (long long)count);
+    /* Everything checked before anything changes: a refused batch leaves
+     * the graph and its state as they were. */
+    int64_t missing = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int32_t u = tails[i], v = heads[i];
+        if (u < 0 || u >= g->n || v < 0 || v >= g->n)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) has a node outside 0..%d",
+                              (long long)i, u, v, g->n - 1);
+        if (u == v)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
+                              (long long)i, u, v);
+        if (new_capacities[i] < 0)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u,
+                              v, new_capacities[i]);
+        if (gcut__graph_find_arc(g, u, v) < 0) {
+            if (!(flags & GCUT_GRAPH_UPDATE_ADD))
+                return gcut__fail(g->ctx, GCUT_E_RANGE,
+                                  "graph: update %lld: no arc %d -> %d in the graph (add it with "
+                                  "GCUT_GRAPH_UPDATE_ADD)",
+                                  (long long)i, u, v);
+            missing++;
+        }
+    }
+    if (missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
+        return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                          "graph: adding %lld arcs to %d would pass the %lld allowed",
+                          (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
+
+    gcut_status st = gcut__graph_make_warm(g);
+    if (st)
+        return st;
+    if (missing) {
+        int32_t *add_tail = malloc((size_t)missing * sizeof *add_tail);
+        int32_t *add_head = malloc((size_t)missing * sizeof *add_head);
+        int64_t k = 0;
+        if (!add_tail || !add_head) {
+            free(add_tail);
+            free(add_head);
+            return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                              (long long)missing);
+        }
+        for (int64_t i = 0; i < count; i++)
+            if (gcut__graph_find_arc(g, tails[i], heads[i]) < 0) {
+                add_tail[k] = tails[i];
+                add_head[k++] = heads[i];
+            }
+        st = add_arcs(g, k, add_tail, add_head);
+        free(add_tail);
+        free(add_head);
+        if (st)
+            return st;
+    }
+    for (int64_t i = 0; i < count; i++)
+        set_capacity(g, gcut__graph_find_arc(g, tails[i], heads[i]), new_capacities[i]);
+    /* Without a warm state the next solve starts from the new capacities. */
+    if (!g->warm)
+        g->res_fresh = 0;
+    g->updated = 1;
+    g->solved = 0; /* the last result no longer belongs to this graph */
+    return GCUT_OK;
+}
