@@ -5,6 +5,8 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/context.h"
+#include "io/updates.h"
 
 static const char *const cmd = "maxflow";
 
@@ -30,12 +32,62 @@ static void usage(FILE *out)
             "  -c, --cut PATH      write the source side of a minimum cut, one node id a line\n"
             "  -v, --verify        check the proof: a feasible flow (capacities, conservation)\n"
             "                      and a cut of the same capacity; exit 1 if it fails\n"
+            "  -u, --updates PATH  then apply the capacity batches in PATH (a 'b' line opens\n"
+            "                      a batch, each 'U V CAP' line sets arc U -> V to CAP,\n"
+            "                      1-based; 'c' comments) one by one, re-solving after\n"
+            "                      each from the last flow (prf; other solvers start\n"
+            "                      from zero); prints the flow after each batch\n"
+            "  -A, --add-arcs      with --updates: add arcs the graph does not have\n"
+            "                      (else they are an error)\n"
+            "  -S, --from-scratch  with --updates: re-solve every batch from zero\n"
             "  -j, --json          print the result as one JSON object\n"
             "  -q, --quiet         no notices on stderr\n"
             "  -h, --help          show this help\n"
             "  -V, --version       show the version\n\n"
+            "With --updates, --verify checks every solve, and --flow and --cut describe\n"
+            "the last one.\n"
             "Output files appear whole or not at all.\n",
             gcut_graph_algorithms());
+}
+
+typedef struct batch_result {
+    int64_t flow;
+    double time_ms;   /* the solve */
+    double update_ms; /* gcut_graph_update() */
+} batch_result;
+
+/* Apply batch b of `u` to g. Without add_arcs, an arc the graph lacks is
+ * an error naming the update file's line. */
+static gcut_status apply_batch(gcut_context *ctx, gcut_graph *g, const gcut__updates *u, int32_t b,
+                               const char *u_path, int add_arcs, double *ms)
+{
+    int64_t first = u->batch_start[b], count = u->batch_start[b + 1] - first;
+    for (int64_t i = first; !add_arcs && i < first + count; i++) {
+        int32_t arc;
+        if (gcut_graph_find_arc(g, u->tail[i], u->head[i], &arc) != GCUT_OK)
+            return gcut__fail(ctx, GCUT_E_RANGE,
+                              "%s:%lld: no arc %d -> %d in the graph (--add-arcs adds it)", u_path,
+                              (long long)u->line[i], u->tail[i] + 1, u->head[i] + 1);
+    }
+    double t0 = now_ms();
+    gcut_status st = gcut_graph_update(g, count, u->tail + first, u->head + first, u->cap + first,
+                                       add_arcs ? GCUT_GRAPH_UPDATE_ADD : 0);
+    *ms = now_ms() - t0;
+    return st;
+}
+
+static void print_batches_json(const batch_result *res, int32_t batches)
+{
+    printf("\"flows\": [");
+    for (int32_t b = 0; b <= batches; b++)
+        printf("%s%lld", b ? ", " : "", (long long)res[b].flow);
+    printf("], \"times_ms\": [");
+    for (int32_t b = 0; b <= batches; b++)
+        printf("%s%.3f", b ? ", " : "", res[b].time_ms);
+    printf("], \"update_ms\": [");
+    for (int32_t b = 1; b <= batches; b++)
+        printf("%s%.3f", b > 1 ? ", " : "", res[b].update_ms);
+    printf("], \"batches\": %d", batches);
 }
 
 int cli_maxflow_main(int argc, char **argv)
@@ -44,13 +96,15 @@ int cli_maxflow_main(int argc, char **argv)
         {"algo", required_argument, NULL, 'a'}, {"device", required_argument, NULL, 'd'},
         {"flow", required_argument, NULL, 'f'}, {"cut", required_argument, NULL, 'c'},
         {"verify", no_argument, NULL, 'v'},     {"json", no_argument, NULL, 'j'},
+        {"updates", required_argument, NULL, 'u'}, {"add-arcs", no_argument, NULL, 'A'},
+        {"from-scratch", no_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},    {NULL, 0, NULL, 0}};
-    const char *algo = NULL, *flow_path = NULL, *cut_path = NULL;
+    const char *algo = NULL, *flow_path = NULL, *cut_path = NULL, *updates_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
-    int verify = 0, json = 0, verbosity = 1;
+    int verify = 0, json = 0, verbosity = 1, add_arcs = 0, scratch = 0;
     int c;
-    const char *shorts = ":a:d:f:c:vjqhV";
+    const char *shorts = ":a:d:f:c:vju:ASqhV";
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
@@ -74,6 +128,15 @@ int cli_maxflow_main(int argc, char **argv)
         case 'j':
             json = 1;
             break;
+        case 'u':
+            updates_path = optarg;
+            break;
+        case 'A':
+            add_arcs = 1;
+            break;
+        case 'S':
+            scratch = 1;
+            break;
         case 'q':
             verbosity = 0;
             break;
@@ -86,6 +149,8 @@ int cli_maxflow_main(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
     const char *path = argv[optind];
+    if ((add_arcs || scratch) && !updates_path)
+        return cli_usage_error(cmd, "%s needs --updates", add_arcs ? "--add-arcs" : "--from-scratch");
 
     gcut_context *ctx = NULL;
     if (cli_context_create(cmd, device, verbosity, 0, &ctx))
@@ -95,15 +160,41 @@ int cli_maxflow_main(int argc, char **argv)
     gcut_graph_stats stats;
     int64_t cut = 0;
     int rc = CLI_EXIT_OK;
+    gcut__updates updates = {0};
+    batch_result *results = NULL;
 
     /* Reading time is reported apart from the solve. */
     double t0 = now_ms();
     gcut_status st = gcut_graph_read_dimacs(ctx, path, &g);
     double read_ms = now_ms() - t0;
+    unsigned flags = flow_path || verify ? GCUT_GRAPH_SOLVE_FLOW : 0;
+    if (!st && updates_path)
+        st = gcut__updates_read(ctx, updates_path, gcut_graph_nodes(g), &updates);
     if (!st)
-        st = gcut_graph_solve(g, algo, flow_path || verify ? GCUT_GRAPH_SOLVE_FLOW : 0, &info);
+        st = gcut_graph_solve(g, algo, flags, &info);
     if (!st && verify)
         st = gcut_graph_verify(g, &cut);
+    if (!st && updates_path) {
+        results = calloc((size_t)updates.batches + 1, sizeof *results);
+        if (!results) {
+            fprintf(stderr, "gcut: %s: out of memory for %d batches\n", cmd, updates.batches);
+            rc = CLI_EXIT_RUNTIME;
+            goto done;
+        }
+        results[0] = (batch_result){info.flow, info.time_ms, 0.0};
+        unsigned again = flags | (scratch ? GCUT_GRAPH_SOLVE_SCRATCH : 0);
+        /* The solver the first solve settled on (and said so, once). */
+        const char *again_algo = algo ? algo : info.algo;
+        for (int32_t b = 0; !st && b < updates.batches; b++) {
+            st = apply_batch(ctx, g, &updates, b, updates_path, add_arcs, &results[b + 1].update_ms);
+            if (!st)
+                st = gcut_graph_solve(g, again_algo, again, &info);
+            if (!st && verify)
+                st = gcut_graph_verify(g, &cut);
+            results[b + 1].flow = info.flow;
+            results[b + 1].time_ms = info.time_ms;
+        }
+    }
     if (!st && flow_path)
         st = gcut_graph_write_flow(g, flow_path);
     if (!st && cut_path)
@@ -115,8 +206,14 @@ int cli_maxflow_main(int argc, char **argv)
     gcut_graph_get_stats(g, &stats);
 
     if (json) {
-        printf("{\"flow\": %lld, \"time_ms\": %.3f, \"device\": ", (long long)info.flow,
-               info.time_ms);
+        printf("{\"flow\": %lld, \"time_ms\": %.3f, ", (long long)info.flow, info.time_ms);
+        if (updates_path) {
+            print_batches_json(results, updates.batches);
+            printf(", \"updates\": %lld, \"updates_input\": ", (long long)updates.count);
+            cli_json_string(stdout, updates_path);
+            printf(", \"from_scratch\": %s, ", scratch ? "true" : "false");
+        }
+        printf("\"device\": ");
         cli_json_string(stdout, info.device);
         printf(", \"algo\": ");
         cli_json_string(stdout, info.algo);
@@ -130,16 +227,25 @@ int cli_maxflow_main(int argc, char **argv)
         cli_json_string(stdout, path);
         printf("}\n");
     } else {
-        printf("flow %lld\n", (long long)info.flow);
+        printf("flow %lld\n", (long long)(updates_path ? results[0].flow : info.flow));
         printf("graph %d nodes, %lld arcs (%lld parallel merged, %lld self-loops dropped)\n",
                stats.nodes, (long long)stats.arcs_in, (long long)stats.parallel_merged,
                (long long)stats.self_loops);
-        printf("solve %s on %s: %.3f ms (read %.3f ms)\n", info.algo, info.device, info.time_ms,
-               read_ms);
+        printf("solve %s on %s: %.3f ms (read %.3f ms)\n", info.algo, info.device,
+               updates_path ? results[0].time_ms : info.time_ms, read_ms);
+        for (int32_t b = 0; updates_path && b < updates.batches; b++)
+            printf("batch %d: flow %lld (%lld updates, applied in %.3f ms, %s in %.3f ms)\n",
+                   b + 1, (long long)results[b + 1].flow,
+                   (long long)(updates.batch_start[b + 1] - updates.batch_start[b]),
+                   results[b + 1].update_ms, scratch ? "solved from zero" : "re-solved",
+                   results[b + 1].time_ms);
         if (verify)
-            printf("verified: feasible flow, cut capacity %lld = flow\n", (long long)cut);
+            printf("verified: feasible flow, cut capacity %lld = flow%s\n", (long long)cut,
+                   updates_path ? " (after every batch)" : "");
     }
 done:
+    free(results);
+    gcut__updates_free(&updates);
     gcut_graph_destroy(g);
     gcut_context_destroy(ctx);
     return rc;
