@@ -10,6 +10,7 @@
 #include "check_graph.h"
 #include "check_rng.h"
 #include "graph/gen.h"
+#include "io/updates.h"
 
 static rng rng_for(uint64_t seed, int index)
 {
@@ -285,6 +286,90 @@ void check_graph_update_refused(check_report *r, int count, uint64_t seed)
             r->passed++;
         }
         gcut_graph_destroy(g);
+    }
+    gcut_context_destroy(ctx);
+}
+
+/* The update-file parser: random valid files (comments, blank lines,
+ * spaces, empty batches) parse back to what was written; every random
+ * mutation of one either parses or fails with a message naming NAME:LINE;
+ * the fuzz entry takes them all. */
+void check_graph_update_parser(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    enum { MAXU = 64 };
+    const int32_t n = 50;
+    for (int i = 0; i < count; i++) {
+        rng rg = rng_for(seed ^ 0x9a75e5ULL, i);
+        int32_t tail[MAXU], head[MAXU], cap[MAXU];
+        int32_t batch_of[MAXU];
+        char text[MAXU * 48 + 512];
+        size_t len = 0;
+        int batches = 0, k = 0;
+        int want_batches = (int)rng_range(&rg, 0, 6);
+        for (int b = 0; b < want_batches; b++) {
+            if (rng_below(&rg, 3) == 0)
+                len += (size_t)snprintf(text + len, sizeof text - len, "c batch %d\n\n", b);
+            len += (size_t)snprintf(text + len, sizeof text - len, "%sb\n",
+                                    rng_below(&rg, 4) ? "" : "  ");
+            batches++;
+            int per = (int)rng_range(&rg, 0, 10);
+            for (int j = 0; j < per && k < MAXU; j++, k++) {
+                tail[k] = (int32_t)rng_below(&rg, n);
+                head[k] = (int32_t)rng_below(&rg, n);
+                cap[k] = rng_below(&rg, 5) ? (int32_t)rng_below(&rg, 1000) : INT32_MAX;
+                batch_of[k] = b;
+                len += (size_t)snprintf(text + len, sizeof text - len, "%d\t%d  %d%s\n",
+                                        tail[k] + 1, head[k] + 1, cap[k],
+                                        rng_below(&rg, 4) ? "" : " \r");
+            }
+        }
+        gcut__updates u;
+        gcut_status st = gcut__updates_parse(ctx, text, len, "u.txt", n, &u);
+        int good = st == GCUT_OK && u.batches == batches && u.count == k;
+        for (int j = 0; good && j < k; j++)
+            good = u.tail[j] == tail[j] && u.head[j] == head[j] && u.cap[j] == cap[j] &&
+                   u.batch_start[batch_of[j]] <= j && j < u.batch_start[batch_of[j] + 1];
+        if (st == GCUT_OK)
+            gcut__updates_free(&u);
+        if (!good) {
+            check_fail(r, "parser %d: a valid file of %d batches, %d updates: %s", i, batches, k,
+                       st ? gcut_last_error(ctx) : "parsed differently");
+            continue;
+        }
+        /* Mutations: a few bytes changed, dropped or cut off. */
+        int bad_message = 0;
+        for (int t = 0; t < 8 && len > 0; t++) {
+            char mutated[sizeof text];
+            memcpy(mutated, text, len);
+            size_t mlen = len;
+            int edits = (int)rng_range(&rg, 1, 4);
+            for (int e = 0; e < edits; e++) {
+                size_t at = (size_t)rng_below(&rg, (int64_t)mlen);
+                static const char alphabet[] = "0123456789 -+bcxq\n\t\r\0";
+                if (rng_below(&rg, 4) == 0)
+                    mlen = at; /* cut off */
+                else
+                    mutated[at] = alphabet[rng_below(&rg, (int64_t)sizeof alphabet - 1)];
+                if (mlen == 0)
+                    break;
+            }
+            gcut_fuzz_updates((const uint8_t *)mutated, mlen);
+            st = gcut__updates_parse(ctx, mutated, mlen, "u.txt", n, &u);
+            if (st == GCUT_OK)
+                gcut__updates_free(&u);
+            else if (strncmp(gcut_last_error(ctx), "u.txt:", 6) != 0 || st == GCUT_E_NOMEM)
+                bad_message = 1;
+        }
+        if (bad_message)
+            check_fail(r, "parser %d: a malformed file failed without naming u.txt:LINE: %s", i,
+                       gcut_last_error(ctx));
+        else
+            r->passed++;
     }
     gcut_context_destroy(ctx);
 }

@@ -22,4 +22,8 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed);
  * negative capacity): GCUT_E_RANGE naming the update, the graph unchanged. */
 void check_graph_update_refused(check_report *r, int count, uint64_t seed);
 
+/* The update-file parser (src/io/updates.c): valid random files round-trip,
+ * mutated ones parse or fail naming NAME:LINE, the fuzz entry survives all. */
+void check_graph_update_parser(check_report *r, int count, uint64_t seed);
+
 #endif

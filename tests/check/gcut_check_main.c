@@ -42,6 +42,7 @@ static const check_entry checks[] = {
     {"graph.update_sequences", 2000, 200, check_graph_update_sequences},
     {"graph.update_families", 200, 24, check_graph_update_families},
     {"graph.update_refused", 20, 5, check_graph_update_refused},
+    {"graph.update_parser", 2000, 200, check_graph_update_parser},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
