@@ -416,3 +416,183 @@ done:
     gcut__resnet_free(&rn);
     return st;
 }
+
+/* Dynamic re-solve (after gcut_graph_update): BK continues from the warm
+ * pseudo-flow instead of from zero. Its terminals are the source's and the
+ * sink's residual arcs as they stand plus the pseudo-flow's imbalances: a
+ * node's excess is more supply (flow already out of the source), a
+ * deficit more demand (flow already counted into the sink). Only new
+ * augmenting paths carry flow, so a small batch costs the trees' growth
+ * and a few augmentations, not a new flow (Kohli and Torr's dynamic cuts
+ * on a general graph; push-relabel's re-solve would flood the graph with
+ * the source's capacity again). Afterwards each node's used supply comes
+ * first out of its excess and its used demand first into its deficit; the
+ * rest moves the residuals of its arcs at the source and the sink. */
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations)
+{
+    gcut__resnet rn;
+    gcut__resnet_view(g, &rn);
+    const int32_t src = g->source, snk = g->sink, n = g->n;
+    const int32_t s0 = rn.first[src], s1 = rn.first[src + 1];
+    const int32_t t0 = rn.first[snk], t1 = rn.first[snk + 1];
+    bk_state s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.node = malloc((size_t)n * sizeof *s.node);
+    int32_t *orphan_slots = malloc((size_t)n * sizeof *orphan_slots);
+    int64_t *supply = calloc((size_t)n, sizeof *supply);
+    int64_t *demand = calloc((size_t)n, sizeof *demand);
+    /* The residuals at the source and the sink, both directions, kept
+     * while the trees run with them zeroed. */
+    size_t kept = 2 * (size_t)((s1 - s0) + (t1 - t0)) + 1;
+    int32_t *saved = malloc(kept * sizeof *saved);
+    int32_t *queue = orphan_slots; /* reused for the cut once BK is done */
+    gcut_status st = GCUT_OK;
+    g->warm = 0; /* until this ends cleanly */
+    if (!s.node || !orphan_slots || !supply || !demand || !saved) {
+        st = gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", n);
+        goto done;
+    }
+    s.first = rn.first;
+    s.head = rn.head;
+    s.rev = rn.rev;
+    s.res = rn.res;
+    bk_ring_start(&s.orphans, orphan_slots, n);
+    s.queue_first = s.queue_last = -1;
+
+    /* Source -> sink residual: augmented outright. */
+    for (int32_t a = s0; a < s1; a++) {
+        if (rn.head[a] == snk && rn.res[a] > 0) {
+            int32_t r = rn.res[a];
+            rn.res[a] = 0;
+            rn.res[rn.rev[a]] += r;
+            g->excess[snk] += r;
+        }
+    }
+    /* (Arcs between the source and the sink are no node's terminals.) */
+    for (int32_t a = s0; a < s1; a++)
+        if (rn.head[a] != snk)
+            supply[rn.head[a]] += rn.res[a];
+    for (int32_t a = t0; a < t1; a++)
+        if (rn.head[a] != src)
+            demand[rn.head[a]] += rn.res[rn.rev[a]];
+    size_t k = 0;
+    for (int32_t x = 0; x < 2; x++)
+        for (int32_t a = x ? t0 : s0; a < (x ? t1 : s1); a++) {
+            saved[k++] = rn.res[a];
+            saved[k++] = rn.res[rn.rev[a]];
+            rn.res[a] = rn.res[rn.rev[a]] = 0;
+        }
+    for (int32_t i = 0; i < n; i++) {
+        bk_node *nd = &s.node[i];
+        *nd = (bk_node){.next = -1, .parent = PARENT_FREE};
+        if (i == src || i == snk)
+            continue;
+        int64_t e = g->excess[i];
+        int64_t sup = supply[i] + (e > 0 ? e : 0), dem = demand[i] + (e < 0 ? -e : 0);
+        nd->tr = sup - dem;
+        /* supply/demand now hold the totals; what BK leaves of them (tr)
+         * says how much was used. */
+        supply[i] = sup;
+        demand[i] = dem;
+        if (nd->tr != 0) {
+            nd->is_sink = nd->tr < 0;
+            nd->parent = PARENT_TERMINAL;
+            nd->dist = 1;
+            set_active(&s, i);
+        }
+    }
+    if ((st = run(&s, g)))
+        goto done;
+
+    /* Restore the terminal residuals (last saved first: an arc between the
+     * source and the sink was saved twice, the second time already
+     * zeroed), then spend each node's usage. */
+    for (int32_t x = 1; x >= 0; x--)
+        for (int32_t a = (x ? t1 : s1) - 1; a >= (x ? t0 : s0); a--) {
+            rn.res[rn.rev[a]] = saved[--k];
+            rn.res[a] = saved[--k];
+        }
+    for (int32_t i = 0; i < n; i++) {
+        if (i == src || i == snk)
+            continue;
+        int64_t tr = s.node[i].tr;
+        int64_t used_sup = supply[i] - (tr > 0 ? tr : 0);
+        int64_t used_dem = demand[i] - (tr < 0 ? -tr : 0);
+        int64_t e = g->excess[i];
+        if (e > 0) {
+            int64_t from_excess = used_sup < e ? used_sup : e;
+            e -= from_excess;
+            used_sup -= from_excess;
+        } else if (e < 0) {
+            int64_t into_deficit = used_dem < -e ? used_dem : -e;
+            e += into_deficit;
+            used_dem -= into_deficit;
+        }
+        g->excess[i] = e;
+        supply[i] = used_sup; /* still to take from the source's arcs */
+        demand[i] = used_dem; /* still to give to the sink's arcs */
+    }
+    supply[snk] = demand[src] = 0;
+    for (int32_t a = s0; a < s1; a++) {
+        int32_t v = rn.head[a];
+        int64_t take = supply[v] < rn.res[a] ? supply[v] : rn.res[a];
+        rn.res[a] -= (int32_t)take;
+        rn.res[rn.rev[a]] += (int32_t)take;
+        supply[v] -= take;
+    }
+    for (int32_t a = t0; a < t1; a++) {
+        int32_t v = rn.head[a], into = rn.rev[a];
+        int64_t take = demand[v] < rn.res[into] ? demand[v] : rn.res[into];
+        rn.res[into] -= (int32_t)take;
+        rn.res[a] += (int32_t)take;
+        demand[v] -= take;
+        g->excess[snk] += take;
+    }
+    int64_t value = g->excess[snk];
+    for (int32_t i = 0; i < n; i++) {
+        if (i != src && i != snk && (supply[i] || demand[i])) {
+            st = gcut__fail(g->ctx, GCUT_E_STATE,
+                            "bk: node %d used more terminal capacity than it had", i + 1);
+            goto done;
+        }
+        if (i != src && i != snk && g->excess[i] < 0)
+            value += g->excess[i];
+    }
+
+    /* The cut: the nodes that cannot reach the sink or a node still
+     * deficient (the canonical side, as in prf's re-solve). */
+    uint8_t *side = g->side;
+    memset(side, 1, (size_t)g->n);
+    int32_t qh = 0, qt = 0;
+    side[snk] = 0;
+    queue[qt++] = snk;
+    for (int32_t i = 0; i < n; i++)
+        if (i != src && i != snk && g->excess[i] < 0) {
+            side[i] = 0;
+            queue[qt++] = i;
+        }
+    while (qh < qt) {
+        int32_t w = queue[qh++];
+        for (int32_t a = rn.first[w]; a < rn.first[w + 1]; a++) {
+            int32_t x = rn.head[a];
+            if (side[x] && rn.res[rn.rev[a]] > 0) {
+                side[x] = 0;
+                queue[qt++] = x;
+            }
+        }
+    }
+    g->flow_value = value;
+    g->is_flow = 0;
+    g->flow_stored = 0;
+    g->warm = 1;
+    *iterations = s.augmentations;
+
+done:
+    free(s.node);
+    free(orphan_slots);
+    free(supply);
+    free(demand);
+    free(saved);
+    return st;
+}

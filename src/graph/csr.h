@@ -121,6 +121,10 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations);
  * flow value, the canonical cut side, a pseudo-flow kept in res). */
 gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations);
 
+/* The same with BK: the pseudo-flow's excesses and deficits join the
+ * source's and the sink's residuals as BK's terminal capacities. */
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations);
+
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is
  * cancelled along residual paths from the sink (flow paths into the sink
  * carry it back), so no node keeps a negative excess. */

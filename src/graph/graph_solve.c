@@ -93,17 +93,21 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (st)
         return st;
 
-    /* After gcut_graph_update(), prf continues from the last flow; any
-     * other solve starts from zero and ends the warm state. */
-    int resume = g->warm && g->updated && s->solve == gcut__prf_solve &&
-                 !(flags & GCUT_GRAPH_SOLVE_SCRATCH);
+    /* After gcut_graph_update(), prf and bk continue from the last flow;
+     * any other solve starts from zero and ends the warm state. */
+    int resume = g->warm && g->updated && !(flags & GCUT_GRAPH_SOLVE_SCRATCH) &&
+                 (s->solve == gcut__prf_solve || s->solve == gcut__bk_graph_solve);
     g->solved = 0;
     g->flow_stored = g->is_flow = 0;
     if (!resume)
         g->warm = 0;
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
-    st = resume ? gcut__prf_resolve(g, &iterations) : run_solver(g, s, flags, &iterations);
+    if (resume)
+        st = s->solve == gcut__prf_solve ? gcut__prf_resolve(g, &iterations)
+                                         : gcut__bk_graph_resolve(g, &iterations);
+    else
+        st = run_solver(g, s, flags, &iterations);
     /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
     if (s->gpu_variant >= 0 && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
         (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {

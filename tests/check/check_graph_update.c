@@ -63,6 +63,7 @@ static int64_t make_batch(rng *r, const gcut_graph *g, int kind, int32_t cmax, i
 static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
                         int batches, int32_t cmax, const char *name)
 {
+    int base = (int)rng_below(rg, 2);
     int32_t n = gcut_graph_nodes(g);
     int64_t room = 4 * (int64_t)gcut_graph_arcs(g) + 2 * (int64_t)n + 16;
     int32_t *tail = malloc((size_t)room * sizeof *tail);
@@ -76,7 +77,7 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         goto done;
     }
     gcut_solve_info info;
-    if (gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK) {
+    if (gcut_graph_solve(g, base ? "bk" : "prf", 0, &info) != GCUT_OK) {
         check_fail(r, "%s: first solve: %s", name, gcut_last_error(ctx));
         goto done;
     }
@@ -90,17 +91,19 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         if (m == 0)
             kind = ADD;
         k = make_batch(rg, g, kind, cmax, k, tail, head, cap);
-        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates)", name, b, kind_names[kind],
-                 (long long)k);
+        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, %s)", name, b,
+                 kind_names[kind], (long long)k, base ? "bk" : "prf");
         gcut_status st =
             gcut_graph_update(g, k, tail, head, cap, kind == ADD ? GCUT_GRAPH_UPDATE_ADD : 0);
         if (st != GCUT_OK) {
             check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
             goto done;
         }
-        /* Now and then another solver in between: the next prf solve then
-         * continues from that solver's flow. */
-        const char *algo = rng_below(rg, 8) == 0 ? "bk" : "prf";
+        /* Sequences alternate between the two warm solvers, and now and
+         * then the other one runs in between: the next solve then continues
+         * from that solver's state. */
+        static const char *const algos[] = {"prf", "bk"};
+        const char *algo = algos[(base + (rng_below(rg, 6) == 0)) % 2];
         unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
         if ((st = gcut_graph_solve(g, algo, flags, &info)) != GCUT_OK) {
             check_fail(r, "%s: re-solve (%s): %s", what, algo, gcut_last_error(ctx));
@@ -134,7 +137,13 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
             /* The full proof now and then: it makes the flow feasible, so
              * skipping it sometimes lets deficits carry into the next
              * batch. */
-            good = check_graph_solution(r, g, &a, want, ref_side, what);
+            int64_t cut = -1;
+            if ((st = gcut_graph_verify(g, &cut)) != GCUT_OK) {
+                check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
+                good = 0;
+            } else {
+                good = check_graph_solution(r, g, &a, want, ref_side, what);
+            }
         }
         check_graph_arcs_free(&a);
         if (!good)
