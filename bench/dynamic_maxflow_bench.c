@@ -6,7 +6,9 @@
  * lower, mixed), the median times and the speed-up.
  *
  * Usage: dynamic-maxflow-bench [--quick] [--batches N] [--only NAME]
- *                              [--algo prf] [--seed S]
+ *                              [--algo bk|prf] [--seed S]
+ * The warm solver (default bk) is timed against itself from zero and, when
+ * it is not prf, against prf from zero (the CPU default).
  * Exit status 1 if a warm and a fresh flow differ or a proof fails. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +81,7 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 int main(int argc, char **argv)
 {
     int use_quick = 0, batches = 5;
-    const char *only = NULL, *algo = "prf";
+    const char *only = NULL, *algo = "bk";
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -116,10 +118,14 @@ int main(int argc, char **argv)
         return 1;
     }
     int bad = 0;
-    printf("| graph | arcs | batch | kind | updates | fresh ms | warm ms (update + solve) | "
-           "speed-up |\n|---|---:|---:|---|---:|---:|---:|---:|\n");
+    int also_prf = strcmp(algo, "prf") != 0;
+    printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
+           "speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s\n",
+           algo, also_prf ? " fresh prf ms |" : "", algo, also_prf ? " vs fresh prf |" : "",
+           also_prf ? "---:|" : "", also_prf ? "---:|" : "");
     double *fresh = malloc((size_t)batches * sizeof *fresh);
     double *warm = malloc((size_t)batches * sizeof *warm);
+    double *fresh_prf = malloc((size_t)batches * sizeof *fresh_prf);
     for (int k = 0; k < count; k++) {
         const instance *in = &list[k];
         if (only && !strstr(in->name, only))
@@ -164,23 +170,34 @@ int main(int argc, char **argv)
                      * of the warm one is checked on the last batch. */
                     if (!st && b == batches - 1)
                         st = gcut_graph_verify(g, NULL);
+                    gcut_solve_info pi = {0};
+                    if (!st && also_prf)
+                        st = gcut_graph_solve(g, "prf", GCUT_GRAPH_SOLVE_SCRATCH, &pi);
                     if (!st)
                         st = gcut_graph_solve(g, algo, GCUT_GRAPH_SOLVE_SCRATCH, &fi);
                     if (st) {
                         fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
                         return 1;
                     }
-                    if (wi.flow != fi.flow) {
+                    if (wi.flow != fi.flow || (also_prf && pi.flow != fi.flow)) {
                         fprintf(stderr, "%s, %s batch %d: warm flow %lld, fresh %lld\n", in->name,
                                 kind_names[kind], b, (long long)wi.flow, (long long)fi.flow);
                         bad = 1;
                     }
                     warm[b] = (t1 - t0) + wi.time_ms;
                     fresh[b] = fi.time_ms;
+                    fresh_prf[b] = pi.time_ms;
                 }
                 double f = median(fresh, batches), w = median(warm, batches);
-                printf("| %s | %d | %.2f%% | %s | %lld | %.2f | %.3f | %.1fx |\n", in->name, m,
-                       100 * shares[sh], kind_names[kind], (long long)per, f, w, f / w);
+                double fp = median(fresh_prf, batches);
+                printf("| %s | %d | %.2f%% | %s | %lld | %.2f |", in->name, m, 100 * shares[sh],
+                       kind_names[kind], (long long)per, f);
+                if (also_prf)
+                    printf(" %.2f |", fp);
+                printf(" %.3f | %.1fx |", w, f / w);
+                if (also_prf)
+                    printf(" %.1fx |", fp / w);
+                printf("\n");
                 fflush(stdout);
                 free(tail);
                 free(head);
@@ -191,6 +208,7 @@ int main(int argc, char **argv)
     }
     free(fresh);
     free(warm);
+    free(fresh_prf);
     gcut_context_destroy(ctx);
     return bad;
 }
