@@ -497,6 +497,7 @@ gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
             total -= g->excess[v];
     if (total == 0)
         return GCUT_OK;
+    g->bk_trees = 0; /* the residuals move under BK's trees */
 
     /* Phase 1 on the mirrored residual network (each arc carrying its
      * opposite's residual): there a deficit is an excess, and pushing it
@@ -552,6 +553,7 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
     gcut_status st = gcut__prf_cancel_deficits(g);
     if (st)
         return st;
+    g->bk_trees = 0; /* the residuals move under BK's trees */
     gcut__resnet_view(g, &rn);
     if (!g->flow_stored)
         gcut__resnet_store_flow(g, &rn, g->flow);

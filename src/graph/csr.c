@@ -24,6 +24,8 @@ void gcut_graph_destroy(gcut_graph *g)
     free(g->flow);
     free(g->side);
     free(g->excess);
+    free(g->dirty);
+    gcut__bk_keep_free(g->bk);
     free(g);
 }
 

@@ -66,6 +66,13 @@ struct gcut_graph {
     int warm;
     int updated;
     int64_t *excess;
+    /* BK's trees and terminal residuals after a BK solve, valid for res
+     * while `bk_trees`; the nodes an update touched since (dirty) are
+     * where the next BK re-solve repairs them. */
+    struct gcut__bk_keep *bk;
+    int bk_trees;
+    int32_t *dirty;
+    int64_t dirty_count, dirty_room;
 };
 
 /* The residual network the CPU solvers work on: for node u, the arcs
@@ -122,8 +129,10 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations);
 gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations);
 
 /* The same with BK: the pseudo-flow's excesses and deficits join the
- * source's and the sink's residuals as BK's terminal capacities. */
+ * source's and the sink's residuals as BK's terminal capacities; the last
+ * BK solve's trees are reused where g->bk_trees. */
 gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations);
+void gcut__bk_keep_free(struct gcut__bk_keep *keep);
 
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is
  * cancelled along residual paths from the sink (flow paths into the sink

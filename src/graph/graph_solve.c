@@ -101,6 +101,8 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     g->flow_stored = g->is_flow = 0;
     if (!resume)
         g->warm = 0;
+    if (s->solve != gcut__bk_graph_solve)
+        g->bk_trees = 0; /* another solver moves the residuals under them */
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
     if (resume)

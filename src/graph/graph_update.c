@@ -105,7 +105,9 @@ static gcut_status add_arcs(gcut_graph *g, int64_t k, const int32_t *add_tail,
                 flow[gcut__graph_find_arc(ng, u, g->out_head[a])] = g->out_cap[a] - rn.res[pos];
             }
     }
-    /* The new topology moves into g; the old one leaves with ng. */
+    /* The new topology moves into g; the old one leaves with ng (and BK's
+     * trees, which name residual positions, with it). */
+    g->bk_trees = 0;
     gcut_graph old = *g;
     g->m = ng->m;
     g->out_start = ng->out_start, ng->out_start = old.out_start;
@@ -139,9 +141,30 @@ done:
     return st;
 }
 
+/* Note node v for the next BK re-solve's tree repair; without room the
+ * trees are given up (that solve grows them anew). */
+static void note_dirty(gcut_graph *g, int32_t v)
+{
+    if (!g->bk_trees)
+        return;
+    if (g->dirty_count == g->dirty_room) {
+        int64_t room = g->dirty_room ? 2 * g->dirty_room : 256;
+        int32_t *bigger = realloc(g->dirty, (size_t)room * sizeof *bigger);
+        if (!bigger) {
+            g->bk_trees = 0;
+            return;
+        }
+        g->dirty = bigger;
+        g->dirty_room = room;
+    }
+    g->dirty[g->dirty_count++] = v;
+}
+
 /* Set arc a's capacity to c, keeping the warm pseudo-flow within it. */
 static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
 {
+    note_dirty(g, g->arc_tail[a]);
+    note_dirty(g, g->out_head[a]);
     if (g->warm) {
         int32_t u = g->arc_tail[a];
         int32_t p = g->res_first[u] + (a - g->out_start[u]);
