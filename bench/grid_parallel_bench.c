@@ -65,7 +65,7 @@ typedef struct result {
 static gcut_status solve_once(gcut_grid *g, int threads, int strips_per, result *res, int r)
 {
     res->start[r] = res->strips[r] = res->merges[r] = res->merge_work[r] = res->last_merge[r] = 0;
-    gcut__bk_grid_forget(g);
+    gcut__grid_forget_warm(g);
     if (threads == 0 || strips_per == 0) {
         g->ctx->options.threads = threads;
         gcut_solve_info info;

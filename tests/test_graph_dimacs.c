@@ -206,6 +206,18 @@ Test(graph_dimacs, names_the_line_of_each_format_error)
     expect_error("c only comments\n\n", GCUT_E_FORMAT, 2, "no 'p max");
 }
 
+/* What the lexer shared with grid files gives general graphs too. */
+Test(graph_dimacs, names_what_the_shared_lexer_finds)
+{
+    /* A last line cut short, without its '\n': truncated, not malformed. */
+    expect_error("p max 3 1\nn 1 s\nn 3 t\na 1 2", GCUT_E_TRUNCATED, 4, "CAP");
+    expect_error("p max 3 1 extra\n", GCUT_E_FORMAT, 1, "after the last field");
+    expect_error("p max 3 1\nn 1 s\nn 3 t\nab 1 2 3\n", GCUT_E_FORMAT, 4, "'ab'");
+    expect_error("p max 3 1\nn 1 s\nn 3 t\na 1 2 3\x01\n", GCUT_E_FORMAT, 4, "0x01");
+    expect_error("p max 3 1\nn 1 s\nn 3 st\n", GCUT_E_FORMAT, 3, "'st'");
+    expect_error("", GCUT_E_TRUNCATED, 1, "empty");
+}
+
 Test(graph_dimacs, names_the_line_of_each_range_and_overflow_error)
 {
     expect_error("p max 3 1\nn 1 s\nn 3 t\na 1 4 3\n", GCUT_E_RANGE, 4, "outside 1..3");

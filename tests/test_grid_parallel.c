@@ -76,7 +76,7 @@ Test(grid_parallel, any_strip_count_gives_bk_flow_and_labels)
             for (size_t k = 0; k < sizeof strips / sizeof strips[0]; k++) {
                 int64_t iterations = 0;
                 gcut__pbk_times times;
-                gcut__bk_grid_forget(g);
+                gcut__grid_forget_warm(g);
                 cr_assert_eq(gcut__pbk_grid_run(g, threads, strips[k], &iterations, &times),
                              GCUT_OK);
                 cr_assert_eq(g->flow, info.flow,

@@ -1,4 +1,4 @@
-/* Shared pieces of the gcut command (STYLE.md's CLI conventions). */
+/* Shared pieces of the gcut command: the CLI conventions (ARCHITECTURE.md). */
 #ifndef GCUT_CLI_CLI_H
 #define GCUT_CLI_CLI_H
 
@@ -6,7 +6,7 @@
 
 #include "gcut.h"
 
-enum { CLI_EXIT_OK = 0, CLI_EXIT_RUNTIME = 1, CLI_EXIT_USAGE = 2 };
+enum { CLI_EXIT_OK = 0, CLI_EXIT_RUNTIME = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_INTERRUPTED = 130 };
 
 typedef struct cli_command {
     const char *name;
@@ -20,7 +20,8 @@ int cli_segment_main(int argc, char **argv);
 int cli_maxflow_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
 
-/* A context whose log messages go to stderr as "gcut: CMD: message";
+/* A context whose log messages go to stderr as "gcut: CMD: message", and
+ * whose solves stop at Ctrl-C (GCUT_E_INTERRUPTED);
  * threads: the CPU threads of parallel solvers (0: one per online CPU). */
 int cli_context_create(const char *cmd, gcut_device device, int verbosity, int threads,
                        gcut_context **ctx);
@@ -43,8 +44,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_common_option(const char *cmd, int c, char **argv, const char *optstring,
                       void (*usage)(FILE *out));
 
-/* "gcut: CMD: <the context's last error>" on stderr; returns 1. */
+/* "gcut: CMD: <the context's last error>" on stderr; returns 1 (130 when
+ * the run was interrupted by Ctrl-C). */
 int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status);
+
+/* The same with a message of the command's own. */
+int cli_error(const char *cmd, gcut_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* A JSON string literal, escaped. */
 void cli_json_string(FILE *out, const char *s);

@@ -1,11 +1,12 @@
 /* Helpers shared by the subcommands: messages, exit codes, device options,
  * a context that logs to stderr, JSON strings. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 /* The library names its module first ("grid: ..."); where that is the
  * subcommand's own name, say it once. */
@@ -24,9 +25,30 @@ static void log_to_stderr(void *user, int level, const char *message)
     fprintf(stderr, "gcut: %s: %s\n", cmd, without_prefix(cmd, message));
 }
 
+/* Ctrl-C asks the running solve to stop (through the progress callback,
+ * which the solvers poll), so that the command ends with its message and
+ * writes no output; a second Ctrl-C ends it at once. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL);
+}
+
+static int stop_requested(void *user, const char *stage, double fraction)
+{
+    (void)user;
+    (void)stage;
+    (void)fraction;
+    return interrupted;
+}
+
 int cli_context_create(const char *cmd, gcut_device device, int verbosity, int threads,
                        gcut_context **ctx)
 {
+    signal(SIGINT, on_sigint);
     gcut_options opt;
     gcut_options_init(&opt);
     opt.device = device;
@@ -34,6 +56,7 @@ int cli_context_create(const char *cmd, gcut_device device, int verbosity, int t
     opt.threads = threads;
     opt.log = log_to_stderr;
     opt.log_user = (void *)cmd;
+    opt.progress = stop_requested;
     if (gcut_context_create(&opt, ctx) != GCUT_OK) {
         fprintf(stderr, "gcut: %s: cannot create a context (out of memory?)\n", cmd);
         return CLI_EXIT_RUNTIME;
@@ -68,8 +91,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_runtime_error(const char *cmd, const gcut_context *ctx, gcut_status status)
 {
     const char *msg = ctx ? gcut_last_error(ctx) : "";
-    fprintf(stderr, "gcut: %s: %s\n", cmd, *msg ? without_prefix(cmd, msg) : gcut_status_str(status));
-    return CLI_EXIT_RUNTIME;
+    return cli_error(cmd, status, "%s", *msg ? without_prefix(cmd, msg) : gcut_status_str(status));
+}
+
+int cli_error(const char *cmd, gcut_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gcut: %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    /* Stopped by Ctrl-C (the progress callback's answer): the shell's code
+     * for SIGINT, 128 + 2. */
+    return status == GCUT_E_INTERRUPTED ? CLI_EXIT_INTERRUPTED : CLI_EXIT_RUNTIME;
 }
 
 void cli_json_string(FILE *out, const char *s)

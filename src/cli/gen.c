@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "graph/gen.h"
+#include "cli.h"
 
 static const char *const cmd = "gen";
 
@@ -144,18 +143,12 @@ int cli_gen_main(int argc, char **argv)
                         params[i].value);
     snprintf(comment + len, sizeof comment - (size_t)len, " --seed %llu", seed);
 
-    int32_t p0 = (int32_t)params[0].value, p1 = count > 1 ? (int32_t)params[1].value : 0;
-    if (params == genrmf)
-        st = gcut__gen_genrmf(ctx, p0, p1, (int32_t)genrmf[2].value, (int32_t)genrmf[3].value, seed,
-                              &g);
-    else if (params == rlg)
-        st = gcut__gen_rlg(ctx, p0, p1, (int32_t)rlg[2].value, seed, &g);
-    else if (params == dense)
-        st = gcut__gen_acyclic_dense(ctx, p0, seed, &g);
-    else
-        st = gcut__gen_vision(ctx, p0, p1, (int32_t)vision[2].value, vision[3].value, seed, &g);
+    double values[4];
+    for (int i = 0; i < count; i++)
+        values[i] = params[i].value;
+    st = gcut_graph_generate(ctx, params == rlg ? "rlg" : family, values, count, seed, &g);
     if (!st)
-        st = gcut__gen_write_dimacs(g, output, comment);
+        st = gcut_graph_write_dimacs_commented(g, output, comment);
     int rc = CLI_EXIT_OK;
     if (st) {
         rc = cli_runtime_error(cmd, ctx, st);

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "core/context.h"
-#include "io/png_write_gray.h"
+#include "cli.h"
 
 static const char *const cmd = "grid";
 
@@ -137,7 +135,7 @@ static gcut_status write_labels(gcut_context *ctx, gcut_grid *grid, const char *
     if (!st) {
         for (size_t i = 0; i < n; i++)
             labels[i] = labels[i] ? 255 : 0;
-        st = gcut__png_write_gray(ctx, path, labels, w, h, (size_t)w);
+        st = gcut_image_save_png(ctx, path, labels, w, h, 1, (size_t)w);
     }
     free(labels);
     return st;
@@ -187,9 +185,9 @@ int cli_grid_main(int argc, char **argv)
     gcut_grid *grid = NULL;
     gcut_solve_info info;
     int64_t cut = 0;
-    double t0 = gcut__now_ms();
+    double t0 = gcut_clock_ms();
     gcut_status st = gcut_grid_read_dimacs(ctx, a.input, &grid);
-    double read_ms = gcut__now_ms() - t0;
+    double read_ms = gcut_clock_ms() - t0;
     if (!st)
         st = gcut_grid_solve(grid, a.algo, &info);
     if (st) {

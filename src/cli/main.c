@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const cli_command commands[] = {
     {"segment", "cut an image into foreground and background from seeds", cli_segment_main},

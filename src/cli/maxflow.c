@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cli/cli.h"
-#include "core/context.h"
-#include "io/updates.h"
+#include "cli.h"
 
 static const char *const cmd = "maxflow";
 
@@ -55,26 +53,6 @@ typedef struct batch_result {
     double time_ms;   /* the solve */
     double update_ms; /* gcut_graph_update() */
 } batch_result;
-
-/* Apply batch b of `u` to g. Without add_arcs, an arc the graph lacks is
- * an error naming the update file's line. */
-static gcut_status apply_batch(gcut_context *ctx, gcut_graph *g, const gcut__updates *u, int32_t b,
-                               const char *u_path, int add_arcs, double *ms)
-{
-    int64_t first = u->batch_start[b], count = u->batch_start[b + 1] - first;
-    for (int64_t i = first; !add_arcs && i < first + count; i++) {
-        int32_t arc;
-        if (gcut_graph_find_arc(g, u->tail[i], u->head[i], &arc) != GCUT_OK)
-            return gcut__fail(ctx, GCUT_E_RANGE,
-                              "%s:%lld: no arc %d -> %d in the graph (--add-arcs adds it)", u_path,
-                              (long long)u->line[i], u->tail[i] + 1, u->head[i] + 1);
-    }
-    double t0 = now_ms();
-    gcut_status st = gcut_graph_update(g, count, u->tail + first, u->head + first, u->cap + first,
-                                       add_arcs ? GCUT_GRAPH_UPDATE_ADD : 0);
-    *ms = now_ms() - t0;
-    return st;
-}
 
 static void print_batches_json(const batch_result *res, int32_t batches)
 {
@@ -160,7 +138,8 @@ int cli_maxflow_main(int argc, char **argv)
     gcut_graph_stats stats;
     int64_t cut = 0;
     int rc = CLI_EXIT_OK;
-    gcut__updates updates = {0};
+    gcut_updates *updates = NULL;
+    int32_t batches = 0;
     batch_result *results = NULL;
 
     /* Reading time is reported apart from the solve. */
@@ -169,15 +148,16 @@ int cli_maxflow_main(int argc, char **argv)
     double read_ms = now_ms() - t0;
     unsigned flags = flow_path || verify ? GCUT_GRAPH_SOLVE_FLOW : 0;
     if (!st && updates_path)
-        st = gcut__updates_read(ctx, updates_path, gcut_graph_nodes(g), &updates);
+        st = gcut_updates_read(ctx, updates_path, gcut_graph_nodes(g), &updates);
+    batches = gcut_updates_batches(updates);
     if (!st)
         st = gcut_graph_solve(g, algo, flags, &info);
     if (!st && verify)
         st = gcut_graph_verify(g, &cut);
     if (!st && updates_path) {
-        results = calloc((size_t)updates.batches + 1, sizeof *results);
+        results = calloc((size_t)batches + 1, sizeof *results);
         if (!results) {
-            fprintf(stderr, "gcut: %s: out of memory for %d batches\n", cmd, updates.batches);
+            fprintf(stderr, "gcut: %s: out of memory for %d batches\n", cmd, batches);
             rc = CLI_EXIT_RUNTIME;
             goto done;
         }
@@ -185,8 +165,10 @@ int cli_maxflow_main(int argc, char **argv)
         unsigned again = flags | (scratch ? GCUT_GRAPH_SOLVE_SCRATCH : 0);
         /* The solver the first solve settled on (and said so, once). */
         const char *again_algo = algo ? algo : info.algo;
-        for (int32_t b = 0; !st && b < updates.batches; b++) {
-            st = apply_batch(ctx, g, &updates, b, updates_path, add_arcs, &results[b + 1].update_ms);
+        for (int32_t b = 0; !st && b < batches; b++) {
+            double t1 = now_ms();
+            st = gcut_updates_apply(updates, b, g, add_arcs ? GCUT_GRAPH_UPDATE_ADD : 0);
+            results[b + 1].update_ms = now_ms() - t1;
             if (!st)
                 st = gcut_graph_solve(g, again_algo, again, &info);
             if (!st && verify)
@@ -208,8 +190,12 @@ int cli_maxflow_main(int argc, char **argv)
     if (json) {
         printf("{\"flow\": %lld, \"time_ms\": %.3f, ", (long long)info.flow, info.time_ms);
         if (updates_path) {
-            print_batches_json(results, updates.batches);
-            printf(", \"updates\": %lld, \"updates_input\": ", (long long)updates.count);
+            int64_t total = 0, count = 0;
+            for (int32_t b = 0; b < batches; b++)
+                if (gcut_updates_batch(updates, b, &count, NULL, NULL, NULL, NULL) == GCUT_OK)
+                    total += count;
+            print_batches_json(results, batches);
+            printf(", \"updates\": %lld, \"updates_input\": ", (long long)total);
             cli_json_string(stdout, updates_path);
             printf(", \"from_scratch\": %s, ", scratch ? "true" : "false");
         }
@@ -233,19 +219,21 @@ int cli_maxflow_main(int argc, char **argv)
                (long long)stats.self_loops);
         printf("solve %s on %s: %.3f ms (read %.3f ms)\n", info.algo, info.device,
                updates_path ? results[0].time_ms : info.time_ms, read_ms);
-        for (int32_t b = 0; updates_path && b < updates.batches; b++)
+        for (int32_t b = 0; updates_path && b < batches; b++) {
+            int64_t count = 0;
+            gcut_updates_batch(updates, b, &count, NULL, NULL, NULL, NULL);
             printf("batch %d: flow %lld (%lld updates, applied in %.3f ms, %s in %.3f ms)\n",
-                   b + 1, (long long)results[b + 1].flow,
-                   (long long)(updates.batch_start[b + 1] - updates.batch_start[b]),
+                   b + 1, (long long)results[b + 1].flow, (long long)count,
                    results[b + 1].update_ms, scratch ? "solved from zero" : "re-solved",
                    results[b + 1].time_ms);
+        }
         if (verify)
             printf("verified: feasible flow, cut capacity %lld = flow%s\n", (long long)cut,
                    updates_path ? " (after every batch)" : "");
     }
 done:
     free(results);
-    gcut__updates_free(&updates);
+    gcut_updates_destroy(updates);
     gcut_graph_destroy(g);
     gcut_context_destroy(ctx);
     return rc;

@@ -9,8 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "core/context.h"
+#include "cli.h"
 
 static const char *const cmd = "segment";
 
@@ -250,34 +249,15 @@ static int parse_args(int argc, char **argv, seg_args *a)
     return -1;
 }
 
-/* The image tinted green where the mask is foreground, the scribble and
- * trimap seeds drawn on top (red foreground, blue background), and the box
- * outlined in yellow. */
-static uint8_t *make_overlay(const gcut_image *im, const uint8_t *mask, const uint8_t *marks,
-                             const seg_args *a)
+/* The library's overlay (the scribble and trimap seeds drawn, not the box's
+ * background), with the box outlined in yellow. */
+static gcut_status make_overlay(gcut_context *ctx, const gcut_image *im, const uint8_t *mask,
+                                const uint8_t *marks, const seg_args *a, uint8_t *out)
 {
-    int w = gcut_image_width(im), h = gcut_image_height(im), c = gcut_image_channels(im);
-    const uint8_t *px = gcut_image_pixels(im);
-    size_t n = (size_t)w * (size_t)h;
-    uint8_t *out = malloc(n * 3);
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = px + i * (size_t)c;
-        uint8_t rgb[3] = {p[0], c >= 3 ? p[1] : p[0], c >= 3 ? p[2] : p[0]};
-        uint8_t *o = out + 3 * i;
-        if (marks[i] == GCUT_SEED_FG) {
-            o[0] = 255, o[1] = 0, o[2] = 0;
-        } else if (marks[i] == GCUT_SEED_BG) {
-            o[0] = 0, o[1] = 0, o[2] = 255;
-        } else if (mask[i]) {
-            o[0] = (uint8_t)(rgb[0] / 2), o[1] = (uint8_t)(rgb[1] / 2 + 128);
-            o[2] = (uint8_t)(rgb[2] / 2);
-        } else {
-            memcpy(o, rgb, 3);
-        }
-    }
-    if (a->have_box) {
+    int w = gcut_image_width(im), c = gcut_image_channels(im);
+    gcut_status st = gcut_segment_overlay(ctx, gcut_image_pixels(im), w, gcut_image_height(im),
+                                          c, (size_t)w * (size_t)c, mask, marks, out);
+    if (!st && a->have_box) {
         for (int y = a->box[1]; y <= a->box[3]; y++)
             for (int x = a->box[0]; x <= a->box[2]; x++) {
                 if (x != a->box[0] && x != a->box[2] && y != a->box[1] && y != a->box[3])
@@ -286,7 +266,7 @@ static uint8_t *make_overlay(const gcut_image *im, const uint8_t *mask, const ui
                 o[0] = 255, o[1] = 255, o[2] = 0;
             }
     }
-    return out;
+    return st;
 }
 
 static void print_json(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
@@ -374,7 +354,7 @@ int cli_segment_main(int argc, char **argv)
         return rc;
 
     double t[5] = {0}; /* load, (model, graph, cut in info), write, total */
-    double t0 = gcut__now_ms();
+    double t0 = gcut_clock_ms();
     gcut_image *im = NULL;
     uint8_t *seeds = NULL, *mask = NULL, *overlay = NULL, *marks = NULL;
     int wrote_graph = 0, wrote_mask = 0;
@@ -390,17 +370,28 @@ int cli_segment_main(int argc, char **argv)
         pthread_join(loader, NULL);
     else if (with_files && !cst)
         load_seed_files(&sl);
-    if (!st && cst)
-        st = gcut__fail(ctx, cst, "out of memory for a context");
-    if (!st && sl.st) /* the image's error first, as without the thread */
-        st = gcut__fail(ctx, sl.st, "%s", gcut_last_error(sl.ctx));
+    /* The CLI's own failures: out of memory, or the seed files' error,
+     * reported as the library's are. */
+    const char *own_error = NULL;
+    char seed_error[512];
+    if (!st && cst) {
+        st = cst;
+        own_error = "out of memory for a context";
+    }
+    if (!st && sl.st) { /* the image's error first, as without the thread */
+        st = sl.st;
+        snprintf(seed_error, sizeof seed_error, "%s", gcut_last_error(sl.ctx));
+        own_error = seed_error;
+    }
     int w = gcut_image_width(im), h = gcut_image_height(im);
     size_t n = (size_t)w * (size_t)h;
     if (!st) {
         seeds = calloc(n, 1);
         mask = malloc(n);
-        if (!seeds || !mask)
-            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %dx%d pixels", w, h);
+        if (!seeds || !mask) {
+            st = GCUT_E_NOMEM;
+            own_error = "out of memory for the image's seeds and mask";
+        }
     }
     if (!st && sl.img[0])
         st = gcut_seeds_add_scribbles(ctx, seeds, w, h, sl.img[0], a.fg_rgb, a.bg_rgb);
@@ -412,17 +403,17 @@ int cli_segment_main(int argc, char **argv)
     if (!st && a.overlay && (marks = malloc(n)))
         memcpy(marks, seeds, n); /* what to draw: the box is outlined instead */
     else if (!st && a.overlay)
-        st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for the overlay");
+        st = GCUT_E_NOMEM, own_error = "out of memory for the overlay";
     if (!st && a.have_box)
         st = gcut_seeds_add_box(ctx, seeds, w, h, a.box[0], a.box[1], a.box[2], a.box[3]);
-    t[0] = gcut__now_ms() - t0;
+    t[0] = gcut_clock_ms() - t0;
     if (!st) {
         st = gcut_segment_image(ctx, gcut_image_pixels(im), w, h, gcut_image_channels(im),
                                 (size_t)w * (size_t)gcut_image_channels(im), seeds, &a.opt, mask,
                                 &info);
         wrote_graph = !st && a.graph;
     }
-    double t1 = gcut__now_ms();
+    double t1 = gcut_clock_ms();
     if (!st && a.output) {
         for (size_t i = 0; i < n; i++)
             mask[i] = (uint8_t)(mask[i] ? a.mask_fg : a.mask_bg);
@@ -432,19 +423,22 @@ int cli_segment_main(int argc, char **argv)
         wrote_mask = !st;
     }
     if (!st && a.overlay) {
-        overlay = make_overlay(im, mask, marks, &a);
-        st = overlay ? gcut_image_save(ctx, a.overlay, overlay, w, h, 3, (size_t)w * 3)
-                     : gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for the overlay");
+        if (!(overlay = malloc(n * 3)))
+            st = GCUT_E_NOMEM, own_error = "out of memory for the overlay";
+        if (!st)
+            st = make_overlay(ctx, im, mask, marks, &a, overlay);
+        if (!st)
+            st = gcut_image_save(ctx, a.overlay, overlay, w, h, 3, (size_t)w * 3);
     }
-    t[3] = gcut__now_ms() - t1;
-    t[4] = gcut__now_ms() - t0;
+    t[3] = gcut_clock_ms() - t1;
+    t[4] = gcut_clock_ms() - t0;
     if (st) {
         /* All or nothing: what this run wrote before the failure goes too. */
         if (wrote_graph)
             unlink(a.graph);
         if (wrote_mask)
             unlink(a.output);
-        rc = cli_runtime_error(cmd, ctx, st);
+        rc = own_error ? cli_error(cmd, st, "%s", own_error) : cli_runtime_error(cmd, ctx, st);
     } else if (a.json) {
         print_json(&a, im, &info, t);
     } else {

@@ -1,7 +1,7 @@
 /* gcut --version */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 int cli_print_version(void)
 {

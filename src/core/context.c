@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/context.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +10,11 @@
 #include <time.h>
 
 #include "gpu/gpu.h"
-#include "vision/parallel.h"
-
-#define GCUT__STR2(x) #x
-#define GCUT__STR(x) GCUT__STR2(x)
+#include "core/parallel.h"
 
 const char *gcut_version(void)
 {
-    return GCUT__STR(GCUT_VERSION_MAJOR) "." GCUT__STR(GCUT_VERSION_MINOR) "." GCUT__STR(
-        GCUT_VERSION_PATCH);
+    return GCUT_VERSION_STRING;
 }
 
 const char *gcut_status_str(gcut_status status)
@@ -38,6 +35,7 @@ const char *gcut_status_str(gcut_status status)
     case GCUT_E_UNSUPPORTED: return "not supported";
     case GCUT_E_STATE: return "call out of order";
     case GCUT_E_VERIFY: return "verification failed";
+    case GCUT_E_INTERRUPTED: return "interrupted by the caller";
     }
     return "unknown status";
 }
@@ -127,6 +125,11 @@ int gcut__progress(const gcut_context *ctx, const char *stage, double fraction)
     return ctx->options.progress(ctx->options.progress_user, stage, fraction);
 }
 
+double gcut_clock_ms(void)
+{
+    return gcut__now_ms();
+}
+
 double gcut__now_ms(void)
 {
     struct timespec ts;
@@ -153,4 +156,32 @@ gcut_status gcut_device_name(gcut_context *ctx, int index, char *buf, size_t buf
     if (index < 0 || index >= count)
         return gcut__fail(ctx, GCUT_E_NODEVICE, "no GPU with index %d (%d found)", index, count);
     return gcut__gpu_name(ctx, index, buf, buf_size);
+}
+
+/* A GPU's name for gcut_solve_info.device, which callers may keep after
+ * the context is gone: each name is copied once into storage that lives
+ * as long as the process (a GPU's name does not change while it runs). */
+#define NAMED_GPUS 64
+static char gpu_names[NAMED_GPUS][256];
+static pthread_mutex_t gpu_names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const char *gcut__device_label(gcut_context *ctx)
+{
+    int index = ctx ? ctx->options.gpu_index : 0;
+    if (index < 0 || index >= NAMED_GPUS)
+        return "gpu";
+    pthread_mutex_lock(&gpu_names_lock);
+    char *name = gpu_names[index];
+    if (!name[0]) {
+        char error[GCUT__ERROR_MAX];
+        if (ctx)
+            memcpy(error, ctx->error, sizeof error); /* a name is no failure */
+        if (gcut__gpu_name(ctx, index, name, sizeof gpu_names[0]) != GCUT_OK)
+            name[0] = '\0';
+        if (ctx)
+            memcpy(ctx->error, error, sizeof error);
+    }
+    const char *label = name[0] ? name : "gpu";
+    pthread_mutex_unlock(&gpu_names_lock);
+    return label;
 }

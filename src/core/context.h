@@ -40,8 +40,12 @@ int gcut__progress(const gcut_context *ctx, const char *stage, double fraction);
 /* Clear the last error (called on entry by calls that may set it). */
 void gcut__clear_error(gcut_context *ctx);
 
-/* Monotonic time in milliseconds. */
+/* Monotonic time in milliseconds (gcut_clock_ms() for callers outside). */
 double gcut__now_ms(void);
+
+/* The name of the context's GPU in storage that outlives the context (for
+ * gcut_solve_info.device); "gpu" when it cannot be read. */
+const char *gcut__device_label(gcut_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* Which device a solve runs on: the rule every solver table shares
- * (DESIGN.md: auto takes a usable GPU, else runs on the CPU and says so;
+ * (auto takes a usable GPU, else runs on the CPU and says so;
  * gpu without one fails; a named algorithm must run on the device asked
  * for). Internal to libgcut. */
 #ifndef GCUT_CORE_SOLVER_DEVICE_H

@@ -265,7 +265,7 @@ static gcut_status run(bk_state *s, gcut_graph *g)
         if (i < 0 && (i = next_active(s)) < 0)
             break;
         if ((++steps & 0xfffff) == 0 && gcut__progress(g->ctx, "maxflow", -1.0))
-            return gcut__fail(g->ctx, GCUT_E_STATE, "bk: the solve was stopped by the caller");
+            return gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "bk: the solve was stopped by the caller");
 
         /* Growth: claim free neighbours; stop at an arc into the other tree. */
         bk_node *ni = &node[i];

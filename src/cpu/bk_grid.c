@@ -10,7 +10,8 @@
  * Re-solves (P. Kohli, P. Torr, "Dynamic Graph Cuts for Efficient Inference
  * in Markov Random Fields", PAMI 29(12), 2007): the trees, the residuals and
  * each node's terminal residual tr are kept after a solve. A capacity change
- * marks the pixels it touches (gcut__bk_grid_note_*); the next solve
+ * marks the pixels it touches (the grid calls note_terminal and
+ * note_edge, grid.h's gcut__grid_warm hooks); the next solve
  * recomputes tr = source - sink - (net n-link outflow) for them, which is
  * Kohli–Torr's reparametrisation: any tr is the residual of a flow in the
  * graph with a constant added to both terminal arcs of a pixel, which
@@ -26,14 +27,15 @@
 
 #include "cpu/bk_grid_core.h"
 #include "graph/grid.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 /* In a tag byte, beside the core's bits: marked between a capacity change
  * and the next solve. */
 #define DIRTY 32
 
-/* What is kept between solves (grid.h's gcut_grid.bk). */
+/* What is kept between solves (grid.h's gcut_grid.warm points at hooks). */
 struct gcut__bk_grid {
+    gcut__grid_warm hooks; /* first: g->warm is its address */
     int warm; /* the trees, tr and the grid's res arrays belong together */
     bk_node *node;
     uint8_t *tag;
@@ -59,9 +61,14 @@ BK_NOINLINE gcut_status run8(bk_core *s) { return bk_run(s, 8, 0, 0xfffff, poll_
 
 /* ---- state kept between solves ---------------------------------------- */
 
-void gcut__bk_grid_free(gcut_grid *g)
+static struct gcut__bk_grid *bk_of(const gcut_grid *g)
 {
-    struct gcut__bk_grid *bk = g ? g->bk : NULL;
+    return (struct gcut__bk_grid *)g->warm;
+}
+
+static void bk_release(gcut_grid *g)
+{
+    struct gcut__bk_grid *bk = bk_of(g);
     if (!bk)
         return;
     free(bk->node);
@@ -70,12 +77,12 @@ void gcut__bk_grid_free(gcut_grid *g)
     free(bk->dirty);
     free(bk->seen);
     free(bk);
-    g->bk = NULL;
+    g->warm = NULL;
 }
 
-void gcut__bk_grid_forget(gcut_grid *g)
+static void bk_forget(gcut_grid *g)
 {
-    struct gcut__bk_grid *bk = g ? g->bk : NULL;
+    struct gcut__bk_grid *bk = bk_of(g);
     if (!bk)
         return;
     for (int32_t k = 0; k < bk->dirty_count; k++)
@@ -84,10 +91,15 @@ void gcut__bk_grid_forget(gcut_grid *g)
     bk->warm = 0;
 }
 
+static void bk_note_terminal(gcut_grid *g, int32_t i);
+static void bk_note_edge(gcut_grid *g, int32_t i, int d, int32_t cap);
+
 gcut_status gcut__bk_grid_prepare(gcut_grid *g)
 {
-    if (g->bk)
+    if (g->warm && g->warm->release == bk_release)
         return GCUT_OK;
+    if (g->warm)
+        g->warm->release(g); /* another solver's: not one BK can start from */
     size_t n = (size_t)g->n_padded;
     struct gcut__bk_grid *bk = calloc(1, sizeof *bk);
     if (bk) {
@@ -96,9 +108,13 @@ gcut_status gcut__bk_grid_prepare(gcut_grid *g)
         bk->queue = gcut__big_alloc(n * sizeof *bk->queue);
         bk->dirty = gcut__big_alloc(n * sizeof *bk->dirty);
     }
-    g->bk = bk;
+    if (bk) {
+        bk->hooks = (gcut__grid_warm){bk_note_terminal, bk_note_edge, bk_forget, bk_release};
+        g->warm = &bk->hooks;
+    }
     if (!bk || !bk->node || !bk->tag || !bk->queue || !bk->dirty) {
-        gcut__bk_grid_free(g);
+        if (bk)
+            bk_release(g);
         return gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %dx%d pixels", g->width,
                           g->height);
     }
@@ -120,22 +136,22 @@ static void mark_dirty(struct gcut__bk_grid *bk, int32_t i)
     bk->dirty[bk->dirty_count++] = i;
 }
 
-void gcut__bk_grid_note_terminal(gcut_grid *g, int32_t i)
+static void bk_note_terminal(gcut_grid *g, int32_t i)
 {
-    if (g->bk && g->bk->warm)
-        mark_dirty(g->bk, i);
+    if (bk_of(g)->warm)
+        mark_dirty(bk_of(g), i);
 }
 
-void gcut__bk_grid_note_edge(gcut_grid *g, int32_t i, int d, int32_t cap)
+static void bk_note_edge(gcut_grid *g, int32_t i, int d, int32_t cap)
 {
-    struct gcut__bk_grid *bk = g->bk;
-    if (!bk || !bk->warm)
+    struct gcut__bk_grid *bk = bk_of(g);
+    if (!bk->warm)
         return;
     int32_t j = i + g->offset[d];
     int64_t back = g->cap[d ^ 1][j];
     if ((int64_t)cap + back > INT32_MAX) {
         /* The solve will refuse this graph; the next one starts afresh. */
-        gcut__bk_grid_forget(g);
+        bk_forget(g);
         return;
     }
     /* Kohli–Torr: a flow above the new capacity is cut down to it; the
@@ -337,7 +353,7 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     gcut_status st = gcut__bk_grid_prepare(g);
     if (st)
         return st;
-    struct gcut__bk_grid *bk = g->bk;
+    struct gcut__bk_grid *bk = bk_of(g);
     bk_core s;
     memset(&s, 0, sizeof s);
     s.node = bk->node;
@@ -351,7 +367,7 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     for (int d = 0; d < g->ndirs; d++)
         s.res[d] = g->res[d];
     if (!bk->warm || !start_warm(&s, g, bk)) {
-        gcut__bk_grid_forget(g);
+        bk_forget(g);
         bk_ring_start(&s.orphans, bk->queue, g->n_padded);
         s.queue_first = s.queue_last = 0;
         start_cold(&s, g);
@@ -360,7 +376,7 @@ gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations)
     st = g->ndirs == 4 ? run4(&s) : run8(&s);
     bk->time = s.time;
     if (st)
-        return gcut__fail(g->ctx, GCUT_E_STATE, "grid: the solve was stopped by the caller");
+        return gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "grid: the solve was stopped by the caller");
 
     /* Flow = what the source arcs carry: sum of source - (source residual). */
     int64_t flow = 0;

@@ -282,7 +282,7 @@ BK_INLINE void bk_advance_time(bk_core *s)
 
 /* Growth, augmentation and adoption until no active node is left. Every
  * poll_mask + 1 steps (a constant: the mask folds into the loop) `poll` is
- * asked whether to stop; then GCUT_E_STATE is returned, the state left
+ * asked whether to stop; then GCUT_E_INTERRUPTED is returned, the state left
  * consistent but unfinished. `bounded`: as for bk_adopt. */
 BK_INLINE gcut_status bk_run(bk_core *s, const int ndirs, const int bounded,
                              const int64_t poll_mask, int (*poll)(bk_core *))
@@ -306,7 +306,7 @@ BK_INLINE gcut_status bk_run(bk_core *s, const int ndirs, const int bounded,
         if ((++steps & poll_mask) == 0) {
             s->steps = steps;
             if (poll(s))
-                return GCUT_E_STATE;
+                return GCUT_E_INTERRUPTED;
         }
 
         /* Growth: claim free neighbours; stop at an arc into the other tree.

@@ -44,8 +44,8 @@
 #include <string.h>
 
 #include "cpu/bk_grid_core.h"
-#include "io/big_alloc.h"
-#include "vision/parallel.h"
+#include "core/big_alloc.h"
+#include "core/parallel.h"
 
 /* Steps between looks at the stop flag, and between progress reports. */
 #define STOP_POLL_MASK 0xffff
@@ -385,7 +385,7 @@ gcut_status gcut__pbk_grid_run(gcut_grid *g, int threads, int strips, int64_t *i
         threads = 1;
     if (strips < 1)
         strips = 1;
-    gcut__bk_grid_forget(g); /* its trees will not match these residuals */
+    gcut__grid_forget_warm(g); /* its trees will not match these residuals */
 
     size_t n = (size_t)g->n_padded, p = (size_t)strips;
     pbk_shared sh;
@@ -449,7 +449,7 @@ gcut_status gcut__pbk_grid_run(gcut_grid *g, int threads, int strips, int64_t *i
         times->merges = sh.merges_done;
     }
     if (sh.status) {
-        st = gcut__fail(g->ctx, GCUT_E_STATE, "grid: the solve was stopped by the caller");
+        st = gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "grid: the solve was stopped by the caller");
         goto done;
     }
     int parts = stream_parts < g->height ? stream_parts : g->height;

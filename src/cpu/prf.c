@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "graph/csr.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 /* Global relabel when the relabel work since the last one exceeds
  * 2 (GR_ALPHA n + 2m) (work: GR_BETA per relabel plus the arcs it scans),
@@ -251,7 +251,7 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
         if (s->work > s->work_limit)
             global_update(s);
         if ((++steps & 0xfffff) == 0 && gcut__progress(ctx, "maxflow", -1.0))
-            return gcut__fail(ctx, GCUT_E_STATE, "prf: the solve was stopped by the caller");
+            return gcut__fail(ctx, GCUT_E_INTERRUPTED, "prf: the solve was stopped by the caller");
     }
     return GCUT_OK;
 }

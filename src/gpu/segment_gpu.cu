@@ -278,7 +278,7 @@ extern "C" gcut_status gcut__seg_gpu_fetch_graph(gcut__seg_gpu *sg)
     gcut_status st = GCUT_OK;
     if (s->grid_owner != g)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no segmentation graph on the device to fetch");
-    gcut__bk_grid_forget(g); /* the host capacities change under any kept BK state */
+    gcut__grid_forget_warm(g); /* the host capacities change under any kept BK state */
     for (int d = 0; d < g->ndirs; d++)
         GPU_CHECK(ctx, fetch_array(sg, g->cap[d], s->dg.res[d]));
     GPU_CHECK(ctx, fetch_array(sg, g->source_cap, s->dg.excess));

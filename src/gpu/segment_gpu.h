@@ -1,9 +1,10 @@
-/* The segmentation energy built on the GPU (src/gpu/segment_gpu.cu): the
+/* The segmentation energy built on the GPU: the device side of
+ * graph/grid_energy.h, used when the solver table picks a GPU solver. The
  * image goes to the device once, and every cut's graph is written there,
- * straight into the tiled solver's residual arrays, from two small tables
- * the host computes exactly as the CPU path does (the n-link weight per
- * squared colour difference, the terminal capacity per colour). Only the
- * labels come back. Internal to libgcut; only under GCUT_HAVE_CUDA. */
+ * straight into the solver's residual arrays, from the two small tables the
+ * host computes (the n-link weight per squared colour difference, the
+ * terminal capacity per colour). Only the labels come back. Internal to
+ * libgcut; only under GCUT_HAVE_CUDA. */
 #ifndef GCUT_GPU_SEGMENT_GPU_H
 #define GCUT_GPU_SEGMENT_GPU_H
 

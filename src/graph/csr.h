@@ -1,6 +1,6 @@
 /* The general graph, as the CPU and GPU solvers read it. Internal to libgcut.
  *
- * Layout (DESIGN.md, the RCSR of ECL-MaxFlow): contiguous int32 arrays.
+ * Layout (the RCSR of ECL-MaxFlow): contiguous int32 arrays.
  *   out_start[n+1], out_head[m], out_cap[m]   forward CSR: the arcs leaving
  *       u are out_start[u] .. out_start[u+1]-1, sorted by head, one arc per
  *       (tail, head) pair (parallel arcs summed, self-loops dropped);

@@ -1,5 +1,5 @@
-/* Generators of the benchmark families (DESIGN.md, `gcut gen`), written from
- * the published descriptions. Internal to libgcut; every generator is
+/* Generators of the benchmark families (`gcut gen`, gcut_graph_generate()),
+ * written from the published descriptions. Internal to libgcut; every generator is
  * deterministic given its seed and returns a gcut_graph whose arc count
  * (stats.arcs_in, and arcs, since no arcs repeat) follows the family's
  * formula, given beside each. */
@@ -44,10 +44,6 @@ static inline void gcut__arc_list_add(gcut__arc_list *list, int32_t u, int32_t v
 /* Build the graph and free the list. */
 gcut_status gcut__arc_list_finish(gcut_context *ctx, gcut__arc_list *list, int32_t n,
                                   int32_t source, int32_t sink, gcut_graph **out);
-
-/* Write a generated graph as DIMACS with a comment block (lines without
- * the leading "c "), e.g. the command line that made it. */
-gcut_status gcut__gen_write_dimacs(const gcut_graph *graph, const char *path, const char *comment);
 
 /* genrmf (Goldfarb–Grigoriadis, as in the DIMACS challenge and ECL-MaxFlow):
  * b frames of a x a grids; neighbours in a frame joined both ways with

@@ -66,11 +66,3 @@ gcut_status gcut__arc_list_finish(gcut_context *ctx, gcut__arc_list *list, int32
     list->tail = list->head = list->cap = NULL;
     return st;
 }
-
-gcut_status gcut__gen_write_dimacs(const gcut_graph *graph, const char *path, const char *comment)
-{
-    if (!graph)
-        return GCUT_E_INVALID;
-    gcut__clear_error(graph->ctx);
-    return gcut__graph_write_dimacs(graph, path, comment);
-}

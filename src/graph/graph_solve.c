@@ -128,8 +128,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     g->updated = 0;
     g->info.flow = g->flow_value;
     g->info.time_ms = t1 - t0;
-    if (s->gpu_variant < 0)
-        g->info.device = "cpu";
+    g->info.device = s->gpu_variant < 0 ? "cpu" : gcut__device_label(g->ctx);
     g->info.algo = s->name;
     g->info.iterations = iterations;
     if (info)

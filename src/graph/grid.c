@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 static const int dir_dx[GCUT__MAX_DIRS] = {1, -1, 0, 0, 1, -1, 1, -1};
 static const int dir_dy[GCUT__MAX_DIRS] = {0, 0, 1, -1, -1, 1, 1, -1};
@@ -79,8 +79,15 @@ void gcut_grid_destroy(gcut_grid *g)
     free(g->source_cap);
     free(g->sink_cap);
     free(g->label);
-    gcut__bk_grid_free(g);
+    if (g->warm)
+        g->warm->release(g);
     free(g);
+}
+
+void gcut__grid_forget_warm(gcut_grid *g)
+{
+    if (g && g->warm)
+        g->warm->forget(g);
 }
 
 int gcut_grid_width(const gcut_grid *g) { return g ? g->width : 0; }
@@ -121,8 +128,8 @@ gcut_status gcut_grid_set_terminal(gcut_grid *g, int x, int y, int32_t source_ca
         return gcut__fail(g->ctx, GCUT_E_INVALID,
                           "grid: negative terminal capacity at pixel (%d, %d)", x, y);
     int32_t i = gcut__grid_node(g, x, y);
-    if (g->source_cap[i] != source_cap || g->sink_cap[i] != sink_cap)
-        gcut__bk_grid_note_terminal(g, i);
+    if (g->warm && (g->source_cap[i] != source_cap || g->sink_cap[i] != sink_cap))
+        g->warm->note_terminal(g, i);
     g->source_cap[i] = source_cap;
     g->sink_cap[i] = sink_cap;
     g->solved = 0;
@@ -138,13 +145,13 @@ static gcut_status copy_terminals(gcut_grid *g, int32_t *dst, const int32_t *src
             if (src[(size_t)y * g->width + x] < 0)
                 return gcut__fail(g->ctx, GCUT_E_INVALID,
                                   "grid: negative %s capacity at pixel (%d, %d)", what, x, y);
-    /* After a BK solve, the next one redoes only the pixels that change. */
-    if (g->bk)
+    /* After a warm solve, the next one redoes only the pixels that change. */
+    if (g->warm)
         for (int y = 0; y < g->height; y++) {
             int32_t row = gcut__grid_node(g, 0, y);
             for (int x = 0; x < g->width; x++)
                 if (dst[row + x] != src[(size_t)y * g->width + x])
-                    gcut__bk_grid_note_terminal(g, row + x);
+                    g->warm->note_terminal(g, row + x);
         }
     for (int y = 0; y < g->height; y++)
         memcpy(dst + gcut__grid_node(g, 0, y), src + (size_t)y * g->width,
@@ -180,8 +187,8 @@ gcut_status gcut_grid_set_edge(gcut_grid *g, int x, int y, gcut_dir dir, int32_t
                           "grid: negative capacity %d on the %s arc of pixel (%d, %d)", cap,
                           dir_names[dir], x, y);
     int32_t i = gcut__grid_node(g, x, y);
-    if (g->cap[dir][i] != cap)
-        gcut__bk_grid_note_edge(g, i, (int)dir, cap);
+    if (g->warm && g->cap[dir][i] != cap)
+        g->warm->note_edge(g, i, (int)dir, cap);
     g->cap[dir][i] = cap;
     g->solved = 0;
     return GCUT_OK;
@@ -211,14 +218,14 @@ gcut_status gcut_grid_set_edges(gcut_grid *g, gcut_dir dir, const int32_t *caps)
                                   c, dir_names[dir], x, y);
         }
     }
-    /* After a BK solve, each changed arc trims its flow to the new capacity. */
-    if (g->bk)
+    /* After a warm solve, each changed arc trims its flow to the new capacity. */
+    if (g->warm)
         for (int y = 0; y < g->height; y++) {
             int32_t row = gcut__grid_node(g, 0, y);
             for (int x = 0; x < g->width; x++) {
                 int32_t c = caps[(size_t)y * g->width + x];
                 if (g->cap[dir][row + x] != c) {
-                    gcut__bk_grid_note_edge(g, row + x, (int)dir, c);
+                    g->warm->note_edge(g, row + x, (int)dir, c);
                     g->cap[dir][row + x] = c;
                 }
             }

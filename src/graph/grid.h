@@ -1,6 +1,6 @@
 /* The grid graph, as the CPU and GPU solvers read it. Internal to libgcut.
  *
- * Layout (DESIGN.md): structure of arrays over a padded raster. The pixel
+ * Layout (ARCHITECTURE.md): structure of arrays over a padded raster. The pixel
  * (x, y) is node (y + 1) * pitch + (x + 1); a ring of border nodes, one pixel
  * wide, surrounds the image. Border nodes have every capacity zero, so a
  * solver can step to any neighbour of a pixel without bounds checks.
@@ -46,10 +46,29 @@ struct gcut_grid {
     uint8_t *label;
     gcut_solve_info info;
 
-    /* BK's trees and terminal residuals, kept after a BK solve so that the
-     * next one starts from its flow (src/cpu/bk_grid.c); NULL before. */
-    struct gcut__bk_grid *bk;
+    /* A solver's state kept for a warm re-solve (BK's trees and flow,
+     * src/cpu/bk_grid.c); NULL when none is kept. */
+    struct gcut__grid_warm *warm;
 };
+
+/* The hooks of a kept solver state, so that the grid can tell it of
+ * capacity changes without knowing the solver. The solver's state struct
+ * starts with this one, and g->warm points at it. */
+typedef struct gcut__grid_warm {
+    /* pixel node i's terminal capacities change (before or after the write) */
+    void (*note_terminal)(gcut_grid *g, int32_t i);
+    /* the arc from node i in direction d gets capacity cap (before the write) */
+    void (*note_edge)(gcut_grid *g, int32_t i, int d, int32_t cap);
+    /* the grid's residuals no longer belong to the state: start cold next */
+    void (*forget)(gcut_grid *g);
+    /* free the state and set g->warm to NULL */
+    void (*release)(gcut_grid *g);
+} gcut__grid_warm;
+
+/* Code that writes res, cap or the terminals other than through the
+ * setters (another solver, a capacity fetched from the GPU) calls this:
+ * the next warm solve starts cold. */
+void gcut__grid_forget_warm(gcut_grid *g);
 
 static inline int32_t gcut__grid_node(const gcut_grid *g, int x, int y)
 {
@@ -68,23 +87,12 @@ gcut_status gcut__grid_alloc_solution(gcut_grid *g);
 gcut_status gcut__grid_check_overflow(gcut_grid *g);
 
 /* CPU Boykov–Kolmogorov on the grid layout (src/cpu/bk_grid.c): fills res,
- * label and flow. */
+ * label and flow, and keeps its state (g->warm) so that the next BK solve
+ * starts from this flow. */
 gcut_status gcut__bk_grid_solve(gcut_grid *g, int64_t *iterations);
 
-/* BK's kept state: allocated (and its pages touched) before the timed
- * solve; forgotten when another solver writes res; freed with the grid. */
+/* BK's kept state allocated (and its pages touched) before the timed solve. */
 gcut_status gcut__bk_grid_prepare(gcut_grid *g);
-void gcut__bk_grid_forget(gcut_grid *g);
-void gcut__bk_grid_free(gcut_grid *g);
-
-/* Capacity changes after a BK solve, so the next one can start warm (code
- * that writes cap, source_cap or sink_cap directly after a BK solve must
- * call these, or gcut__bk_grid_forget()):
- * pixel node i's terminal capacities changed (any time before or after
- * the write); the arc from node i in direction d gets capacity cap
- * (called before cap[d][i] is written). No-ops when nothing is kept. */
-void gcut__bk_grid_note_terminal(gcut_grid *g, int32_t i);
-void gcut__bk_grid_note_edge(gcut_grid *g, int32_t i, int d, int32_t cap);
 
 #ifdef __cplusplus
 }

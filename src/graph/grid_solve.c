@@ -1,26 +1,19 @@
 /* Grid solves: choosing the solver for the device asked for, running it,
  * and reading the result (labels). */
+#include "graph/grid_solve.h"
+
 #include <string.h>
 
 #include "core/solver_device.h"
 #include "cpu/bk_grid_parallel.h"
-#include "graph/grid.h"
 #include "gpu/gpu.h"
 
-typedef gcut_status (*grid_solver_fn)(gcut_grid *g, int64_t *iterations);
-
-typedef struct grid_solver {
-    const char *name;
-    int on_gpu;
-    grid_solver_fn solve;
-} grid_solver;
-
 /* The first GPU entry is the default GPU solver. */
-static const grid_solver solvers[] = {
-    {"bk", 0, gcut__bk_grid_solve},
-    {"pbk", 0, gcut__pbk_grid_solve},
+static const gcut__grid_solver solvers[] = {
+    {"bk", -1, gcut__bk_grid_solve},
+    {"pbk", -1, gcut__pbk_grid_solve},
 #ifdef GCUT_HAVE_CUDA
-    {"tiled", 1, gcut__gpu_grid_tiled},
+    {"tiled", 0, gcut__gpu_grid_tiled},
     {"lockfree", 1, gcut__gpu_grid_lockfree},
 #endif
 };
@@ -35,7 +28,7 @@ const char *gcut_grid_algorithms(void)
 #endif
 }
 
-static const grid_solver *find_solver(const char *name)
+static const gcut__grid_solver *find_solver(const char *name)
 {
     for (int i = 0; i < n_solvers; i++)
         if (strcmp(solvers[i].name, name) == 0)
@@ -43,34 +36,41 @@ static const grid_solver *find_solver(const char *name)
     return NULL;
 }
 
-/* A named solver, or the default for the context's device: the first GPU
- * entry when the solve runs on the GPU, else BK. */
-static gcut_status pick_solver(gcut_grid *g, const char *algo, const grid_solver **out)
+gcut_status gcut__grid_pick_solver(gcut_grid *g, const char *algo, const char *cpu_default,
+                                   const gcut__grid_solver **out)
 {
-    const grid_solver *named = NULL, *gpu = NULL;
+    const gcut__grid_solver *named = NULL, *gpu = NULL;
     if (algo && !(named = find_solver(algo)))
         return gcut__fail(g->ctx, GCUT_E_INVALID, "grid: unknown algorithm '%s' (have: %s)", algo,
                           gcut_grid_algorithms());
     for (int i = 0; i < n_solvers && !gpu; i++)
-        if (solvers[i].on_gpu)
+        if (solvers[i].gpu_variant >= 0)
             gpu = &solvers[i];
     int on_gpu = 0;
-    gcut_status st = gcut__solver_device(g->ctx, "grid", algo, named ? named->on_gpu : -1,
-                                         gpu != NULL, &on_gpu);
+    gcut_status st = gcut__solver_device(g->ctx, "grid", algo,
+                                         named ? named->gpu_variant >= 0 : -1, gpu != NULL,
+                                         &on_gpu);
     if (!st)
-        *out = named ? named : on_gpu ? gpu : find_solver("bk");
+        *out = named ? named : on_gpu ? gpu : find_solver(cpu_default ? cpu_default : "bk");
     return st;
 }
 
-gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *info)
+const gcut__grid_solver *gcut__grid_fallback(gcut_grid *g, const gcut__grid_solver *s,
+                                             const char *algo, const char *cpu_default,
+                                             gcut_status st)
 {
-    if (!g)
-        return GCUT_E_INVALID;
+    if (s->gpu_variant < 0 || algo || !g->ctx || g->ctx->options.device != GCUT_DEVICE_AUTO ||
+        (st != GCUT_E_DEVICE_NOMEM && st != GCUT_E_NODEVICE))
+        return NULL;
+    gcut__log(g->ctx, 1, "%s: solving on the CPU", gcut_last_error(g->ctx));
     gcut__clear_error(g->ctx);
-    const grid_solver *s = NULL;
-    gcut_status st = pick_solver(g, algo, &s);
-    if (!st)
-        st = gcut__grid_check_overflow(g);
+    return find_solver(cpu_default ? cpu_default : "bk");
+}
+
+gcut_status gcut__grid_run_solver(gcut_grid *g, const gcut__grid_solver *s,
+                                  gcut_solve_info *info)
+{
+    gcut_status st = gcut__grid_check_overflow(g);
     if (!st)
         st = gcut__grid_alloc_solution(g);
     /* BK keeps its flow and trees for a warm re-solve; any other solver's
@@ -78,7 +78,7 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
     if (!st && s->solve == gcut__bk_grid_solve)
         st = gcut__bk_grid_prepare(g);
     else
-        gcut__bk_grid_forget(g);
+        gcut__grid_forget_warm(g);
     if (st)
         return st;
 
@@ -86,15 +86,6 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
     st = s->solve(g, &iterations);
-    /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
-    if (s->on_gpu && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
-        (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
-        gcut__log(g->ctx, 1, "%s: solving on the CPU", gcut_last_error(g->ctx));
-        gcut__clear_error(g->ctx);
-        s = find_solver("bk");
-        iterations = 0;
-        st = s->solve(g, &iterations);
-    }
     double t1 = gcut__now_ms();
     if (st)
         return st;
@@ -103,11 +94,26 @@ gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *inf
     g->info.time_ms = t1 - t0;
     g->info.algo = s->name;
     g->info.iterations = iterations;
-    if (!s->on_gpu)
-        g->info.device = "cpu";
+    g->info.device = s->gpu_variant < 0 ? "cpu" : gcut__device_label(g->ctx);
     if (info)
         *info = g->info;
     return GCUT_OK;
+}
+
+gcut_status gcut_grid_solve(gcut_grid *g, const char *algo, gcut_solve_info *info)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    const gcut__grid_solver *s = NULL;
+    gcut_status st = gcut__grid_pick_solver(g, algo, NULL, &s);
+    if (!st)
+        st = gcut__grid_run_solver(g, s, info);
+    /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
+    const gcut__grid_solver *cpu = st && s ? gcut__grid_fallback(g, s, algo, NULL, st) : NULL;
+    if (cpu)
+        st = gcut__grid_run_solver(g, cpu, info);
+    return st;
 }
 
 gcut_status gcut_grid_maxflow(gcut_grid *g, int64_t *flow)

@@ -1,5 +1,5 @@
 /* Write-to-temporary-then-rename, so that no partial output file is ever
- * left behind (STYLE.md, DESIGN.md "Errors"). */
+ * left behind (ARCHITECTURE.md, "Errors"). */
 #include "io/atomic_file.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* DIMACS max-flow files for general graphs: reading (a hand-written parser
- * over the whole file in memory, since stdio's scanf costs more than the
- * solve on big graphs), writing graphs, flows and cuts. */
+/* DIMACS max-flow files for general graphs: reading (through the lexer
+ * shared with grid files, dimacs_lex.h: stdio's scanf would cost more than
+ * the solve on big graphs), writing graphs, flows and cuts. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -10,295 +10,189 @@
 
 #include "graph/csr.h"
 #include "io/atomic_file.h"
+#include "io/dimacs_lex.h"
 
 /* ---- reading ---------------------------------------------------------- */
 
-typedef struct reader {
-    gcut_context *ctx;
-    const char *path;
-    const char *start, *p, *end; /* the buffer, the cursor, the buffer's end */
-    int64_t line;
-} reader;
-
-static gcut_status read_all(gcut_context *ctx, const char *path, char **out, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return gcut__fail(ctx, GCUT_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 20, n = 0;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        if (!buf) {
-            fclose(fp);
-            return gcut__fail(ctx, GCUT_E_NOMEM, "%s: out of memory reading the file", path);
-        }
-        n += fread(buf + n, 1, cap - n, fp);
-        if (n < cap)
-            break;
-        cap *= 2;
-        char *bigger = realloc(buf, cap + 1);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return gcut__fail(ctx, GCUT_E_IO, "%s: read error", path);
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return GCUT_OK;
-}
-
-static inline int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-static inline void skip_spaces(reader *r)
-{
-    while (r->p < r->end && is_space(*r->p))
-        r->p++;
-}
-
-static inline int at_line_end(const reader *r)
-{
-    return r->p >= r->end || *r->p == '\n';
-}
-
-/* A signed decimal integer; 1 on success, 0 when none is there. Values
- * past +-10^17 stop growing (they are out of every range checked later). */
-static inline int read_int(reader *r, int64_t *out)
-{
-    skip_spaces(r);
-    const char *p = r->p;
-    int neg = 0;
-    if (p < r->end && (*p == '-' || *p == '+'))
-        neg = *p++ == '-';
-    if (p >= r->end || *p < '0' || *p > '9')
-        return 0;
-    int64_t v = 0;
-    for (; p < r->end && *p >= '0' && *p <= '9'; p++)
-        v = v < 100000000000000000LL ? v * 10 + (*p - '0') : v;
-    if (p < r->end && !is_space(*p) && *p != '\n')
-        return 0;
-    r->p = p;
-    *out = neg ? -v : v;
-    return 1;
-}
-
-static void next_line(reader *r)
-{
-    const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
-    r->p = nl ? nl + 1 : r->end;
-    r->line++;
-}
-
-#define FAIL(status, ...) fail_at(r, status, __VA_ARGS__)
-
-/* "PATH:LINE: message". */
-static gcut_status fail_at(reader *r, gcut_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static gcut_status fail_at(reader *r, gcut_status status, const char *fmt, ...)
-{
-    char msg[GCUT__ERROR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return gcut__fail(r->ctx, status, "%s:%lld: %s", r->path, (long long)r->line, msg);
-}
+/* What the header lines said, and the arcs so far. */
+typedef struct graph_state {
+    int64_t n, m, arcs; /* n < 0 until the p line */
+    int64_t source, sink;
+    int32_t *tail, *head, *cap;
+    int64_t room;
+} graph_state;
 
 /* Double the arc arrays (up to m); 0 on success. */
-static int grow(int32_t **tail, int32_t **head, int32_t **cap, int64_t *room, int64_t m)
+static int grow(graph_state *s)
 {
-    int64_t bigger = *room * 2 < m ? *room * 2 : m;
-    int32_t **arrays[3] = {tail, head, cap};
+    int64_t bigger = s->room * 2 < s->m ? s->room * 2 : s->m;
+    int32_t **arrays[3] = {&s->tail, &s->head, &s->cap};
     for (int k = 0; k < 3; k++) {
         int32_t *p = realloc(*arrays[k], (size_t)bigger * sizeof(int32_t));
         if (!p)
             return -1;
         *arrays[k] = p;
     }
-    *room = bigger;
+    s->room = bigger;
     return 0;
 }
 
-static gcut_status parse(reader *r, gcut_graph **out)
+static gcut_status add_arc(const gcut__dimacs_lexer *r, graph_state *s, int64_t u, int64_t v,
+                           int64_t c)
 {
-    int64_t n = -1, m = -1, arcs = 0;
-    int64_t source = -1, sink = -1;
-    int32_t *tail = NULL, *head = NULL, *cap = NULL;
-    int64_t room = 0;
-    gcut_status st = GCUT_OK;
+    if (s->n < 0)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "arc before the 'p max N M' line");
+    if (u < 1 || u > s->n || v < 1 || v > s->n)
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "arc %lld -> %lld: node id outside 1..%lld",
+                                 (long long)u, (long long)v, (long long)s->n);
+    if (c < 0)
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "arc %lld -> %lld: negative capacity %lld",
+                                 (long long)u, (long long)v, (long long)c);
+    if (c > INT32_MAX)
+        return gcut__dimacs_fail(r, GCUT_E_OVERFLOW,
+                                 "arc %lld -> %lld: capacity %lld is past the int32 limit %d",
+                                 (long long)u, (long long)v, (long long)c, INT32_MAX);
+    if (s->arcs >= s->m)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT,
+                                 "more arcs than the %lld announced by the 'p' line",
+                                 (long long)s->m);
+    if (s->arcs == s->room && grow(s))
+        return gcut__dimacs_fail(r, GCUT_E_NOMEM, "out of memory for %lld arcs",
+                                 (long long)s->arcs);
+    s->tail[s->arcs] = (int32_t)(u - 1);
+    s->head[s->arcs] = (int32_t)(v - 1);
+    s->cap[s->arcs] = (int32_t)c;
+    s->arcs++;
+    return GCUT_OK;
+}
 
-    r->line = 1;
-    while (r->p < r->end) {
-        skip_spaces(r);
-        if (at_line_end(r) || *r->p == 'c') {
-            next_line(r);
-            continue;
-        }
-        char kind = *r->p++;
-        if (kind == 'a') {
-            int64_t u, v, c;
-            if (n < 0) {
-                st = FAIL(GCUT_E_FORMAT, "arc before the 'p max N M' line");
-                goto fail;
-            }
-            if (!read_int(r, &u) || !read_int(r, &v) || !read_int(r, &c)) {
-                st = FAIL(GCUT_E_FORMAT, "expected 'a U V CAP'");
-                goto fail;
-            }
-            skip_spaces(r);
-            if (!at_line_end(r)) {
-                st = FAIL(GCUT_E_FORMAT, "unexpected text after 'a U V CAP'");
-                goto fail;
-            }
-            if (u < 1 || u > n || v < 1 || v > n) {
-                st = FAIL(GCUT_E_RANGE, "arc %lld -> %lld: node id outside 1..%lld", (long long)u,
-                          (long long)v, (long long)n);
-                goto fail;
-            }
-            if (c < 0) {
-                st = FAIL(GCUT_E_RANGE, "arc %lld -> %lld: negative capacity %lld", (long long)u,
-                          (long long)v, (long long)c);
-                goto fail;
-            }
-            if (c > INT32_MAX) {
-                st = FAIL(GCUT_E_OVERFLOW,
-                          "arc %lld -> %lld: capacity %lld is past the int32 "
-                          "limit %d",
-                          (long long)u, (long long)v, (long long)c, INT32_MAX);
-                goto fail;
-            }
-            if (arcs >= m) {
-                st = FAIL(GCUT_E_FORMAT, "more arcs than the %lld announced by the 'p' line",
-                          (long long)m);
-                goto fail;
-            }
-            if (arcs == room && grow(&tail, &head, &cap, &room, m)) {
-                st = FAIL(GCUT_E_NOMEM, "out of memory for %lld arcs", (long long)arcs);
-                goto fail;
-            }
-            tail[arcs] = (int32_t)(u - 1);
-            head[arcs] = (int32_t)(v - 1);
-            cap[arcs] = (int32_t)c;
-            arcs++;
-        } else if (kind == 'p') {
-            skip_spaces(r);
-            if (n >= 0) {
-                st = FAIL(GCUT_E_FORMAT, "a second 'p' line");
-                goto fail;
-            }
-            if (r->end - r->p < 3 || memcmp(r->p, "max", 3) != 0 ||
-                (r->end - r->p > 3 && !is_space(r->p[3]))) {
-                st = FAIL(GCUT_E_FORMAT, "expected 'p max N M' (only max-flow problems)");
-                goto fail;
-            }
-            r->p += 3;
-            if (!read_int(r, &n) || !read_int(r, &m)) {
-                n = -1;
-                st = FAIL(GCUT_E_FORMAT, "expected 'p max N M'");
-                goto fail;
-            }
-            skip_spaces(r);
-            if (!at_line_end(r)) {
-                st = FAIL(GCUT_E_FORMAT, "unexpected text after 'p max N M'");
-                goto fail;
-            }
-            if (n < 2 || m < 0) {
-                st = FAIL(GCUT_E_RANGE, "'p max %lld %lld': need N >= 2 nodes and M >= 0 arcs",
-                          (long long)n, (long long)m);
-                goto fail;
-            }
-            if (n > INT32_MAX || m > 8 * GCUT__GRAPH_MAX_ARCS) {
-                st = FAIL(GCUT_E_OVERFLOW,
-                          "'p max %lld %lld': too big (at most %d nodes, "
-                          "%lld arcs)",
-                          (long long)n, (long long)m, INT32_MAX,
-                          (long long)(8 * GCUT__GRAPH_MAX_ARCS));
-                goto fail;
-            }
-            /* The header alone does not get to reserve gigabytes: start
-             * small, grow as the arcs arrive. */
-            room = m < (1 << 20) ? (m ? m : 1) : (1 << 20);
-            tail = malloc((size_t)room * sizeof *tail);
-            head = malloc((size_t)room * sizeof *head);
-            cap = malloc((size_t)room * sizeof *cap);
-            if (!tail || !head || !cap) {
-                st = FAIL(GCUT_E_NOMEM, "out of memory for %lld arcs", (long long)m);
-                goto fail;
-            }
-        } else if (kind == 'n') {
-            int64_t id;
-            if (n < 0) {
-                st = FAIL(GCUT_E_FORMAT, "node line before the 'p max N M' line");
-                goto fail;
-            }
-            if (!read_int(r, &id)) {
-                st = FAIL(GCUT_E_FORMAT, "expected 'n ID s' or 'n ID t'");
-                goto fail;
-            }
-            skip_spaces(r);
-            char which = r->p < r->end ? *r->p++ : '\0';
-            skip_spaces(r);
-            if ((which != 's' && which != 't') || !at_line_end(r)) {
-                st = FAIL(GCUT_E_FORMAT, "expected 'n ID s' or 'n ID t'");
-                goto fail;
-            }
-            if (id < 1 || id > n) {
-                st =
-                    FAIL(GCUT_E_RANGE, "node id %lld outside 1..%lld", (long long)id, (long long)n);
-                goto fail;
-            }
-            int64_t *slot = which == 's' ? &source : &sink;
-            if (*slot >= 0) {
-                st = FAIL(GCUT_E_FORMAT, "a second %s node", which == 's' ? "source" : "sink");
-                goto fail;
-            }
-            *slot = id - 1;
-            if (source == sink) {
-                st =
-                    FAIL(GCUT_E_FORMAT, "node %lld is both the source and the sink", (long long)id);
-                goto fail;
-            }
-        } else {
-            st = FAIL(GCUT_E_FORMAT, "unknown line type '%c' (expected c, p, n or a)", kind);
-            goto fail;
-        }
-        next_line(r);
+/* "p max N M". */
+static gcut_status parse_problem(const gcut__dimacs_lexer *r, graph_state *s, const char *p,
+                                 const char **next)
+{
+    const char *word;
+    size_t len;
+    int64_t n, m;
+    gcut_status st = GCUT_OK;
+    if (s->n >= 0)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "a second 'p' line");
+    if (!(p = gcut__dimacs_word(r, p, "'max' in 'p max N M'", &word, &len, &st)))
+        return st;
+    if (!gcut__dimacs_word_is(word, len, "max"))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT,
+                                 "expected 'p max N M' (only max-flow problems), not 'p %.*s'",
+                                 (int)(len < 16 ? len : 16), word);
+    if (!(p = gcut__dimacs_int(r, p, "N in 'p max N M'", &n, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "M in 'p max N M'", &m, &st)))
+        return st;
+    if ((st = gcut__dimacs_line_end(r, p, next)))
+        return st;
+    if (n < 2 || m < 0)
+        return gcut__dimacs_fail(r, GCUT_E_RANGE,
+                                 "'p max %lld %lld': need N >= 2 nodes and M >= 0 arcs",
+                                 (long long)n, (long long)m);
+    if (n > INT32_MAX || m > 8 * GCUT__GRAPH_MAX_ARCS)
+        return gcut__dimacs_fail(r, GCUT_E_OVERFLOW,
+                                 "'p max %lld %lld': too big (at most %d nodes, %lld arcs)",
+                                 (long long)n, (long long)m, INT32_MAX,
+                                 (long long)(8 * GCUT__GRAPH_MAX_ARCS));
+    /* The header alone does not get to reserve gigabytes: start small,
+     * grow as the arcs arrive. */
+    s->n = n;
+    s->m = m;
+    s->room = m < (1 << 20) ? (m ? m : 1) : (1 << 20);
+    s->tail = malloc((size_t)s->room * sizeof *s->tail);
+    s->head = malloc((size_t)s->room * sizeof *s->head);
+    s->cap = malloc((size_t)s->room * sizeof *s->cap);
+    if (!s->tail || !s->head || !s->cap)
+        return gcut__dimacs_fail(r, GCUT_E_NOMEM, "out of memory for %lld arcs", (long long)m);
+    return GCUT_OK;
+}
+
+/* "n ID s" or "n ID t". */
+static gcut_status parse_node(const gcut__dimacs_lexer *r, graph_state *s, const char *p,
+                              const char **next)
+{
+    const char *word;
+    size_t len;
+    int64_t id;
+    gcut_status st = GCUT_OK;
+    if (s->n < 0)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "node line before the 'p max N M' line");
+    if (!(p = gcut__dimacs_int(r, p, "ID in 'n ID s' or 'n ID t'", &id, &st)) ||
+        !(p = gcut__dimacs_word(r, p, "'s' or 't' in 'n ID s' or 'n ID t'", &word, &len, &st)))
+        return st;
+    if ((st = gcut__dimacs_line_end(r, p, next)))
+        return st;
+    int is_s = gcut__dimacs_word_is(word, len, "s");
+    if (!is_s && !gcut__dimacs_word_is(word, len, "t"))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "expected 'n ID s' or 'n ID t', not '%.*s'",
+                                 (int)(len < 16 ? len : 16), word);
+    if (id < 1 || id > s->n)
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "node id %lld outside 1..%lld", (long long)id,
+                                 (long long)s->n);
+    int64_t *slot = is_s ? &s->source : &s->sink;
+    if (*slot >= 0)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "a second %s node", is_s ? "source" : "sink");
+    *slot = id - 1;
+    if (s->source == s->sink)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "node %lld is both the source and the sink",
+                                 (long long)id);
+    return GCUT_OK;
+}
+
+/* One line starting at p (it ends at a '\n' inside the buffer). */
+static gcut_status parse_line(const gcut__dimacs_lexer *r, graph_state *s, const char *p,
+                              const char **next)
+{
+    p = gcut__dimacs_skip_blanks(p);
+    char type = *p;
+    if (type == '\n' || type == 'c') { /* blank, or a comment */
+        *next = (const char *)memchr(p, '\n', (size_t)(r->buf + r->lim - p)) + 1;
+        return GCUT_OK;
     }
-    /* Errors about what is missing name the last line. */
-    r->line = r->line > 1 ? r->line - 1 : 1;
-    if (n < 0) {
-        st = r->end == r->start ? FAIL(GCUT_E_TRUNCATED, "empty file")
-                                : FAIL(GCUT_E_FORMAT, "no 'p max N M' line");
-        goto fail;
+    int alone = gcut__dimacs_is_blank(p[1]) || p[1] == '\n'; /* a type of one letter */
+    if (type == 'a' && alone) {
+        int64_t u, v, c;
+        gcut_status st = GCUT_OK;
+        if (!(p = gcut__dimacs_int(r, p + 1, "U in 'a U V CAP'", &u, &st)) ||
+            !(p = gcut__dimacs_int(r, p, "V in 'a U V CAP'", &v, &st)) ||
+            !(p = gcut__dimacs_int(r, p, "CAP in 'a U V CAP'", &c, &st)))
+            return st;
+        if ((st = gcut__dimacs_line_end(r, p, next)))
+            return st;
+        return add_arc(r, s, u, v, c);
     }
-    if (source < 0 || sink < 0) {
-        st = FAIL(GCUT_E_FORMAT, "no '%s' line", source < 0 ? "n ID s" : "n ID t");
-        goto fail;
-    }
-    if (arcs < m) {
-        st = FAIL(GCUT_E_TRUNCATED, "the file ends after %lld of the %lld arcs announced",
-                  (long long)arcs, (long long)m);
-        goto fail;
-    }
-    st = gcut__graph_build(r->ctx, (int32_t)n, m, tail, head, cap, (int32_t)source, (int32_t)sink,
-                           r->path, out);
-fail:
-    free(tail);
-    free(head);
-    free(cap);
-    return st;
+    if (type == 'p' && alone)
+        return parse_problem(r, s, p + 1, next);
+    if (type == 'n' && alone)
+        return parse_node(r, s, p + 1, next);
+    if ((unsigned char)type < 0x20 || (unsigned char)type >= 0x7f)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "unknown line type (byte 0x%02x)",
+                                 (unsigned)(unsigned char)type);
+    size_t len = 0;
+    while (len < 16 && p[len] != '\n' && !gcut__dimacs_is_blank(p[len]))
+        len++;
+    return gcut__dimacs_fail(r, GCUT_E_FORMAT,
+                             "unknown line type '%.*s' (expected c, p, n or a)", (int)len, p);
+}
+
+/* After the last line: everything announced must have come. Errors about
+ * what is missing name the last line. */
+static gcut_status check_complete(const gcut__dimacs_lexer *r, const graph_state *s)
+{
+    if (s->n < 0)
+        return r->line == 0
+                   ? gcut__fail(r->ctx, GCUT_E_TRUNCATED, "%s:1: empty file", r->path)
+                   : gcut__dimacs_fail(r, GCUT_E_FORMAT, "no 'p max N M' line");
+    if (s->source < 0 || s->sink < 0)
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "no '%s' line",
+                                 s->source < 0 ? "n ID s" : "n ID t");
+    if (s->arcs < s->m)
+        return gcut__dimacs_fail(r, GCUT_E_TRUNCATED,
+                                 "the file ends after %lld of the %lld arcs announced",
+                                 (long long)s->arcs, (long long)s->m);
+    return GCUT_OK;
 }
 
 gcut_status gcut_graph_read_dimacs(gcut_context *ctx, const char *path, gcut_graph **out)
@@ -307,14 +201,37 @@ gcut_status gcut_graph_read_dimacs(gcut_context *ctx, const char *path, gcut_gra
     if (!out || !path)
         return gcut__fail(ctx, GCUT_E_INVALID, "graph: no path or no place for the result");
     *out = NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    gcut_status st = read_all(ctx, path, &buf, &len);
+    graph_state s = {.n = -1, .m = -1, .source = -1, .sink = -1};
+    gcut__dimacs_lexer r;
+    gcut_status st = gcut__dimacs_open(ctx, path, &r);
     if (st)
         return st;
-    reader r = {ctx, path, buf, buf, buf + len, 1};
-    st = parse(&r, out);
-    free(buf);
+    for (;;) {
+        if (r.pos >= r.lim) {
+            int more;
+            if ((st = gcut__dimacs_refill(&r, &more)) || !more)
+                break;
+        }
+        r.line++;
+        const char *line = r.buf + r.pos, *next;
+        int64_t field[3];
+        if ((next = gcut__dimacs_fast_arc(line, field)))
+            st = add_arc(&r, &s, field[0], field[1], field[2]);
+        else
+            st = parse_line(&r, &s, line, &next);
+        if (st)
+            break;
+        r.pos = (size_t)(next - r.buf);
+    }
+    if (!st)
+        st = check_complete(&r, &s);
+    if (!st)
+        st = gcut__graph_build(ctx, (int32_t)s.n, s.m, s.tail, s.head, s.cap, (int32_t)s.source,
+                               (int32_t)s.sink, path, out);
+    gcut__dimacs_close(&r);
+    free(s.tail);
+    free(s.head);
+    free(s.cap);
     return st;
 }
 
@@ -409,6 +326,15 @@ gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
         return GCUT_E_INVALID;
     gcut__clear_error(g->ctx);
     return gcut__graph_write_dimacs(g, path, NULL);
+}
+
+gcut_status gcut_graph_write_dimacs_commented(const gcut_graph *g, const char *path,
+                                              const char *comment)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    return gcut__graph_write_dimacs(g, path, comment);
 }
 
 gcut_status gcut_graph_write_flow(gcut_graph *g, const char *path)

@@ -1,8 +1,9 @@
 /* Grid graph files: DIMACS max-flow with a grid hint (see gcut.h).
  *
  * A 4-megapixel 8-connected file has about 40 million lines, so the reader
- * parses big chunks in place with a hand-written integer parser, and the
- * writer formats integers by hand into a big buffer; no stdio per line. */
+ * takes them from the shared lexer (dimacs_lex.h: big chunks parsed in
+ * place), and the writer formats integers by hand into a big buffer; no
+ * stdio per line. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,24 +12,7 @@
 
 #include "graph/grid.h"
 #include "io/atomic_file.h"
-
-/* Bytes read per chunk; also the longest line accepted. */
-#define CHUNK_BYTES ((size_t)4 << 20)
-/* Any parsed magnitude above this is "huge"; it keeps v * 10 + 9 in uint64. */
-#define HUGE_VALUE 1000000000000000000ULL
-
-typedef struct dimacs_reader {
-    gcut_context *ctx;
-    const char *path;
-    FILE *fp;
-    char *buf;  /* CHUNK_BYTES + 1: room for a '\n' sentinel */
-    size_t len; /* bytes in buf */
-    size_t pos; /* start of the next line */
-    size_t lim; /* one past the last complete line's '\n' */
-    int eof;
-    int partial;  /* the line in [0, lim) is the file's last, with no '\n' */
-    int64_t line; /* number of the line being parsed, 1-based */
-} dimacs_reader;
+#include "io/dimacs_lex.h"
 
 /* What the header lines said, and what the body has given so far. */
 typedef struct dimacs_state {
@@ -42,191 +26,32 @@ typedef struct dimacs_state {
     int32_t row, row_start; /* the last pixel row looked up, and its first pixel */
 } dimacs_state;
 
-/* Fail with "PATH:LINE: message". */
-static gcut_status fail_at(const dimacs_reader *r, gcut_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static gcut_status fail_at(const dimacs_reader *r, gcut_status status, const char *fmt, ...)
-{
-    char msg[GCUT__ERROR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return gcut__fail(r->ctx, status, "%s:%lld: %s", r->path, (long long)r->line, msg);
-}
-
-/* Make the next complete lines available in [pos, lim). *more = 0 at the
- * end of the file. A last line without '\n' gets a sentinel '\n' (the
- * buffer has a spare byte) and sets `partial`. */
-static gcut_status refill(dimacs_reader *r, int *more)
-{
-    *more = 0;
-    if (r->partial)
-        return GCUT_OK;
-    size_t rest = r->pos < r->len ? r->len - r->pos : 0;
-    memmove(r->buf, r->buf + r->pos, rest);
-    r->len = rest;
-    r->pos = 0;
-    while (!r->eof) {
-        if (r->len == CHUNK_BYTES) {
-            r->line++;
-            return fail_at(r, GCUT_E_FORMAT, "line longer than %zu bytes", CHUNK_BYTES);
-        }
-        size_t old = r->len, want = CHUNK_BYTES - r->len;
-        size_t got = fread(r->buf + r->len, 1, want, r->fp);
-        r->len += got;
-        if (got < want) {
-            if (ferror(r->fp))
-                return gcut__fail(r->ctx, GCUT_E_IO, "cannot read %s after line %lld: %s", r->path,
-                                  (long long)r->line, strerror(errno));
-            r->eof = 1;
-        }
-        /* Lines are short: the last '\n' is near the end of the new bytes. */
-        for (size_t i = r->len; i > old; i--) {
-            if (r->buf[i - 1] == '\n') {
-                r->lim = i;
-                *more = 1;
-                return GCUT_OK;
-            }
-        }
-    }
-    if (r->len == 0)
-        return GCUT_OK;
-    r->buf[r->len] = '\n';
-    r->lim = r->len + 1;
-    r->partial = 1;
-    *more = 1;
-    return GCUT_OK;
-}
-
-static inline int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-static inline const char *skip_blanks(const char *p)
-{
-    while (is_blank(*p))
-        p++;
-    return p;
-}
-
-/* A field that is missing or malformed. Running into the end of a last line
- * that has no '\n' means the file was cut there. */
-static gcut_status bad_field(const dimacs_reader *r, const char *p, const char *what)
-{
-    if (*p == '\n' && r->partial)
-        return fail_at(r, GCUT_E_TRUNCATED, "the file ends in the middle of this line, before %s",
-                       what);
-    if (*p == '\n')
-        return fail_at(r, GCUT_E_FORMAT, "the line ends where %s was expected", what);
-    if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-        return fail_at(r, GCUT_E_FORMAT, "byte 0x%02x where %s was expected",
-                       (unsigned)(unsigned char)*p, what);
-    return fail_at(r, GCUT_E_FORMAT, "'%c' where %s was expected", *p, what);
-}
-
-/* One integer field: blanks, an optional sign, digits, then a blank or the
- * line's end. Magnitudes past HUGE_VALUE saturate (they are out of every
- * range anyway). Returns the position after it, or NULL with *st set. */
-static inline const char *int_field(const dimacs_reader *r, const char *p, const char *what,
-                                    int64_t *out, gcut_status *st)
-{
-    if (!is_blank(*p)) {
-        *st = bad_field(r, p, what);
-        return NULL;
-    }
-    p = skip_blanks(p);
-    int neg = 0;
-    if (*p == '-' || *p == '+')
-        neg = *p++ == '-';
-    if ((unsigned)(*p - '0') > 9) {
-        *st = bad_field(r, p, what);
-        return NULL;
-    }
-    uint64_t v = 0;
-    do {
-        if (v <= HUGE_VALUE)
-            v = v * 10 + (uint64_t)(*p - '0');
-        p++;
-    } while ((unsigned)(*p - '0') <= 9);
-    if (!is_blank(*p) && *p != '\n') {
-        *st = bad_field(r, p, what);
-        return NULL;
-    }
-    if (v > HUGE_VALUE)
-        v = HUGE_VALUE + 1;
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return p;
-}
-
-/* One word field (e.g. "max", "s"); returns its start and length. */
-static const char *word_field(const dimacs_reader *r, const char *p, const char *what,
-                              const char **word, size_t *len, gcut_status *st)
-{
-    if (!is_blank(*p)) {
-        *st = bad_field(r, p, what);
-        return NULL;
-    }
-    p = skip_blanks(p);
-    const char *w = p;
-    while (*p != '\n' && !is_blank(*p))
-        p++;
-    if (p == w) {
-        *st = bad_field(r, p, what);
-        return NULL;
-    }
-    *word = w;
-    *len = (size_t)(p - w);
-    return p;
-}
-
-static int word_is(const char *w, size_t len, const char *s)
-{
-    return strlen(s) == len && memcmp(w, s, len) == 0;
-}
-
-/* Nothing but blanks may follow the last field. */
-static gcut_status line_end(const dimacs_reader *r, const char *p, const char **next)
-{
-    p = skip_blanks(p);
-    if (*p != '\n')
-        return fail_at(r, GCUT_E_FORMAT, "unexpected '%c' after the last field",
-                       (unsigned char)*p >= 0x20 ? *p : '?');
-    *next = p + 1;
-    return GCUT_OK;
-}
-
 /* "c grid W H CONN". Other comments are skipped by the caller. */
-static gcut_status parse_hint(const dimacs_reader *r, dimacs_state *s, const char *p,
+static gcut_status parse_hint(const gcut__dimacs_lexer *r, dimacs_state *s, const char *p,
                               const char **next)
 {
     gcut_status st = GCUT_OK;
     int64_t w, h, conn;
     if (s->have_p)
-        return fail_at(r, GCUT_E_FORMAT, "the grid hint must come before the p line");
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "the grid hint must come before the p line");
     if (s->have_hint)
-        return fail_at(r, GCUT_E_FORMAT, "a second grid hint (the first is on line %lld)",
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "a second grid hint (the first is on line %lld)",
                        (long long)s->hint_line);
-    if (!(p = int_field(r, p, "the grid width", &w, &st)) ||
-        !(p = int_field(r, p, "the grid height", &h, &st)) ||
-        !(p = int_field(r, p, "the connectivity (4 or 8)", &conn, &st)))
+    if (!(p = gcut__dimacs_int(r, p, "the grid width", &w, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "the grid height", &h, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "the connectivity (4 or 8)", &conn, &st)))
         return st;
-    if ((st = line_end(r, p, next)))
+    if ((st = gcut__dimacs_line_end(r, p, next)))
         return st;
     if (w < 1 || h < 1)
-        return fail_at(r, GCUT_E_FORMAT, "grid hint: size %lldx%lld is not positive", (long long)w,
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "grid hint: size %lldx%lld is not positive", (long long)w,
                        (long long)h);
     if (conn != 4 && conn != 8)
-        return fail_at(r, GCUT_E_FORMAT, "grid hint: connectivity %lld is not 4 or 8",
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "grid hint: connectivity %lld is not 4 or 8",
                        (long long)conn);
     /* The same limit as gcut_grid_create: the padded raster indexes with int32. */
     if (w > INT32_MAX - 2 || h > INT32_MAX - 2 || (w + 2) * (h + 2) > INT32_MAX)
-        return fail_at(r, GCUT_E_OVERFLOW, "grid hint: %lldx%lld has too many pixels", (long long)w,
+        return gcut__dimacs_fail(r, GCUT_E_OVERFLOW, "grid hint: %lldx%lld has too many pixels", (long long)w,
                        (long long)h);
     s->have_hint = 1;
     s->hint_line = r->line;
@@ -239,7 +64,7 @@ static gcut_status parse_hint(const dimacs_reader *r, dimacs_state *s, const cha
 }
 
 /* "p max N M": needs the hint before it; creates the grid. */
-static gcut_status parse_problem(const dimacs_reader *r, dimacs_state *s, const char *p,
+static gcut_status parse_problem(const gcut__dimacs_lexer *r, dimacs_state *s, const char *p,
                                  const char **next)
 {
     gcut_status st = GCUT_OK;
@@ -247,31 +72,31 @@ static gcut_status parse_problem(const dimacs_reader *r, dimacs_state *s, const 
     size_t len;
     int64_t n, m;
     if (s->have_p)
-        return fail_at(r, GCUT_E_FORMAT, "a second p line");
-    if (!(p = word_field(r, p, "the problem type 'max'", &word, &len, &st)))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "a second p line");
+    if (!(p = gcut__dimacs_word(r, p, "the problem type 'max'", &word, &len, &st)))
         return st;
-    if (!word_is(word, len, "max"))
-        return fail_at(r, GCUT_E_FORMAT, "problem type '%.*s' is not 'max'",
+    if (!gcut__dimacs_word_is(word, len, "max"))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "problem type '%.*s' is not 'max'",
                        (int)(len > 32 ? 32 : len), word);
-    if (!(p = int_field(r, p, "the node count", &n, &st)) ||
-        !(p = int_field(r, p, "the arc count", &m, &st)))
+    if (!(p = gcut__dimacs_int(r, p, "the node count", &n, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "the arc count", &m, &st)))
         return st;
-    if ((st = line_end(r, p, next)))
+    if ((st = gcut__dimacs_line_end(r, p, next)))
         return st;
     if (!s->have_hint)
-        return fail_at(r, GCUT_E_NOTGRID,
+        return gcut__dimacs_fail(r, GCUT_E_NOTGRID,
                        "no grid hint 'c grid W H CONN' before the p line: not a grid graph");
     if (n != s->nodes)
-        return fail_at(r, GCUT_E_FORMAT,
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT,
                        "the p line says %lld nodes, but the %dx%d grid of the hint (line %lld) "
                        "has %lld (pixels, source and sink)",
                        (long long)n, s->width, s->height, (long long)s->hint_line,
                        (long long)s->nodes);
     if (m < 0)
-        return fail_at(r, GCUT_E_FORMAT, "the p line's arc count %lld is negative", (long long)m);
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "the p line's arc count %lld is negative", (long long)m);
     gcut_status cst = gcut_grid_create(r->ctx, s->width, s->height, s->conn, &s->g);
     if (cst)
-        return fail_at(r, cst, "cannot make the %dx%d grid (%s)", s->width, s->height,
+        return gcut__dimacs_fail(r, cst, "cannot make the %dx%d grid (%s)", s->width, s->height,
                        gcut_status_str(cst));
     s->have_p = 1;
     s->arcs_announced = m;
@@ -279,7 +104,7 @@ static gcut_status parse_problem(const dimacs_reader *r, dimacs_state *s, const 
 }
 
 /* "n ID s" or "n ID t": the ids are fixed by the grid. */
-static gcut_status parse_node(const dimacs_reader *r, dimacs_state *s, const char *p,
+static gcut_status parse_node(const gcut__dimacs_lexer *r, dimacs_state *s, const char *p,
                               const char **next)
 {
     gcut_status st = GCUT_OK;
@@ -287,24 +112,24 @@ static gcut_status parse_node(const dimacs_reader *r, dimacs_state *s, const cha
     const char *word;
     size_t len;
     if (!s->have_p)
-        return fail_at(r, GCUT_E_FORMAT, "an n line before the p line");
-    if (!(p = int_field(r, p, "a node id", &id, &st)) ||
-        !(p = word_field(r, p, "'s' or 't'", &word, &len, &st)))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "an n line before the p line");
+    if (!(p = gcut__dimacs_int(r, p, "a node id", &id, &st)) ||
+        !(p = gcut__dimacs_word(r, p, "'s' or 't'", &word, &len, &st)))
         return st;
-    if ((st = line_end(r, p, next)))
+    if ((st = gcut__dimacs_line_end(r, p, next)))
         return st;
-    int is_s = word_is(word, len, "s");
-    if (!is_s && !word_is(word, len, "t"))
-        return fail_at(r, GCUT_E_FORMAT, "node type '%.*s' is not 's' or 't'",
+    int is_s = gcut__dimacs_word_is(word, len, "s");
+    if (!is_s && !gcut__dimacs_word_is(word, len, "t"))
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "node type '%.*s' is not 's' or 't'",
                        (int)(len > 32 ? 32 : len), word);
     int64_t want = is_s ? s->npix + 1 : s->npix + 2;
     if (id != want)
-        return fail_at(r, GCUT_E_RANGE, "the %s must be node %lld in a %dx%d grid graph, not %lld",
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "the %s must be node %lld in a %dx%d grid graph, not %lld",
                        is_s ? "source" : "sink", (long long)want, s->width, s->height,
                        (long long)id);
     int *have = is_s ? &s->have_s : &s->have_t;
     if (*have)
-        return fail_at(r, GCUT_E_FORMAT, "a second n line for the %s", is_s ? "source" : "sink");
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "a second n line for the %s", is_s ? "source" : "sink");
     *have = 1;
     return GCUT_OK;
 }
@@ -331,11 +156,11 @@ static inline void pixel_xy(dimacs_state *s, int32_t p, int32_t *x, int32_t *y)
 }
 
 /* Add `cap` to one capacity slot, refusing an int32 overflow. */
-static gcut_status add_cap(const dimacs_reader *r, int32_t *slot, int64_t cap, int64_t u, int64_t v)
+static gcut_status add_cap(const gcut__dimacs_lexer *r, int32_t *slot, int64_t cap, int64_t u, int64_t v)
 {
     int64_t sum = (int64_t)*slot + cap;
     if (sum > INT32_MAX)
-        return fail_at(r, GCUT_E_OVERFLOW,
+        return gcut__dimacs_fail(r, GCUT_E_OVERFLOW,
                        "the arcs %lld -> %lld add up to %lld, over the int32 limit %d",
                        (long long)u, (long long)v, (long long)sum, INT32_MAX);
     *slot = (int32_t)sum;
@@ -343,27 +168,27 @@ static gcut_status add_cap(const dimacs_reader *r, int32_t *slot, int64_t cap, i
 }
 
 /* The arc u -> v of capacity cap, as parsed: check it and add it. */
-static inline gcut_status add_arc(const dimacs_reader *r, dimacs_state *s, int64_t u, int64_t v,
+static inline gcut_status add_arc(const gcut__dimacs_lexer *r, dimacs_state *s, int64_t u, int64_t v,
                                   int64_t cap)
 {
     if (!s->have_p)
-        return fail_at(r, GCUT_E_FORMAT, "an arc before the p line");
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "an arc before the p line");
     if (s->arcs_read == s->arcs_announced)
-        return fail_at(r, GCUT_E_FORMAT, "more arcs than the %lld the p line announced",
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "more arcs than the %lld the p line announced",
                        (long long)s->arcs_announced);
     s->arcs_read++;
     if (u < 1 || u > s->nodes || v < 1 || v > s->nodes)
-        return fail_at(r, GCUT_E_RANGE, "arc %lld -> %lld: node %lld is out of range 1..%lld",
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "arc %lld -> %lld: node %lld is out of range 1..%lld",
                        (long long)u, (long long)v, (long long)(u < 1 || u > s->nodes ? u : v),
                        (long long)s->nodes);
     if (cap < 0)
-        return fail_at(r, GCUT_E_RANGE, "arc %lld -> %lld: negative capacity %lld", (long long)u,
+        return gcut__dimacs_fail(r, GCUT_E_RANGE, "arc %lld -> %lld: negative capacity %lld", (long long)u,
                        (long long)v, (long long)cap);
     if (cap > INT32_MAX)
-        return fail_at(r, GCUT_E_OVERFLOW,
+        return gcut__dimacs_fail(r, GCUT_E_OVERFLOW,
                        "arc %lld -> %lld: capacity %s%lld does not fit in int32 (at most %d)",
-                       (long long)u, (long long)v, cap > (int64_t)HUGE_VALUE ? "over " : "",
-                       (long long)(cap > (int64_t)HUGE_VALUE ? (int64_t)HUGE_VALUE : cap),
+                       (long long)u, (long long)v, cap > (int64_t)GCUT__DIMACS_HUGE ? "over " : "",
+                       (long long)(cap > (int64_t)GCUT__DIMACS_HUGE ? (int64_t)GCUT__DIMACS_HUGE : cap),
                        INT32_MAX);
     gcut_grid *g = s->g;
     int64_t src = s->npix + 1, snk = s->npix + 2;
@@ -378,11 +203,11 @@ static inline gcut_status add_arc(const dimacs_reader *r, dimacs_state *s, int64
                       ? dir_of[dy + 1][dx + 1]
                       : -1;
         if (u == v)
-            return fail_at(r, GCUT_E_NOTGRID, "arc %lld -> %lld is a self loop", (long long)u,
+            return gcut__dimacs_fail(r, GCUT_E_NOTGRID, "arc %lld -> %lld is a self loop", (long long)u,
                            (long long)v);
         if (dir < 0 || dir >= s->conn) {
             int32_t vy = (int32_t)((v - 1) / s->width), vx = (int32_t)((v - 1) % s->width);
-            return fail_at(r, GCUT_E_NOTGRID,
+            return gcut__dimacs_fail(r, GCUT_E_NOTGRID,
                            "arc %lld -> %lld joins pixels (%d, %d) and (%d, %d), which are not "
                            "neighbours in the %d-connected grid",
                            (long long)u, (long long)v, (int)ux, (int)uy, (int)vx, (int)vy, s->conn);
@@ -402,71 +227,42 @@ static inline gcut_status add_arc(const dimacs_reader *r, dimacs_state *s, int64
                       : u == src && v == snk ? "goes from the source straight to the sink"
                       : v == src             ? "goes into the source"
                                              : "leaves the sink";
-    return fail_at(r, GCUT_E_NOTGRID, "arc %lld -> %lld %s: not a grid graph arc", (long long)u,
+    return gcut__dimacs_fail(r, GCUT_E_NOTGRID, "arc %lld -> %lld %s: not a grid graph arc", (long long)u,
                    (long long)v, why);
 }
 
 /* "a U V CAP" in general: any blanks, signs, huge values. */
-static gcut_status parse_arc(const dimacs_reader *r, dimacs_state *s, const char *p,
+static gcut_status parse_arc(const gcut__dimacs_lexer *r, dimacs_state *s, const char *p,
                              const char **next)
 {
     gcut_status st = GCUT_OK;
     int64_t u, v, cap;
-    if (!(p = int_field(r, p, "the arc's tail node", &u, &st)) ||
-        !(p = int_field(r, p, "the arc's head node", &v, &st)) ||
-        !(p = int_field(r, p, "the arc's capacity", &cap, &st)))
+    if (!(p = gcut__dimacs_int(r, p, "the arc's tail node", &u, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "the arc's head node", &v, &st)) ||
+        !(p = gcut__dimacs_int(r, p, "the arc's capacity", &cap, &st)))
         return st;
-    if ((st = line_end(r, p, next)))
+    if ((st = gcut__dimacs_line_end(r, p, next)))
         return st;
     return add_arc(r, s, u, v, cap);
 }
 
-/* Digits at p; x wraps on very long numbers, which the caller refuses by
- * their length. */
-static inline const char *scan_digits(const char *p, uint64_t *out)
-{
-    uint64_t x = 0;
-    while ((unsigned)(*p - '0') <= 9)
-        x = x * 10 + (uint64_t)(*p++ - '0');
-    *out = x;
-    return p;
-}
-
-/* The common line "a U V CAP\n": single spaces, at most 18 digits a number.
- * Returns the next line, or NULL to leave the line to the general path. */
-static inline const char *fast_arc(const char *p, int64_t field[3])
-{
-    if (p[0] != 'a' || p[1] != ' ')
-        return NULL;
-    p += 2;
-    for (int k = 0; k < 3; k++) {
-        uint64_t x;
-        const char *end = scan_digits(p, &x);
-        if (end == p || end - p > 18 || *end != (k < 2 ? ' ' : '\n'))
-            return NULL;
-        field[k] = (int64_t)x;
-        p = end + 1;
-    }
-    return p;
-}
-
 /* One line starting at p (it ends at a '\n' inside the buffer). */
-static gcut_status parse_line(const dimacs_reader *r, dimacs_state *s, const char *p,
+static gcut_status parse_line(const gcut__dimacs_lexer *r, dimacs_state *s, const char *p,
                               const char **next)
 {
-    p = skip_blanks(p);
+    p = gcut__dimacs_skip_blanks(p);
     char type = *p;
     if (type == '\n') { /* blank line */
         *next = p + 1;
         return GCUT_OK;
     }
-    int alone = is_blank(p[1]) || p[1] == '\n'; /* the type is a word of one letter */
+    int alone = gcut__dimacs_is_blank(p[1]) || p[1] == '\n'; /* the type is a word of one letter */
     if (type == 'a' && alone)
         return parse_arc(r, s, p + 1, next);
     if (type == 'c' && alone) {
-        const char *q = skip_blanks(p + 1);
+        const char *q = gcut__dimacs_skip_blanks(p + 1);
         if (q[0] == 'g' && q[1] == 'r' && q[2] == 'i' && q[3] == 'd' &&
-            (is_blank(q[4]) || q[4] == '\n'))
+            (gcut__dimacs_is_blank(q[4]) || q[4] == '\n'))
             return parse_hint(r, s, q + 4, next);
         *next = (const char *)memchr(q, '\n', (size_t)(r->buf + r->lim - q)) + 1;
         return GCUT_OK;
@@ -476,30 +272,30 @@ static gcut_status parse_line(const dimacs_reader *r, dimacs_state *s, const cha
     if (type == 'n' && alone)
         return parse_node(r, s, p + 1, next);
     if ((unsigned char)type < 0x20 || (unsigned char)type >= 0x7f)
-        return fail_at(r, GCUT_E_FORMAT, "unknown line type (byte 0x%02x)",
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "unknown line type (byte 0x%02x)",
                        (unsigned)(unsigned char)type);
     size_t len = 0;
-    while (len < 16 && p[len] != '\n' && !is_blank(p[len]))
+    while (len < 16 && p[len] != '\n' && !gcut__dimacs_is_blank(p[len]))
         len++;
-    return fail_at(r, GCUT_E_FORMAT, "unknown line type '%.*s' (expected c, p, n or a)", (int)len,
+    return gcut__dimacs_fail(r, GCUT_E_FORMAT, "unknown line type '%.*s' (expected c, p, n or a)", (int)len,
                    p);
 }
 
 /* After the last line: everything announced must have come. */
-static gcut_status check_complete(const dimacs_reader *r, const dimacs_state *s)
+static gcut_status check_complete(const gcut__dimacs_lexer *r, const dimacs_state *s)
 {
     if (!s->have_p) {
         if (r->line == 0)
             return gcut__fail(r->ctx, GCUT_E_FORMAT, "%s:1: the file is empty (no p line)",
                               r->path);
-        return fail_at(r, GCUT_E_FORMAT, "the file ends without a p line ('p max N M')");
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "the file ends without a p line ('p max N M')");
     }
     if (s->arcs_read < s->arcs_announced)
-        return fail_at(r, GCUT_E_TRUNCATED,
+        return gcut__dimacs_fail(r, GCUT_E_TRUNCATED,
                        "the file ends after %lld of the %lld arcs the p line announced",
                        (long long)s->arcs_read, (long long)s->arcs_announced);
     if (!s->have_s || !s->have_t)
-        return fail_at(r, GCUT_E_FORMAT, "the file has no 'n %lld %c' line naming the %s",
+        return gcut__dimacs_fail(r, GCUT_E_FORMAT, "the file has no 'n %lld %c' line naming the %s",
                        (long long)(s->have_s ? s->npix + 2 : s->npix + 1), s->have_s ? 't' : 's',
                        s->have_s ? "sink" : "source");
     return GCUT_OK;
@@ -511,33 +307,23 @@ gcut_status gcut_grid_read_dimacs(gcut_context *ctx, const char *path, gcut_grid
     if (!out || !path)
         return gcut__fail(ctx, GCUT_E_INVALID, "read grid graph: no path or no place for it");
     *out = NULL;
-    dimacs_reader r;
-    memset(&r, 0, sizeof r);
-    r.ctx = ctx;
-    r.path = path;
     dimacs_state s;
     memset(&s, 0, sizeof s);
+    gcut__dimacs_lexer r;
+    gcut_status st = gcut__dimacs_open(ctx, path, &r);
+    if (st)
+        return st;
 
-    r.fp = fopen(path, "rb");
-    if (!r.fp)
-        return gcut__fail(ctx, GCUT_E_IO, "cannot open %s: %s", path, strerror(errno));
-    r.buf = malloc(CHUNK_BYTES + 1);
-    if (!r.buf) {
-        fclose(r.fp);
-        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory reading %s", path);
-    }
-
-    gcut_status st = GCUT_OK;
     for (;;) {
         if (r.pos >= r.lim) {
             int more;
-            if ((st = refill(&r, &more)) || !more)
+            if ((st = gcut__dimacs_refill(&r, &more)) || !more)
                 break;
         }
         r.line++;
         const char *line = r.buf + r.pos, *next;
         int64_t field[3];
-        if ((next = fast_arc(line, field)))
+        if ((next = gcut__dimacs_fast_arc(line, field)))
             st = add_arc(&r, &s, field[0], field[1], field[2]);
         else
             st = parse_line(&r, &s, line, &next);
@@ -547,8 +333,7 @@ gcut_status gcut_grid_read_dimacs(gcut_context *ctx, const char *path, gcut_grid
     }
     if (!st)
         st = check_complete(&r, &s);
-    fclose(r.fp);
-    free(r.buf);
+    gcut__dimacs_close(&r);
     if (st) {
         gcut_grid_destroy(s.g);
         return st;

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "io/atomic_file.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 gcut_status gcut__image_alloc(gcut_context *ctx, const char *path, int64_t width,
                               int64_t height, int channels, int with_indices, gcut_image **out)

@@ -1,7 +1,6 @@
-/* Capacity-update files (see updates.h): a hand-written parser over the
- * whole text in memory, in the manner of the DIMACS reader. */
-#include "io/updates.h"
-
+/* Capacity-update files (gcut.h's gcut_updates): a hand-written parser
+ * over the whole text in memory, in the manner of the DIMACS reader, and
+ * the application of one batch to a graph. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -10,6 +9,17 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "graph/csr.h"
+
+struct gcut_updates {
+    char *name;           /* the path, for messages */
+    int32_t batches;
+    int64_t count;        /* updates in all */
+    int64_t *batch_start; /* batches + 1: batch b is batch_start[b] .. [b+1]-1 */
+    int32_t *tail, *head; /* 0-based */
+    int32_t *cap;
+    int64_t *line; /* the line each update came from */
+};
 
 typedef struct reader {
     gcut_context *ctx;
@@ -79,18 +89,21 @@ static gcut_status fail_at(reader *r, gcut_status status, const char *fmt, ...)
     return gcut__fail(r->ctx, status, "%s:%lld: %s", r->name, (long long)r->line, msg);
 }
 
-void gcut__updates_free(gcut__updates *u)
+void gcut_updates_destroy(gcut_updates *u)
 {
+    if (!u)
+        return;
+    free(u->name);
     free(u->batch_start);
     free(u->tail);
     free(u->head);
     free(u->cap);
     free(u->line);
-    memset(u, 0, sizeof *u);
+    free(u);
 }
 
 /* Room for one more update (1) or one more batch (0); -1 out of memory. */
-static int grow(gcut__updates *u, int64_t *room, int32_t *batch_room, int batch)
+static int grow(gcut_updates *u, int64_t *room, int32_t *batch_room, int batch)
 {
     if (batch) {
         if (u->batches + 1 < *batch_room)
@@ -126,23 +139,36 @@ static int grow(gcut__updates *u, int64_t *room, int32_t *batch_room, int batch)
     return 0;
 }
 
-gcut_status gcut__updates_parse(gcut_context *ctx, const char *text, size_t len, const char *name,
-                                int32_t n, gcut__updates *out)
+gcut_status gcut_updates_parse(gcut_context *ctx, const char *text, size_t len, const char *name,
+                               int32_t n, gcut_updates **result)
 {
-    memset(out, 0, sizeof *out);
+    gcut__clear_error(ctx);
+    if (!result)
+        return gcut__fail(ctx, GCUT_E_INVALID, "updates: no place for the result");
+    *result = NULL;
+    if (!name)
+        name = "updates";
+    if (!text && len)
+        return gcut__fail(ctx, GCUT_E_INVALID, "%s: no text", name);
     reader rd = {ctx, name, text, text + len, 1}, *r = &rd;
     int64_t room = 64;
     int32_t batch_room = 16;
     gcut_status st = GCUT_OK;
-    out->batch_start = malloc((size_t)batch_room * sizeof *out->batch_start);
-    out->tail = malloc((size_t)room * sizeof *out->tail);
-    out->head = malloc((size_t)room * sizeof *out->head);
-    out->cap = malloc((size_t)room * sizeof *out->cap);
-    out->line = malloc((size_t)room * sizeof *out->line);
-    if (!out->batch_start || !out->tail || !out->head || !out->cap || !out->line) {
-        gcut__updates_free(out);
+    gcut_updates *out = calloc(1, sizeof *out);
+    if (out) {
+        out->name = malloc(strlen(name) + 1);
+        out->batch_start = malloc((size_t)batch_room * sizeof *out->batch_start);
+        out->tail = malloc((size_t)room * sizeof *out->tail);
+        out->head = malloc((size_t)room * sizeof *out->head);
+        out->cap = malloc((size_t)room * sizeof *out->cap);
+        out->line = malloc((size_t)room * sizeof *out->line);
+    }
+    if (!out || !out->name || !out->batch_start || !out->tail || !out->head || !out->cap ||
+        !out->line) {
+        gcut_updates_destroy(out);
         return gcut__fail(ctx, GCUT_E_NOMEM, "%s: out of memory", name);
     }
+    memcpy(out->name, name, strlen(name) + 1);
     out->batch_start[0] = 0;
 
     while (r->p < r->end) {
@@ -208,15 +234,19 @@ gcut_status gcut__updates_parse(gcut_context *ctx, const char *text, size_t len,
         out->batch_start[out->batches] = out->count;
         next_line(r);
     }
+    *result = out;
     return GCUT_OK;
 fail:
-    gcut__updates_free(out);
+    gcut_updates_destroy(out);
     return st;
 }
 
-gcut_status gcut__updates_read(gcut_context *ctx, const char *path, int32_t n, gcut__updates *out)
+gcut_status gcut_updates_read(gcut_context *ctx, const char *path, int32_t n, gcut_updates **out)
 {
-    memset(out, 0, sizeof *out);
+    gcut__clear_error(ctx);
+    if (!out || !path)
+        return gcut__fail(ctx, GCUT_E_INVALID, "updates: no path or no place for the result");
+    *out = NULL;
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return gcut__fail(ctx, GCUT_E_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -242,9 +272,59 @@ gcut_status gcut__updates_read(gcut_context *ctx, const char *path, int32_t n, g
         free(buf);
         return gcut__fail(ctx, GCUT_E_IO, "%s: read error", path);
     }
-    gcut_status st = gcut__updates_parse(ctx, buf, len, path, n, out);
+    gcut_status st = gcut_updates_parse(ctx, buf, len, path, n, out);
     free(buf);
     return st;
+}
+
+int32_t gcut_updates_batches(const gcut_updates *u)
+{
+    return u ? u->batches : 0;
+}
+
+gcut_status gcut_updates_batch(const gcut_updates *u, int32_t b, int64_t *count,
+                               const int32_t **tails, const int32_t **heads,
+                               const int32_t **capacities, const int64_t **lines)
+{
+    if (!u || b < 0 || b >= u->batches)
+        return GCUT_E_INVALID;
+    int64_t first = u->batch_start[b];
+    if (count)
+        *count = u->batch_start[b + 1] - first;
+    if (tails)
+        *tails = u->tail + first;
+    if (heads)
+        *heads = u->head + first;
+    if (capacities)
+        *capacities = u->cap + first;
+    if (lines)
+        *lines = u->line + first;
+    return GCUT_OK;
+}
+
+gcut_status gcut_updates_apply(const gcut_updates *u, int32_t b, gcut_graph *g, unsigned flags)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    if (!u || b < 0 || b >= u->batches)
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "updates: no batch %d (have %d)", b + 1,
+                          u ? u->batches : 0);
+    int64_t first = u->batch_start[b], count = u->batch_start[b + 1] - first;
+    for (int64_t i = first; i < first + count; i++) {
+        if (u->tail[i] >= g->n || u->head[i] >= g->n)
+            return gcut__fail(g->ctx, GCUT_E_RANGE, "%s:%lld: arc %d -> %d: node id outside 1..%d",
+                              u->name, (long long)u->line[i], u->tail[i] + 1, u->head[i] + 1,
+                              g->n);
+        if (u->tail[i] == u->head[i])
+            return gcut__fail(g->ctx, GCUT_E_RANGE, "%s:%lld: arc %d -> %d is a self-loop",
+                              u->name, (long long)u->line[i], u->tail[i] + 1, u->head[i] + 1);
+        if (!(flags & GCUT_GRAPH_UPDATE_ADD) && gcut__graph_find_arc(g, u->tail[i], u->head[i]) < 0)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "%s:%lld: no arc %d -> %d in the graph (--add-arcs adds it)",
+                              u->name, (long long)u->line[i], u->tail[i] + 1, u->head[i] + 1);
+    }
+    return gcut_graph_update(g, count, u->tail + first, u->head + first, u->cap + first, flags);
 }
 
 int gcut_fuzz_updates(const uint8_t *data, size_t size)
@@ -252,9 +332,9 @@ int gcut_fuzz_updates(const uint8_t *data, size_t size)
     gcut_context *ctx = NULL;
     if (gcut_context_create(NULL, &ctx) != GCUT_OK)
         return 0;
-    gcut__updates u;
-    if (gcut__updates_parse(ctx, (const char *)data, size, "fuzz", 1000, &u) == GCUT_OK)
-        gcut__updates_free(&u);
+    gcut_updates *u = NULL;
+    if (gcut_updates_parse(ctx, (const char *)data, size, "fuzz", 1000, &u) == GCUT_OK)
+        gcut_updates_destroy(u);
     gcut_context_destroy(ctx);
     return 0;
 }

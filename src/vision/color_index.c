@@ -5,8 +5,8 @@
 
 #include <stdlib.h>
 
-#include "io/big_alloc.h"
-#include "vision/parallel.h"
+#include "core/big_alloc.h"
+#include "core/parallel.h"
 
 #define WORDS ((1 << 24) / 64)
 

@@ -14,23 +14,22 @@
  * 3 * 7e7 + 1e5, far below INT32_MAX; set_up_nlinks checks it anyway.
  *
  * Speed: region terms depend only on a pixel's colour, so they are priced
- * once per distinct colour (color_index.h) and gathered; n-links come from a
- * table of exp() per squared difference and go straight into the grid; the
- * per-pixel passes run on threads with results independent of their number.
- * One grid serves every cut, only its terminals changing between cuts. */
+ * once per distinct colour (color_index.h); n-links come from a table of
+ * exp() per squared difference. The graph of each cut is built from those
+ * two tables where the solver the table picks runs (graph/grid_energy.h:
+ * the grid's arrays on the CPU, the device on the GPU); the per-pixel
+ * passes run on threads with results independent of their number. One
+ * graph serves every cut, only its terminals changing between cuts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/grid.h"
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
+#include "core/context.h"
+#include "core/parallel.h"
+#include "graph/grid_energy.h"
 #include "vision/color_index.h"
 #include "vision/color_model.h"
-#include "vision/parallel.h"
-#ifdef GCUT_HAVE_CUDA
-#include "gpu/gpu.h"
-#include "gpu/segment_gpu.h"
-#endif
 
 /* Defaults, chosen on the whole GrabCut benchmark (bench/segment_quality.py),
  * never per image. */
@@ -89,21 +88,18 @@ typedef struct seg_state {
      * terminal capacity of a free pixel of that colour (> 0: to the source). */
     uint32_t *n_free, *n_fg_seed, *n_bg_seed;
     float *cost_fg, *cost_bg;
-    int32_t *tcap;
-    int32_t *source, *sink;
+    int32_t *tcap;      /* colors + 2 entries: then the seeds' (grid_energy.h) */
     uint8_t *fit_label; /* 1 fit to foreground, 0 to background, 2 neither */
     uint8_t *mask, *best;
-    int32_t *best_source, *best_sink; /* only with save_graph */
+    int32_t *best_tcap; /* the best cut's terminal table (only with save_graph) */
     int32_t *runs;      /* n + height numbers: fit_labels_from_cut's stack */
     int32_t *seed_list; /* the seeded pixels: foreground ones first */
     int64_t n_fg_seeds, n_seeds;
+    int save_graph;     /* keep the best cut's terminal table to write its graph */
     gcut_grid *grid;
+    gcut__grid_energy *energy; /* the graph, where the solver runs */
     double beta;
     int32_t hard_cap;
-    /* --device gpu: the graph lives on the device (segment_gpu.h); NULL on
-     * the CPU path. best_tcap: the best cut's terminal table (save_graph). */
-    struct gcut__seg_gpu *gpu;
-    int32_t *best_tcap;
 } seg_state;
 
 static void pack_rgb(seg_state *s, const uint8_t *pixels, int channels, size_t stride)
@@ -123,102 +119,6 @@ static void pack_rgb(seg_state *s, const uint8_t *pixels, int channels, size_t s
             out[3 * x + 2] = colour ? p[2] : p[0];
         }
     }
-}
-
-static inline int32_t d2_at(const uint8_t *rgb, int64_t p, int64_t q)
-{
-    int d0 = rgb[3 * p] - rgb[3 * q], d1 = rgb[3 * p + 1] - rgb[3 * q + 1],
-        d2 = rgb[3 * p + 2] - rgb[3 * q + 2];
-    return d0 * d0 + d1 * d1 + d2 * d2;
-}
-
-/* The pixels [*x0, *x1) of row y whose neighbour in direction (dx, dy) lies
- * inside the image; 0 when there are none. */
-static int dir_span(int w, int h, int y, int dx, int dy, int *x0, int *x1)
-{
-    if (y + dy < 0 || y + dy >= h)
-        return 0;
-    *x0 = dx < 0 ? 1 : 0;
-    *x1 = dx > 0 ? w - 1 : w;
-    return *x0 < *x1;
-}
-
-typedef struct nlink_job {
-    const seg_state *s;
-    int ndirs;
-    const int32_t *table[2];        /* weight by d2: axis-aligned, diagonal */
-    int64_t d2_sum[GCUT__MAX_THREADS]; /* per part: exact, so beta is the same for any split */
-    int32_t largest[GCUT__MAX_THREADS];
-} nlink_job;
-
-/* Sum of d2 over the pairs (p, q) with p in rows [y0, y1), each pair once
- * (E, S, NE, SE from p). */
-static void sum_d2_rows(void *arg, int64_t y0, int64_t y1, int part)
-{
-    nlink_job *j = arg;
-    const seg_state *s = j->s;
-    static const gcut_dir forward[4] = {GCUT_DIR_E, GCUT_DIR_S, GCUT_DIR_NE, GCUT_DIR_SE};
-    int64_t sum = 0;
-    for (int64_t y = y0; y < y1; y++)
-        for (int f = 0; f < j->ndirs / 2; f++) {
-            int dx, dy, x0, x1;
-            gcut_dir_offset(forward[f], &dx, &dy);
-            if (!dir_span(s->width, s->height, (int)y, dx, dy, &x0, &x1))
-                continue;
-            int64_t p0 = y * s->width, off = (int64_t)dy * s->width + dx;
-            for (int64_t p = p0 + x0; p < p0 + x1; p++)
-                sum += d2_at(s->rgb, p, p + off);
-        }
-    j->d2_sum[part] = sum;
-}
-
-/* The arcs of the pairs (p, q) with p in rows [y0, y1), each pair once (E,
- * S, NE, SE from p), written straight into the fresh grid's capacity arrays:
- * one table entry gives both arcs of a pair, so they are equal. Each arc is
- * written by exactly one pair, so ranges never write the same entry. */
-static void nlink_rows(void *arg, int64_t y0, int64_t y1, int part)
-{
-    (void)part;
-    nlink_job *j = arg;
-    const seg_state *s = j->s;
-    gcut_grid *g = s->grid;
-    int w = s->width;
-    static const gcut_dir forward[4] = {GCUT_DIR_E, GCUT_DIR_S, GCUT_DIR_NE, GCUT_DIR_SE};
-    for (int64_t y = y0; y < y1; y++)
-        for (int f = 0; f < j->ndirs / 2; f++) {
-            gcut_dir d = forward[f];
-            int dx, dy, x0, x1;
-            gcut_dir_offset(d, &dx, &dy);
-            if (!dir_span(w, s->height, (int)y, dx, dy, &x0, &x1))
-                continue;
-            const int32_t *tab = j->table[dx != 0 && dy != 0];
-            int32_t node = gcut__grid_node(g, 0, (int)y);
-            int32_t *out = g->cap[d] + node, *back = g->cap[d ^ 1] + node + g->offset[d];
-            int64_t p0 = y * w, off = (int64_t)dy * w + dx;
-            for (int x = x0; x < x1; x++) {
-                int32_t c = tab[d2_at(s->rgb, p0 + x, p0 + x + off)];
-                out[x] = c;
-                back[x] = c;
-            }
-        }
-}
-
-/* The largest sum of a pixel's arcs over rows [y0, y1). */
-static void nlink_sums(void *arg, int64_t y0, int64_t y1, int part)
-{
-    nlink_job *j = arg;
-    const gcut_grid *g = j->s->grid;
-    int32_t largest = 0;
-    for (int64_t y = y0; y < y1; y++) {
-        int32_t node = gcut__grid_node(g, 0, (int)y);
-        for (int x = 0; x < g->width; x++) {
-            int32_t sum = 0; /* < 7e7 by the header comment's bound */
-            for (int d = 0; d < j->ndirs; d++)
-                sum += g->cap[d][node + x];
-            largest = sum > largest ? sum : largest;
-        }
-    }
-    j->largest[part] = largest;
 }
 
 /* beta from the exact sum of d2 over the pairs, and the n-link weight of
@@ -254,48 +154,19 @@ static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int
 static gcut_status set_up_nlinks(seg_state *s, const gcut_segment_options *o)
 {
     int w = s->width, h = s->height;
-    nlink_job job = {.s = s, .ndirs = o->connectivity};
-    int parts = gcut__thread_count(s->threads, s->n);
-    gcut__parallel_for(parts, h, sum_d2_rows, &job);
     int64_t sum = 0, pairs = (int64_t)(w - 1) * h + (int64_t)w * (h - 1);
     if (o->connectivity == 8)
         pairs += 2 * (int64_t)(w - 1) * (h - 1);
-    for (int p = 0; p < parts; p++)
-        sum += job.d2_sum[p];
-    int32_t *table = nlink_table(s, o, sum, pairs);
-    if (!table)
-        return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
-    job.table[0] = table;
-    job.table[1] = table + MAX_D2 + 1;
-    gcut__parallel_for(parts, h, nlink_rows, &job);
-    free(table);
-    gcut__parallel_for(parts, h, nlink_sums, &job);
-    int32_t largest = 0;
-    for (int p = 0; p < parts; p++)
-        largest = job.largest[p] > largest ? job.largest[p] : largest;
-    return set_hard_cap(s, o, largest);
-}
-
-#ifdef GCUT_HAVE_CUDA
-/* The same on the device: the exact sum there, beta and the table here
- * (the same numbers as above), the n-links and their largest sum there. */
-static gcut_status set_up_nlinks_gpu(seg_state *s, const gcut_segment_options *o)
-{
-    int w = s->width, h = s->height;
-    int64_t sum = 0, pairs = (int64_t)(w - 1) * h + (int64_t)w * (h - 1);
-    if (o->connectivity == 8)
-        pairs += 2 * (int64_t)(w - 1) * (h - 1);
-    gcut_status st = gcut__seg_gpu_d2_sum(s->gpu, &sum);
+    gcut_status st = gcut__grid_energy_d2_sum(s->energy, &sum);
     if (st)
         return st;
     int32_t *table = nlink_table(s, o, sum, pairs), largest = 0;
     if (!table)
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
-    st = gcut__seg_gpu_set_nlinks(s->gpu, table, MAX_D2 + 1, &largest);
+    st = gcut__grid_energy_set_nlinks(s->energy, table, MAX_D2 + 1, &largest);
     free(table);
     return st ? st : set_hard_cap(s, o, largest);
 }
-#endif
 
 /* K from the largest n-link sum. */
 static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int32_t largest)
@@ -333,23 +204,9 @@ static double colour_terminals(seg_state *s)
                     (double)s->n_fg_seed[u] * s->cost_fg[u] +
                     (double)s->n_bg_seed[u] * s->cost_bg[u];
     }
+    s->tcap[s->colors.count] = s->hard_cap;
+    s->tcap[s->colors.count + 1] = -s->hard_cap;
     return constant;
-}
-
-static void pixel_terminals(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)part;
-    seg_state *s = arg;
-    const uint32_t *of = s->colors.of_pixel;
-    for (int64_t i = begin; i < end; i++) {
-        int32_t t = s->tcap[of[i]];
-        if (s->seeds[i] == GCUT_SEED_FG)
-            t = s->hard_cap;
-        else if (s->seeds[i] == GCUT_SEED_BG)
-            t = -s->hard_cap;
-        s->source[i] = t > 0 ? t : 0;
-        s->sink[i] = t > 0 ? 0 : -t;
-    }
 }
 
 typedef struct cost_job {
@@ -446,19 +303,13 @@ static void free_state(seg_state *s)
     free(s->cost_fg);
     free(s->cost_bg);
     free(s->tcap);
-    free(s->source);
-    free(s->sink);
     free(s->fit_label);
     free(s->mask);
     free(s->best);
-    free(s->best_source);
-    free(s->best_sink);
+    free(s->best_tcap);
     free(s->runs);
     free(s->seed_list);
-#ifdef GCUT_HAVE_CUDA
-    gcut__seg_gpu_destroy(s->gpu);
-#endif
-    free(s->best_tcap);
+    gcut__grid_energy_close(s->energy);
     gcut_grid_destroy(s->grid);
 }
 
@@ -474,8 +325,11 @@ static gcut_status index_colours(seg_state *s)
     s->n_bg_seed = calloc(u, sizeof(uint32_t));
     s->cost_fg = malloc(u * sizeof(float));
     s->cost_bg = malloc(u * sizeof(float));
-    s->tcap = malloc((u + 2) * sizeof(int32_t)); /* + the seeds' entries (GPU path) */
-    if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg || !s->tcap)
+    s->tcap = malloc((u + 2) * sizeof(int32_t));
+    if (s->save_graph)
+        s->best_tcap = malloc((u + 2) * sizeof(int32_t));
+    if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg || !s->tcap ||
+        (s->save_graph && !s->best_tcap))
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory for %lld colours",
                           (long long)s->colors.count);
     const uint32_t *of = s->colors.of_pixel;
@@ -486,85 +340,6 @@ static gcut_status index_colours(seg_state *s)
         count[of[i]]++;
     }
     return GCUT_OK;
-}
-
-/* The GPU variant (0 tiled, 1 lockfree) when the cuts will run on the
- * GPU: --device gpu or auto with a usable GPU, and no CPU solver named;
- * else -1, the CPU path (which also gives --device gpu's error when there
- * is no GPU). */
-static int gpu_variant(gcut_context *ctx, const char *algo)
-{
-#ifdef GCUT_HAVE_CUDA
-    if (!ctx || ctx->options.device == GCUT_DEVICE_CPU)
-        return -1;
-    int variant = !algo || strcmp(algo, "tiled") == 0 ? 0 : strcmp(algo, "lockfree") == 0 ? 1 : -1;
-    int devices = 0;
-    if (variant >= 0 && gcut_device_count(ctx, &devices) == GCUT_OK && devices > 0)
-        return variant;
-#else
-    (void)ctx;
-    (void)algo;
-#endif
-    return -1;
-}
-
-#ifdef GCUT_HAVE_CUDA
-/* The image, seeds and colour numbers to the device, the n-links there. */
-static gcut_status start_gpu(seg_state *s, const gcut_segment_options *o)
-{
-    gcut_status st = gcut__seg_gpu_create(s->grid, s->rgb, s->seeds, s->colors.of_pixel,
-                                          s->colors.count, &s->gpu);
-    if (!st && o->save_graph &&
-        !(s->best_tcap = malloc((size_t)(s->colors.count + 2) * sizeof(int32_t))))
-        st = gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory");
-    if (!st)
-        st = set_up_nlinks_gpu(s, o);
-    return st;
-}
-
-/* One cut on the device: the seeds' entries of the terminal table, the
- * graph built there from the table and solved, the labels into s->mask.
- * With verify, the graph and the solution come to the host for the proof. */
-static gcut_status cut_gpu(seg_state *s, const gcut_segment_options *o, int variant, double t0,
-                           gcut_solve_info *si, gcut_segment_info *info)
-{
-    s->tcap[s->colors.count] = s->hard_cap;
-    s->tcap[s->colors.count + 1] = -s->hard_cap;
-    gcut_status st = gcut__seg_gpu_build(s->gpu, s->tcap);
-    if (!st && o->verify)
-        st = gcut__seg_gpu_fetch_graph(s->gpu);
-    double t1 = gcut__now_ms();
-    info->time_graph_ms += t1 - t0;
-    int64_t iterations = 0;
-    if (!st)
-        st = gcut__seg_gpu_solve(s->gpu, variant, s->mask, &iterations);
-    if (!st && o->verify) {
-        st = gcut__grid_alloc_solution(s->grid);
-        if (!st)
-            st = gcut__gpu_grid_download(s->grid);
-        s->grid->solved = !st;
-        if (!st)
-            st = gcut_grid_verify(s->grid, NULL);
-    }
-    info->time_cut_ms += gcut__now_ms() - t1;
-    memset(si, 0, sizeof *si);
-    si->flow = s->grid->flow;
-    si->device = s->grid->info.device;
-    si->algo = variant ? "lockfree" : "tiled";
-    si->iterations = iterations;
-    return st;
-}
-#endif
-
-/* A cut on the CPU: BK on all threads ("pbk": the same flow and labels as
- * BK, several times faster on a multi-core machine; plain BK on images too
- * small for threads to pay) unless a solver is named. */
-static gcut_status cut_cpu(seg_state *s, const char *algo, gcut_solve_info *si)
-{
-    /* --device gpu without a GPU: the default solver's clear refusal. */
-    if (!algo && s->ctx->options.device != GCUT_DEVICE_GPU)
-        algo = "pbk";
-    return gcut_grid_solve(s->grid, algo, si);
 }
 
 static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t *mask_out,
@@ -613,61 +388,37 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     info->time_model_ms += t1 - t0;
     if (!st)
         st = gcut_grid_create(ctx, s->width, s->height, o->connectivity, &s->grid);
-    if (!st)
-        s->grid->threads = s->threads; /* the segmentation's thread count is the cut's too */
-    int variant = st ? -1 : gpu_variant(ctx, o->algo);
-#ifdef GCUT_HAVE_CUDA
-    if (variant >= 0) {
-        st = start_gpu(s, o);
-        /* --device auto: a GPU without room for the image means the CPU. */
-        if ((st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE) && !o->algo &&
-            ctx->options.device == GCUT_DEVICE_AUTO) {
-            gcut__log(ctx, 1, "%s: segmenting on the CPU", gcut_last_error(ctx));
-            gcut__clear_error(ctx);
-            gcut__seg_gpu_destroy(s->gpu);
-            s->gpu = NULL;
-            st = GCUT_OK;
-        }
+    if (!st) {
+        /* The cut runs where the solver table says: the GPU's default on a
+         * GPU, else BK on all threads ("pbk": the same flow and labels as
+         * BK, several times faster on a multi-core machine). */
+        gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
+                                    s->threads};
+        st = gcut__grid_energy_open(s->grid, o->algo, "pbk", &image, o->verify, &s->energy);
     }
-#else
-    (void)variant;
-#endif
-    if (!st && !s->gpu)
+    if (!st)
         st = set_up_nlinks(s, o);
     info->time_graph_ms += gcut__now_ms() - t1;
 
-    /* One grid for every cut: only the terminals change between cuts, so a
+    /* One graph for every cut: only the terminals change between cuts, so a
      * solver that keeps its residual graph can start from the last flow. */
     double best_energy = INFINITY;
-    const char *algo = o->algo;
-    int parts = gcut__thread_count(s->threads, s->n);
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
         double constant = colour_terminals(s);
         gcut_solve_info si;
-#ifdef GCUT_HAVE_CUDA
-        if (s->gpu)
-            st = cut_gpu(s, o, variant, t2, &si, info);
-        else
-#endif
-        {
-            gcut__parallel_for(parts, s->n, pixel_terminals, s);
-            st = gcut_grid_set_terminals(s->grid, s->source, s->sink);
-            double t3 = gcut__now_ms();
-            info->time_graph_ms += t3 - t2;
-            if (!st)
-                st = cut_cpu(s, algo, &si);
-            if (!st && o->verify)
-                st = gcut_grid_verify(s->grid, NULL);
-            if (!st)
-                st = gcut_grid_labels(s->grid, s->mask);
-            info->time_cut_ms += gcut__now_ms() - t3;
-        }
+        st = gcut__grid_energy_set_terminals(s->energy, s->tcap);
+        double t3 = gcut__now_ms();
+        info->time_graph_ms += t3 - t2;
+        if (!st)
+            st = gcut__grid_energy_solve(s->energy, s->mask, &si);
+        if (!st && o->verify)
+            st = gcut_grid_verify(s->grid, NULL);
+        info->time_cut_ms += gcut__now_ms() - t3;
         if (st)
             break;
         info->device = si.device;
         info->algo = si.algo;
-        algo = si.algo; /* the same solver again, without repeating the device notice */
         /* Hard constraints: K exceeds any cut through a pixel's n-links, so
          * a seeded pixel on the wrong side would mean a solver bug. */
         for (int64_t k = 0; k < s->n_seeds; k++) {
@@ -690,10 +441,6 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         best_energy = energy;
         info->flow = si.flow;
         memcpy(s->best, s->mask, (size_t)s->n);
-        if (s->best_source) {
-            memcpy(s->best_source, s->source, (size_t)s->n * sizeof(int32_t));
-            memcpy(s->best_sink, s->sink, (size_t)s->n * sizeof(int32_t));
-        }
         if (s->best_tcap)
             memcpy(s->best_tcap, s->tcap, (size_t)(s->colors.count + 2) * sizeof(int32_t));
         if (it + 1 == o->iterations)
@@ -719,15 +466,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     if (o->save_graph) {
         /* The saved graph is the one whose cut is the mask: a later, worse
          * iteration may have replaced its terminals. */
-#ifdef GCUT_HAVE_CUDA
-        if (s->gpu) {
-            /* The device's graph, fetched: the same capacities. */
-            st = gcut__seg_gpu_build(s->gpu, s->best_tcap);
-            if (!st)
-                st = gcut__seg_gpu_fetch_graph(s->gpu);
-        } else
-#endif
-            st = gcut_grid_set_terminals(s->grid, s->best_source, s->best_sink);
+        st = gcut__grid_energy_set_terminals(s->energy, s->best_tcap);
+        if (!st)
+            st = gcut__grid_energy_to_host(s->energy);
         if (!st)
             st = gcut_grid_write_dimacs(s->grid, o->save_graph);
     }
@@ -780,18 +521,12 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
     int packed = channels == 3 && stride_bytes == (size_t)width * 3;
     if (!packed)
         s.rgb_copy = gcut__big_alloc(un * 3);
-    s.source = gcut__big_alloc(un * sizeof(int32_t));
-    s.sink = gcut__big_alloc(un * sizeof(int32_t));
+    s.save_graph = o->save_graph != NULL;
     s.fit_label = gcut__big_alloc(un);
     s.mask = gcut__big_alloc(un);
     s.best = gcut__big_alloc(un);
     s.runs = gcut__big_alloc((un + (size_t)height) * sizeof(int32_t));
-    if (o->save_graph) {
-        s.best_source = gcut__big_alloc(un * sizeof(int32_t));
-        s.best_sink = gcut__big_alloc(un * sizeof(int32_t));
-    }
-    if ((o->save_graph && (!s.best_source || !s.best_sink)) || (!packed && !s.rgb_copy) || !s.source || !s.sink ||
-        !s.fit_label || !s.mask || !s.best || !s.runs) {
+    if ((!packed && !s.rgb_copy) || !s.fit_label || !s.mask || !s.best || !s.runs) {
         free_state(&s);
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %dx%d pixels", width,
                           height);

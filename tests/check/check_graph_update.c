@@ -10,7 +10,6 @@
 #include "check_graph.h"
 #include "check_rng.h"
 #include "graph/gen.h"
-#include "io/updates.h"
 
 static rng rng_for(uint64_t seed, int index)
 {
@@ -337,14 +336,21 @@ void check_graph_update_parser(check_report *r, int count, uint64_t seed)
                                         rng_below(&rg, 4) ? "" : " \r");
             }
         }
-        gcut__updates u;
-        gcut_status st = gcut__updates_parse(ctx, text, len, "u.txt", n, &u);
-        int good = st == GCUT_OK && u.batches == batches && u.count == k;
-        for (int j = 0; good && j < k; j++)
-            good = u.tail[j] == tail[j] && u.head[j] == head[j] && u.cap[j] == cap[j] &&
-                   u.batch_start[batch_of[j]] <= j && j < u.batch_start[batch_of[j] + 1];
-        if (st == GCUT_OK)
-            gcut__updates_free(&u);
+        gcut_updates *u = NULL;
+        gcut_status st = gcut_updates_parse(ctx, text, len, "u.txt", n, &u);
+        int good = st == GCUT_OK && gcut_updates_batches(u) == batches;
+        /* Batch by batch, in order: the updates as written. */
+        for (int b = 0, j = 0; good && b < batches; b++) {
+            int64_t count = 0;
+            const int32_t *t = NULL, *h = NULL, *c = NULL;
+            good = gcut_updates_batch(u, b, &count, &t, &h, &c, NULL) == GCUT_OK;
+            for (int64_t q = 0; good && q < count; q++, j++)
+                good = j < k && batch_of[j] == b && t[q] == tail[j] && h[q] == head[j] &&
+                       c[q] == cap[j];
+            if (good && b == batches - 1)
+                good = j == k;
+        }
+        gcut_updates_destroy(u);
         if (!good) {
             check_fail(r, "parser %d: a valid file of %d batches, %d updates: %s", i, batches, k,
                        st ? gcut_last_error(ctx) : "parsed differently");
@@ -368,10 +374,10 @@ void check_graph_update_parser(check_report *r, int count, uint64_t seed)
                     break;
             }
             gcut_fuzz_updates((const uint8_t *)mutated, mlen);
-            st = gcut__updates_parse(ctx, mutated, mlen, "u.txt", n, &u);
-            if (st == GCUT_OK)
-                gcut__updates_free(&u);
-            else if (strncmp(gcut_last_error(ctx), "u.txt:", 6) != 0 || st == GCUT_E_NOMEM)
+            u = NULL;
+            st = gcut_updates_parse(ctx, mutated, mlen, "u.txt", n, &u);
+            gcut_updates_destroy(u);
+            if (st != GCUT_OK && (strncmp(gcut_last_error(ctx), "u.txt:", 6) != 0 || st == GCUT_E_NOMEM))
                 bad_message = 1;
         }
         if (bad_message)

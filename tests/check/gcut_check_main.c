@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check_api.h"
 #include "check_common.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
@@ -35,6 +36,8 @@ typedef struct check_entry {
  * count their instances as skipped rather than failed. */
 static const check_entry checks[] = {
     {"grid.bk_vs_reference", 800, 200, check_grid_bk_vs_reference},
+    {"api.contracts", 200, 40, check_api_contracts},
+    {"api.interrupted", 2, 1, check_api_interrupted},
     {"grid.bk_resolve", 400, 100, check_grid_bk_resolve},
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},

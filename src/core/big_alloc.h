@@ -1,4 +1,4 @@
-/* Allocation of large per-pixel arrays (images, segmentation state).
+/* Allocation of large per-pixel arrays (images, graphs, solver and segmentation state).
  * Internal to libgcut.
  *
  * A 4-megapixel image needs about a hundred megabytes of fresh arrays, and
@@ -6,8 +6,8 @@
  * touching 180 MB took 300 ms in 4 KiB pages and under half that in 2 MiB
  * pages. So large arrays are aligned to 2 MiB and offered to the kernel for
  * transparent huge pages (where it has them). Release with free(). */
-#ifndef GCUT_IO_BIG_ALLOC_H
-#define GCUT_IO_BIG_ALLOC_H
+#ifndef GCUT_CORE_BIG_ALLOC_H
+#define GCUT_CORE_BIG_ALLOC_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* Fork-join over an index range (see parallel.h). */
-#include "vision/parallel.h"
+#include "core/parallel.h"
 
 #include <pthread.h>
 #include <unistd.h>

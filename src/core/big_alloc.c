@@ -1,6 +1,6 @@
 /* Large arrays in transparent huge pages (see big_alloc.h). */
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE (Linux) */
-#include "io/big_alloc.h"
+#include "core/big_alloc.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

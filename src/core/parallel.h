@@ -1,11 +1,11 @@
 /* A fork-join loop over an index range on pthreads, for the per-pixel
- * stages of segmentation. Internal to libgcut.
+ * stages of segmentation and the CPU solvers. Internal to libgcut.
  *
  * Results must not depend on the number of threads: callers write each
  * element from exactly one range and reduce only with order-free operations
  * (integer sums, maxima), never floating-point sums. */
-#ifndef GCUT_VISION_PARALLEL_H
-#define GCUT_VISION_PARALLEL_H
+#ifndef GCUT_CORE_PARALLEL_H
+#define GCUT_CORE_PARALLEL_H
 
 #include <stdint.h>
 

@@ -1,0 +1,70 @@
+/* A segmentation energy on a grid, built where its solver runs.
+ *
+ * Every capacity comes from two integer tables the caller computes: the
+ * n-link weight of a neighbour pair by its squared colour difference
+ * |Ip - Iq|^2 (axis-aligned and diagonal), and the signed terminal capacity
+ * of a pixel by its entry (its colour's number, or `colors` for a
+ * foreground seed and `colors + 1` for a background one; > 0 to the
+ * source, < 0 to the sink). On the CPU the graph is written into the
+ * grid's arrays; on the GPU (src/gpu/segment_gpu.cu) it is written on the
+ * device from the image uploaded once, and only the labels come back. The
+ * graphs are equal entry for entry, so the cuts are too. Which one runs is
+ * the solver table's choice (grid_solve.h). Internal to libgcut. */
+#ifndef GCUT_GRAPH_GRID_ENERGY_H
+#define GCUT_GRAPH_GRID_ENERGY_H
+
+#include <stdint.h>
+
+#include "graph/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gcut__grid_energy gcut__grid_energy;
+
+/* The image the energy is built from; the arrays stay the caller's and
+ * must outlive the energy. */
+typedef struct gcut__energy_image {
+    const uint8_t *rgb;              /* width*height packed RGB pixels */
+    const uint8_t *seeds;            /* gcut_seed per pixel */
+    const uint32_t *colour_of_pixel; /* each pixel's colour number, < colors */
+    int64_t colors;
+    int threads;                     /* CPU threads of the passes and the cut (0: the context's) */
+} gcut__energy_image;
+
+/* Pick the solver for `g` (a fresh grid of the image's size) as
+ * gcut_grid_solve() would, with `cpu_default` as the CPU's default, and
+ * make ready to build the energy where it runs. With `keep_solution`
+ * every solve leaves the whole solution in the grid (for
+ * gcut_grid_verify()), not only the labels. Under GCUT_DEVICE_AUTO a GPU
+ * without room for the image means the CPU, said through the log. */
+gcut_status gcut__grid_energy_open(gcut_grid *g, const char *algo, const char *cpu_default,
+                                   const gcut__energy_image *image, int keep_solution,
+                                   gcut__grid_energy **out);
+void gcut__grid_energy_close(gcut__grid_energy *e);
+
+/* The exact sum of |Ip - Iq|^2 over the grid's neighbour pairs, each once. */
+gcut_status gcut__grid_energy_d2_sum(gcut__grid_energy *e, int64_t *sum);
+
+/* Set every n-link from `table` (entries [0, len): the axis-aligned weight
+ * by squared difference, [len, 2 len): the diagonal one) and give the
+ * largest sum of a pixel's n-link capacities. Once, before the terminals. */
+gcut_status gcut__grid_energy_set_nlinks(gcut__grid_energy *e, const int32_t *table, int len,
+                                         int32_t *largest);
+
+/* Set every terminal capacity from tcap (colors + 2 entries, as above). */
+gcut_status gcut__grid_energy_set_terminals(gcut__grid_energy *e, const int32_t *tcap);
+
+/* Solve the graph as set: labels (width*height, 1 = source side) and the
+ * solve's info. */
+gcut_status gcut__grid_energy_solve(gcut__grid_energy *e, uint8_t *labels, gcut_solve_info *info);
+
+/* The graph as set, in the grid's capacity arrays (for writing it out). */
+gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
