@@ -551,12 +551,15 @@ gcut_status gcut_segment_overlay(gcut_context *ctx, const uint8_t *pixels, int w
  * does not have; a refused batch changes nothing. Adding arcs renumbers
  * the arcs (gcut_graph_arc) and costs a rebuild of the graph.
  * After a solve the graph keeps that solve's flow through the update (flow
- * above a lowered capacity is cut back to it), and the next
- * gcut_graph_solve() with "prf" (the CPU default) continues from it: only
- * the work the changes cause, and the same exact answer as a fresh solve
- * (the flow value, the same cut side, a feasible flow on request, a proof
- * gcut_graph_verify() accepts). Other solvers start from zero. The last
- * result is gone until the next solve. */
+ * above a lowered capacity is cut back to it, leaving an excess at the
+ * arc's tail and a deficit at its head), and the next gcut_graph_solve()
+ * with "prf" or "bk" continues from it instead of from zero: prf with the
+ * deficient nodes as extra sinks, bk with excesses and deficits as terminal
+ * capacities and, after a BK solve, BK's search trees kept and repaired
+ * around the touched nodes (Kohli-Torr). Either gives the same exact answer
+ * as a fresh solve (the flow value, the same cut side, a feasible flow on
+ * request, a proof gcut_graph_verify() accepts). GPU solvers start from
+ * zero. The last result is gone until the next solve. */
 gcut_status gcut_graph_update(gcut_graph *graph, int64_t count, const int32_t *tails,
                               const int32_t *heads, const int32_t *new_capacities, unsigned flags);
 
