@@ -520,6 +520,29 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
                                const gcut_segment_options *options, uint8_t *mask,
                                gcut_segment_info *info);
 
+/* A segmentation session: one image segmented again and again as its seeds
+ * change (a person adding scribbles). The image's part of the work (its
+ * colours, the n-links, the graph where its solver runs) is done once, in
+ * _create; each _update takes the complete current seeds and writes the
+ * mask, equal to gcut_segment_image() with the same pixels, seeds and
+ * options. Without a named solver the CPU runs plain BK, whose flow and
+ * trees stay warm from one cut to the next (Kohli-Torr): a few new
+ * scribbles re-solve from the last flow. The pixels and options are copied;
+ * the first update's info includes the preparation time. */
+typedef struct gcut_segment_session gcut_segment_session;
+
+gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels, int width,
+                                        int height, int channels, size_t stride_bytes,
+                                        const gcut_segment_options *options,
+                                        gcut_segment_session **out);
+
+/* Segment with `seeds` (width*height, as gcut_segment_image takes them). */
+gcut_status gcut_segment_session_update(gcut_segment_session *session, const uint8_t *seeds,
+                                        uint8_t *mask, gcut_segment_info *info);
+
+/* Release a session. NULL is a no-op. */
+void gcut_segment_session_destroy(gcut_segment_session *session);
+
 /* A segmentation drawn for a person: rgb (width*height*3 bytes, packed)
  * gets the image (pixels as for gcut_segment_image) with the foreground
  * (mask != 0) tinted green, and, where `seeds` is not NULL, the foreground
