@@ -525,10 +525,11 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
  * colours, the n-links, the graph where its solver runs) is done once, in
  * _create; each _update takes the complete current seeds and writes the
  * mask, equal to gcut_segment_image() with the same pixels, seeds and
- * options. Without a named solver the CPU runs plain BK, whose flow and
- * trees stay warm from one cut to the next (Kohli-Torr): a few new
- * scribbles re-solve from the last flow. The pixels and options are copied;
- * the first update's info includes the preparation time. */
+ * options (the same solver default too). Equal masks mean the colour models
+ * are fitted to each state's seeds afresh, which changes every pixel's
+ * terminals, so each update cuts the whole graph again; what the session
+ * saves is the image's part. The pixels and options are copied; the first
+ * update's info includes the preparation time. */
 typedef struct gcut_segment_session gcut_segment_session;
 
 gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels, int width,

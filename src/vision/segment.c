@@ -663,10 +663,11 @@ gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels
     pack_rgb(s, pixels, channels, stride_bytes);
     s->rgb = s->rgb_copy;
     s->seeds = ss->seeds;
-    /* Plain BK on the CPU when no solver is named: it keeps its flow and
-     * trees between cuts, so a new set of seeds re-solves from the last
-     * one (Kohli-Torr); the labels are the same as any solver's. */
-    st = prepare_image(s, &ss->options, "bk", &info);
+    /* The one-shot default ("pbk") when no solver is named: the models are
+     * fitted to each state's seeds afresh, so every pixel's terminals
+     * change between updates, and plain BK warm from the last cut was
+     * measured slower than pbk from zero (bench/segment_session_bench.c). */
+    st = prepare_image(s, &ss->options, "pbk", &info);
     ss->prepare_ms = gcut__now_ms() - t0;
     if (st) {
         gcut_segment_session_destroy(ss);
@@ -702,7 +703,7 @@ gcut_status gcut_segment_session_update(gcut_segment_session *ss, const uint8_t 
         s->energy = NULL;
         gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
                                     s->threads};
-        st = gcut__grid_energy_open(s->grid, ss->options.algo, "bk", &image, ss->options.verify,
+        st = gcut__grid_energy_open(s->grid, ss->options.algo, "pbk", &image, ss->options.verify,
                                     &s->energy);
         if (!st)
             st = set_up_nlinks(s, &ss->options);

@@ -58,7 +58,7 @@ if command -v python3 >/dev/null; then
     expect "--json parses, one entry per state" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["states"] == 3 and d["verified"] is True and d["algo"] == "bk"
+assert d["states"] == 3 and d["verified"] is True and d["algo"] in ("bk", "pbk")
 for key in ("flows", "foreground", "iterations", "update_ms", "cut_ms", "masks"):
     assert len(d[key]) == 3, key
 assert d["masks"] == [None, None, None]' "$TMP/out"
