@@ -13,26 +13,13 @@
  * Per graph: prf's solve time on the CPU (phase 1 only: value and cut);
  * for each GPU variant the run time with the graph already on the device
  * (CUDA events, the best of --reps runs for worklist), the upload and
- * download apart, the push launches, global relabels, BFS levels and lifts;
- * and worklist's phase 2 (a feasible flow) in one more run. Every GPU value
+ * download apart (host clock), the push launches and global relabels; and
+ * worklist's phase 2 (a feasible flow) in one more run. Every GPU value
  * must equal prf's and the downloaded cut and flow must pass
  * gcut_graph_verify(), else the exit status is 1.
  *
  * Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N]
  *        [--reps N] [--variants LIST] [--async-max-arcs N] [--color-max-arcs N]
- *        [--batch N] [--gr-freq N] [--gr-lifts N] [--rounds N]
- *        [-K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W[,Z]]]]]]]... [-P]
- * -K B,F,L,R[,O[,G[,T,H,P,A,Q,X[,C,E,M[,W[,Z]]]]]] adds a worklist run per graph
- * (best of --reps) with those knobs (batch, gr_freq, gr_lifts, rounds, blocks per SM, lanes per
- * node, the split push's thread and block degree limits (T = 0: the
- * warp-per-node push), spread, aggregate, tie order, adapt:
- * 0 takes T and Q as given, 1 picks them from the graph; the split push's
- * chase depth and lean bits (graph_gpu.cu: 1, 2, 4, 8, 256, 512, 16384, 131072 kernel
- * instances, 16, 64, 128, 4096 runtime switches, 524288, 1024, 2048 the host loop's); the
- * relabel frequency's floor; the relabel's batched, team-per-node BFS (1) or the plain one (0); the lift
- * trigger's floor in lifts (0: none); -1 keeps the default), for tuning. -P
- * (--profile) times the push steps and BFS levels inside the kernels and
- * prints where their time goes (the runs are slower with it).
  * SPEC: genrmf-long:32x256, genrmf-wide:96, rlg-wide:1536, rlg-long:512x1024,
  *       acyclic-dense:2000. */
 #define _POSIX_C_SOURCE 200809L
@@ -154,8 +141,6 @@ done:
 }
 
 typedef struct bench_opts {
-    int nknobs;                   /* extra worklist runs with other knobs (-K) */
-    gcut__gpu_graph_knobs knobs[16], base;
     int reps;
     int variants; /* bit per GPU variant */
     long long async_max_arcs, color_max_arcs;
@@ -168,7 +153,7 @@ static const char *const variant_names[3] = {"worklist", "async", "color"};
 /* One GPU variant on the uploaded graph: best of `reps` runs; checks the
  * value and, after download, the proof. Prints one table row. */
 static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, int variant,
-                          int reps, int64_t want, double prf_ms, bench_opts *o)
+                          int reps, int64_t want, double prf_ms, double up_ms, bench_opts *o)
 {
     gcut__gpu_graph_stats best, stats;
     int64_t it = 0;
@@ -178,7 +163,7 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
         gcut_status st = gcut__gpu_graph_run(g, variant, 0, &it);
         if (st) {
             printf("%-24s %-8s %s\n", name, variant_names[variant], gcut_last_error(gpu));
-            fprintf(o->md, "| %s | %s | %s | | | | | | | |\n", name, variant_names[variant],
+            fprintf(o->md, "| %s | %s | %s | | | | | |\n", name, variant_names[variant],
                     gcut_last_error(gpu));
             if (st != GCUT_E_UNSUPPORTED)
                 o->failures++;
@@ -201,53 +186,17 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
         fprintf(stderr, "%s %s: %s (cut %lld, prf %lld)\n", name, variant_names[variant],
                 gcut_last_error(gpu), (long long)cut, (long long)want);
     }
-    /* which worklist push ran: split by degree (forward arcs first or by
-     * code among equal heights) or a warp per node */
+    /* which worklist push ran: split by degree or a warp per node */
     const char *push = variant != GCUT__GPU_WORKLIST ? ""
-                       : !best.split                ? " (warp push)"
-                       : best.order                 ? " (split push, code order)"
-                                                    : " (split push, forward first)";
+                       : best.split                 ? " (split push)"
+                                                    : " (warp push)";
     printf("%-24s %-8s %9.3f ms (x%.1f vs prf)  upload %.1f  download %.1f  launches %lld  "
-           "relabels %lld  bfs %lld  lifts %lld  pushes %lld  items/step %.0f  colours %d  "
-           "relabel/push ms %.2f/%.2f  %s%s\n",
-           name, variant_names[variant], best.run_ms, prf_ms / best.run_ms, best.upload_ms,
-           down_ms, best.push_launches, best.relabels, best.bfs_levels, best.lifts, best.pushes,
-           best.push_launches > 0 ? (double)best.items / (double)best.push_launches : 0.0,
-           best.colors, best.relabel_ms, best.push_ms, verdict, push);
-    fprintf(o->md,
-            "| %s | %s%s | %.*f | %.1fx | %.1f | %.1f | %lld / %lld / %lld | %.*f / %.*f | %lld | "
-            "%s |\n",
-            name, variant_names[variant], push, ms_digits(best.run_ms), best.run_ms,
-            prf_ms / best.run_ms, best.upload_ms, down_ms, best.push_launches, best.relabels,
-            best.bfs_levels, ms_digits(best.run_ms), best.relabel_ms, ms_digits(best.run_ms),
-            best.push_ms, best.lifts, verdict);
-    if (best.prof[GCUT_GPROF_STEPS] + best.prof[GCUT_GPROF_LEVELS] > 0) {
-        /* --profile: where a push step's and a BFS level's time goes */
-        const unsigned long long *p = best.prof;
-        const double steps = p[GCUT_GPROF_STEPS] ? (double)p[GCUT_GPROF_STEPS] : 1;
-        const double levels = p[GCUT_GPROF_LEVELS] ? (double)p[GCUT_GPROF_LEVELS] : 1;
-        const double hops = p[GCUT_GPROF_HOPS] ? (double)p[GCUT_GPROF_HOPS] : 1;
-        const double entries = p[GCUT_GPROF_ENTRIES] ? (double)p[GCUT_GPROF_ENTRIES] : 1;
-        const double us_per_cycle = best.sm_khz > 0 ? 1e3 / best.sm_khz : 0;
-        const double blocks = best.prof_blocks > 0 ? best.prof_blocks : 1;
-        char line[1024];
-        snprintf(line, sizeof line,
-                 "profile: %llu steps, work %.2f us + barrier %.2f us a step (a block's own "
-                 "work %.2f us); %llu levels, work %.2f us + barrier %.2f us a level; light: "
-                 "%.2f hops an entry, a hop: loads %.2f us, rounds %.2f us, appends %.2f us; "
-                 "an entry %.2f us, longest %.2f us (SM clock %d kHz)",
-                 p[GCUT_GPROF_STEPS], p[GCUT_GPROF_STEP_WORK] / steps / 1e3,
-                 p[GCUT_GPROF_STEP_BAR] / steps / 1e3,
-                 p[GCUT_GPROF_BLOCK_WORK] / steps / blocks / 1e3, p[GCUT_GPROF_LEVELS],
-                 p[GCUT_GPROF_LEVEL_WORK] / levels / 1e3, p[GCUT_GPROF_LEVEL_BAR] / levels / 1e3,
-                 p[GCUT_GPROF_HOPS] / entries, p[GCUT_GPROF_LOAD_CYC] / hops * us_per_cycle,
-                 p[GCUT_GPROF_ROUND_CYC] / hops * us_per_cycle,
-                 p[GCUT_GPROF_APPEND_CYC] / hops * us_per_cycle,
-                 p[GCUT_GPROF_ENTRY_CYC] / entries * us_per_cycle,
-                 p[GCUT_GPROF_ENTRY_MAX] * us_per_cycle, best.sm_khz);
-        printf("%-24s %s\n", name, line);
-        fprintf(o->md, "| %s | %s | | | | | | | | |\n", name, line);
-    }
+           "relabels %lld  %s%s\n",
+           name, variant_names[variant], best.run_ms, prf_ms / best.run_ms, up_ms, down_ms,
+           best.push_launches, best.relabels, verdict, push);
+    fprintf(o->md, "| %s | %s%s | %.*f | %.1fx | %.1f | %.1f | %lld / %lld | %s |\n", name,
+            variant_names[variant], push, ms_digits(best.run_ms), best.run_ms,
+            prf_ms / best.run_ms, up_ms, down_ms, best.push_launches, best.relabels, verdict);
     fflush(stdout);
 }
 
@@ -266,11 +215,11 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
            gcut_graph_arcs(cg), (long long)info.flow, prf_ms,
            anchor > 0 ? " (ECL-MaxFlow anchor on an RTX 4090 below)" : "");
     fprintf(o->md,
-            "| **%s** n=%d m=%d | prf (CPU) | %.*f | 1x | | | relabels %lld | | | flow %lld%s |\n",
+            "| **%s** n=%d m=%d | prf (CPU) | %.*f | 1x | | | relabels %lld | flow %lld%s |\n",
             name, gcut_graph_nodes(cg), gcut_graph_arcs(cg), ms_digits(prf_ms), prf_ms,
             (long long)info.iterations, (long long)info.flow, anchor > 0 ? "" : "");
     if (anchor > 0)
-        fprintf(o->md, "| %s | ECL-MaxFlow, RTX 4090 (paper) | %.0f | | | | | | | goal: %.0f ms |\n",
+        fprintf(o->md, "| %s | ECL-MaxFlow, RTX 4090 (paper) | %.0f | | | | | goal: %.0f ms |\n",
                 name, anchor * 1000, anchor * 500);
     if (gcut__gpu_graph_upload(gg)) {
         fprintf(stderr, "%s: upload: %s\n", name, gcut_last_error(gpu));
@@ -282,38 +231,18 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
             continue;
         const long long m = gcut_graph_arcs(gg);
         if ((v == 1 && m > o->async_max_arcs) || (v == 2 && m > o->color_max_arcs)) {
-            fprintf(o->md, "| %s | %s | skipped: %lld arcs, over the limit set for this run | | | | | | | |\n",
+            fprintf(o->md, "| %s | %s | skipped: %lld arcs, over the limit set for this run | | | | | |\n",
                     name, variant_names[v], m);
             continue;
         }
         /* the device may hold another graph after a failed variant */
+        const double t0 = now_ms();
         if (gcut__gpu_graph_upload(gg)) {
             o->failures++;
             return;
         }
-        bench_variant(gpu, gg, name, v, v == 0 ? o->reps : 1, info.flow, prf_ms, o);
-    }
-    for (int k = 0; k < o->nknobs; k++) {
-        /* Tuning: worklist with other knobs, then back to the defaults. */
-        const gcut__gpu_graph_knobs *kn = &o->knobs[k];
-        char label[384];
-        snprintf(label, sizeof label,
-                 "%s [batch %d, gr_freq %d, gr_lifts %d, rounds %d, occ %d, group %d, light %d, "
-                 "heavy %d, spread %d, aggregate %d, order %d, adapt %d, chase %d, lean %d, "
-                 "gr_floor %d, bfs_team %d, lift_floor %d]",
-                 name, kn->batch, kn->gr_freq, kn->gr_lifts, kn->rounds, kn->occupancy, kn->group,
-                 kn->light, kn->heavy, kn->spread, kn->aggregate, kn->order, kn->adapt, kn->chase,
-                 kn->lean, kn->gr_floor, kn->bfs_team, kn->gr_lift_floor);
-        gcut__gpu_graph_tune(gpu, kn);
-        if (gcut__gpu_graph_upload(gg) == GCUT_OK)
-            bench_variant(gpu, gg, label, 0, o->reps, info.flow, prf_ms, o);
-        /* the library's defaults (graph_gpu.cu), lean included */
-        gcut__gpu_graph_knobs reset = {
-            32, 0, 4, 4, 500, 16, 4, 32, 12, 1024, 1, 1, 0, 1, 2,
-            7 | 8 | 16 | 64 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 16384 | 131072 | 524288, 600,
-            1, 0, 1500000};
-        gcut__gpu_graph_tune(gpu, &reset);
-        gcut__gpu_graph_tune(gpu, &o->base);
+        const double up_ms = now_ms() - t0;
+        bench_variant(gpu, gg, name, v, v == 0 ? o->reps : 1, info.flow, prf_ms, up_ms, o);
     }
     if (o->variants & 1) {
         /* Phase 2 on the GPU: a feasible flow, checked. */
@@ -329,7 +258,7 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
         }
         printf("%-24s worklist --flow: phase 1 %.1f ms + phase 2 %.1f ms, verified\n", name,
                stats.run_ms, stats.phase2_ms);
-        fprintf(o->md, "| %s | worklist, phase 2 (feasible flow) | +%.1f | | | | | | | verified |\n",
+        fprintf(o->md, "| %s | worklist, phase 2 (feasible flow) | +%.1f | | | | | verified |\n",
                 name, stats.phase2_ms);
     }
     fflush(o->md);
@@ -349,11 +278,7 @@ int main(int argc, char **argv)
         {"reps", required_argument, NULL, 'r'},     {"variants", required_argument, NULL, 'v'},
         {"async-max-arcs", required_argument, NULL, 'A'},
         {"color-max-arcs", required_argument, NULL, 'C'},
-        {"batch", required_argument, NULL, 'b'},    {"gr-freq", required_argument, NULL, 'f'},
-        {"gr-lifts", required_argument, NULL, 'l'}, {"rounds", required_argument, NULL, 'R'},
-        {"knobs", required_argument, NULL, 'K'},    {"help", no_argument, NULL, 'h'},
-        {"profile", no_argument, NULL, 'P'},
-        {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     const char *out = NULL, *mtx = NULL;
     const char *specs[64];
     int nspecs = 0, mtx_limit = 8;
@@ -363,10 +288,8 @@ int main(int argc, char **argv)
     o.variants = 7;
     o.async_max_arcs = 3000000;
     o.color_max_arcs = 30000000;
-    gcut__gpu_graph_knobs knobs = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                   -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     int c;
-    while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:b:f:l:R:K:Ph", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:g:m:L:r:v:A:C:h", longs, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'g':
@@ -382,28 +305,9 @@ int main(int argc, char **argv)
             break;
         case 'A': o.async_max_arcs = atoll(optarg); break;
         case 'C': o.color_max_arcs = atoll(optarg); break;
-        case 'b': knobs.batch = atoi(optarg); break;
-        case 'f': knobs.gr_freq = atoi(optarg); break;
-        case 'l': knobs.gr_lifts = atoi(optarg); break;
-        case 'R': knobs.rounds = atoi(optarg); break;
-        case 'P': knobs.profile = 1; break;
-        case 'K':
-            if (o.nknobs < 16) {
-                gcut__gpu_graph_knobs *k = &o.knobs[o.nknobs];
-                memset(k, -1, sizeof *k);
-                if (sscanf(optarg, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", &k->batch,
-                           &k->gr_freq, &k->gr_lifts, &k->rounds, &k->occupancy, &k->group,
-                           &k->light, &k->heavy, &k->spread, &k->aggregate, &k->order,
-                           &k->adapt, &k->chase, &k->lean, &k->gr_floor, &k->bfs_team,
-                           &k->gr_lift_floor) >= 4)
-                    o.nknobs++;
-            }
-            break;
         case 'h':
             printf("Usage: gpu-maxflow-bench -o OUT.md [-g SPEC]... [-m DIR] [--mtx-limit N] "
-                   "[--reps N]\n  [--variants LIST] [--async-max-arcs N] [--color-max-arcs N] "
-                   "[--batch N] [--gr-freq N]\n  [--gr-lifts N] [--rounds N] [-K KNOBS]... "
-                   "[-P|--profile]\n");
+                   "[--reps N]\n  [--variants LIST] [--async-max-arcs N] [--color-max-arcs N]\n");
             return 0;
         default:
             fprintf(stderr, "Try 'gpu-maxflow-bench --help'.\n");
@@ -432,11 +336,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpu-maxflow-bench: no usable GPU\n");
         return 1;
     }
-    o.base = knobs;
-    if (gcut__gpu_graph_tune(gpu, &knobs)) {
-        fprintf(stderr, "gpu-maxflow-bench: %s\n", gcut_last_error(gpu));
-        return 1;
-    }
     o.md = fopen(out, "w");
     if (!o.md) {
         perror(out);
@@ -452,7 +351,7 @@ int main(int argc, char **argv)
                   "gcut_graph_verify().\n\n",
             o.reps);
     fprintf(o.md, "| graph | solver | ms | vs prf | upload ms | download ms | launches / "
-                  "relabels / BFS levels | relabel / push ms | lifts | check |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                  "relabels | check |\n|---|---|---|---|---|---|---|---|\n");
 
     for (int i = 0; i < nspecs; i++) {
         gcut_graph *cg = NULL, *gg = NULL;

@@ -1,7 +1,8 @@
-/* The two variants of Wu, He and Hong (seed 000) on CSR graphs: the
+/* The two variants of Wu, He and Hong ("Efficient CUDA Algorithms for the
+ * Maximum Network Flow Problem") on CSR graphs: the
  * asynchronous lock-free kernel (Algorithm 2) and the precoloring-based
  * synchronous one (Algorithm 3). A thread per node; flow stored once per
- * forward arc as in graph_worklist.cu, so both read the same device graph. */
+ * forward arc as in graph_push_warp.cu, so both read the same device graph. */
 #include "graph_kernels.h"
 
 #define THREADS 256
@@ -33,10 +34,10 @@ static __device__ unsigned long long lowest_neighbour(const gcut__dgraph &g, int
 
 /* Algorithm 2: push to the lowest neighbour with atomics, or lift. Only
  * v's thread takes excess from v or changes its height, so the residual
- * read just before a push can only have grown (see graph_worklist.cu). */
+ * read just before a push can only have grown (see graph_push_warp.cu). */
 static __global__ __launch_bounds__(THREADS) void async_kernel(gcut__dgraph g, int cycles)
 {
-    unsigned long long lifts = 0, pushes = 0;
+    unsigned long long lifts = 0;
     for (int c = 0; c < cycles; c++) {
         for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n;
              v += gridDim.x * blockDim.x) {
@@ -78,14 +79,11 @@ static __global__ __launch_bounds__(THREADS) void async_kernel(gcut__dgraph g, i
             if (d > 0) {
                 atomicAdd((unsigned long long *)&g.excess[to], (unsigned long long)d);
                 atomicAdd((unsigned long long *)&g.excess[v], (unsigned long long)-d);
-                pushes++;
             }
         }
     }
     if (lifts)
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
-    if (pushes)
-        atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
 }
 
 /* Algorithm 3, step 1: each active node chooses. Heights do not change
@@ -117,7 +115,6 @@ static __global__ __launch_bounds__(THREADS) void color_choose_kernel(gcut__dgra
  * excess and each arc's flow is touched by at most one thread here. */
 static __global__ __launch_bounds__(THREADS) void color_push_kernel(gcut__dgraph g, int32_t color)
 {
-    unsigned long long pushes = 0;
     for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n;
          v += gridDim.x * blockDim.x) {
         const int32_t code = g.choice[v];
@@ -145,10 +142,7 @@ static __global__ __launch_bounds__(THREADS) void color_push_kernel(gcut__dgraph
         }
         g.excess[to] += d;
         g.excess[v] -= d;
-        pushes += d > 0;
     }
-    if (pushes)
-        atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
 }
 
 /* Step 3: the nodes that found no lower neighbour lift. */

@@ -22,8 +22,7 @@
  * De-duplication (ECL-MaxFlow): stamp[v] holds the last push step that
  * appended v (positive, increasing: atomicMax with seq) or the last BFS that
  * visited v (negative, decreasing: atomicMin), so it is never reset within
- * a solve.
- */
+ * a solve. */
 #ifndef GCUT_GENERAL_KERNELS_GRAPH_KERNELS_H
 #define GCUT_GENERAL_KERNELS_GRAPH_KERNELS_H
 
@@ -31,7 +30,6 @@
 
 #include <cuda_runtime.h>
 
-#include "gpu/gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,61 +41,38 @@ extern "C" {
 /* Slots of the counters array (unsigned long long each). */
 enum {
     GCUT_GCNT_SIZE0 = 0,  /* the three worklist sizes */
-    GCUT_GCNT_LIFTS = 3,  /* local relabels */
-    GCUT_GCNT_PUSHES = 4, /* pushes */
-    GCUT_GCNT_LEFT = 5,   /* nodes other than s and t with excess (after phase 2) */
-    GCUT_GCNT_SEQ = 6,    /* the current step (see above) */
-    GCUT_GCNT_LEVELS = 7, /* BFS levels run */
-    GCUT_GCNT_STEPS = 8,  /* push steps run */
-    GCUT_GCNT_BFS_NS = 9, /* time in the global relabel kernels (device clock, ns) */
-    GCUT_GCNT_PUSH_NS = 10, /* time in the push kernels (ns) */
-    GCUT_GCNT_ITEMS = 11, /* worklist entries over all push steps */
-    GCUT_GCNT_BFS_ACTIVE = 12, /* bfs_stop: active nodes the relabel must label */
-    GCUT_GCNT_BFS_FOUND0 = 13, /* bfs_stop: three counts of them labelled, by level */
-    GCUT_GCNT_MSIZE0 = 16, /* the three sizes of the warp-per-node worklist (split push) */
-    GCUT_GCNT_HSIZE0 = 19, /* the three sizes of the block-per-node worklist */
-    GCUT_GCNT_SINK = 22,  /* the sink's excess at the end of the last global relabel (after
+    GCUT_GCNT_LIFTS = 3,  /* local relabels (the host relabels after n of them) */
+    GCUT_GCNT_LEFT = 4,   /* nodes other than s and t with excess (after phase 2) */
+    GCUT_GCNT_SEQ = 5,    /* the current step (see above) */
+    GCUT_GCNT_STEPS = 6,  /* push steps run */
+    GCUT_GCNT_BFS_ACTIVE = 7, /* bfs_stop: active nodes the relabel must label */
+    GCUT_GCNT_BFS_FOUND0 = 8, /* bfs_stop: three counts of them labelled, by level */
+    GCUT_GCNT_MSIZE0 = 11, /* the three sizes of the warp-per-node worklist (split push) */
+    GCUT_GCNT_HSIZE0 = 14, /* the three sizes of the block-per-node worklist */
+    GCUT_GCNT_SINK = 17,  /* the sink's excess at the end of the last global relabel (after
                            * phase 1: the flow value) */
-    GCUT_GCNT_SLOTS = 24
+    GCUT_GCNT_SLOTS = 18
 };
 
-/* The profile buffer's slots (GCUT_GPROF_*) are in gpu/gpu.h, with the
- * statistics that carry them. */
+/* The split push's degree classes: a thread per node of at most
+ * GCUT_LIGHT_MAX arcs (the registers a thread holds its arcs in), a block
+ * per node of at least GCUT_HEAVY_MIN, a warp for the rest. */
+#define GCUT_LIGHT_MAX 12
+#define GCUT_HEAVY_MIN 1024
 
 typedef struct gcut__dgraph {
     int32_t n, m, source, sink;
     int blocks;              /* blocks of 256 threads for grid-wide launches */
     int coop_blocks;         /* blocks of the cooperative (persistent) launches */
-    int split_blocks;        /* the same for the split push (graph_split.cu) */
-    int wide_blocks;         /* the same for its heavy-wide instance (lean bit 131072) */
-    int group;               /* lanes per node in the push and BFS kernels: 4, 8, 16, 32 */
-    int light_max;           /* split push: nodes of at most this degree get a thread */
-    int heavy_min;           /* split push: nodes of at least this degree get a block (0: none) */
-    int spread;              /* split push: push to every lower neighbour, not only the lowest */
-    int aggregate;           /* split push: one append atomic per warp and class */
-    int order;               /* split push: ties by arc code (1) or forward arcs first (0) */
-    int chase;               /* split push: nodes a thread follows its excess to in a step */
-    int lean;                /* split push, light nodes: 1 rounds reuse the first's loads,
-                              * 2 one append atomic per warp for all light heads, 8 loops
-                              * bounded by the degree, 256 / 512 loads four / eight entries
-                              * at a time; heavy nodes: 4 arcs staged once, one block scan
-                              * per round (the kernel instance, graph_split.cu's
-                              * split_push_choose; with 512, 16384 an entry's header loaded
-                              * with its claim; with 4 and not 1, 2, 131072 the instance
-                              * built for 3 blocks an SM, on wide_blocks; bits 16, 64,
-                              * 128, 4096 set the fields below) */
+    int split_blocks;        /* the same for the split push (graph_push_split.cu) */
+    int dense_blocks;        /* the same for its dense-graph instance */
+    int split;               /* the split push by degree (else a warp per node) */
+    int dense;               /* split push: most nodes are not light (the dense instance) */
+    int chase;               /* split push: light nodes a thread follows its excess to a step */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
-    int deal;                /* split push: light worklist items dealt round every warp of
-                              * the grid, a lane at a time (first_lane) */
-    int shared_sizes;        /* persistent kernels: a block reads a step's worklist sizes
-                              * once and shares them */
     int bfs_stop;            /* global relabel: stop once every active node has its
-                              * distance (graph_split.cu, relabel_kernel) */
-    int bfs_ahead;           /* global relabel (plain BFS): a warp's first frontier node
-                              * read with the level's size (lean bit 4096) */
-    int side_ahead;          /* global relabel, phase 1: side[v] written from the heights it
-                              * leaves (lean bit 2048: the last one's are the cut's) */
+                              * distance (graph_relabel.cu) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -110,7 +85,6 @@ typedef struct gcut__dgraph {
     int32_t *claim;          /* n: the last push step + 1 that took the node (chase) */
     uint8_t *side;           /* n: 1 = cannot reach the sink (after phase 1) */
     unsigned long long *counters; /* GCUT_GCNT_SLOTS */
-    unsigned long long *prof;     /* GCUT_GPROF_SLOTS when profiling, else NULL */
     /* precoloring variant */
     const int32_t *color;    /* m: colour of each forward arc */
     int32_t *choice;         /* n: the arc each node pushes on this cycle, or -1 */
@@ -120,75 +94,63 @@ typedef struct gcut__dgraph {
 /* Saturate the source's arcs: flow = cap, the heads' excess raised. */
 cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream);
 
-/* The global relabel, one cooperative launch (graph_split.cu): heights =
- * BFS distance to `target` over residual arcs, level by level with lanes
- * of a warp per frontier node, its in- and out-arcs scanned in one pass
- * (phase 1, towards the sink, follows both CSRs; phase 2, towards the
+/* The global relabel, one cooperative launch (graph_relabel.cu): heights =
+ * BFS distance to `target` over residual arcs, level by level with the
+ * lanes of a warp per frontier node, its in- and out-arcs scanned in one
+ * pass (phase 1, towards the sink, follows both CSRs; phase 2, towards the
  * source, only arcs that carry flow), hmax where the BFS does not reach
- * (with bfs_stop it may end once the active nodes have theirs: see
- * relabel_kernel); `excluded` is never relabelled; then the active nodes
- * (not s or t, excess > 0, height < hmax) become the current worklist, with `split`
+ * (with bfs_stop it may end once the active nodes have theirs); `excluded`
+ * is never relabelled; in phase 1 the cut side and the sink's excess
+ * (GCUT_GCNT_SINK) as of these heights; then the active nodes (not s or t,
+ * excess > 0, height < hmax) become the current worklist, with g->split
  * the worklist of their degree class. `bfs_id` < 0 must decrease from one
  * call to the next within a solve. With `fresh` (a solve's first relabel,
  * bfs_id -1, phase 1) it first starts the solve itself: flow, excess,
  * stamps, claims and counters zeroed, the degree classes set, the source's
- * arcs saturated (what the memsets, init and class launches do otherwise). */
+ * arcs saturated. */
 cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, int32_t excluded,
-                                       int32_t hmax, int32_t bfs_id, int phase2, int split,
-                                       int fresh, cudaStream_t stream);
+                                       int32_t hmax, int32_t bfs_id, int phase2, int fresh,
+                                       cudaStream_t stream);
 
-/* Blocks per SM (at most per_sm) at which the relabel kernels stay
+/* Blocks per SM (at most per_sm) at which the relabel kernel stays
  * resident: a bound on the cooperative launches that share its grid. */
 int gcut__graph_relabel_occupancy(int per_sm);
 
-/* dclass[v] from v's degree (in + out) and light_max, heavy_min. */
+/* dclass[v] from v's degree (in + out). */
 cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream);
 
 /* Up to `steps` push-relabel iterations with the work split by degree
- * (graph_split.cu): a thread per node of the light worklist, a warp per
- * node of the medium one, a block per node of the heavy one; each node
- * discharges up to `rounds` times: lift to one above its lowest residual
- * neighbour (ties by `order`), push to it, and with `spread` to every
- * other lower neighbour. With `chase`, a light node's thread then
- * discharges the light node its lowest push went to, up to `chase` nodes
- * deep, when no other thread has taken that node in this step (claim). */
+ * (graph_push_split.cu): a thread per node of the light worklist, a warp
+ * per node of the medium one, a block per node of the heavy one; each node
+ * discharges up to `rounds` times. One cooperative launch, ending early
+ * when the worklists empty. */
 cudaError_t gcut__graph_split_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
                                           int phase2, int rounds, cudaStream_t stream);
 
-/* Up to `steps` push-relabel iterations over the worklist, one cooperative
- * launch, ending early when the worklist empties. Each step gives every
- * active node a warp: the lowest residual neighbour by a shuffle reduction,
- * then a push to it or a lift above it, up to `rounds` times; nodes that
- * received excess or kept some make the next step's worklist. */
+/* Up to `steps` push-relabel iterations over the worklist, a warp per
+ * active node (graph_push_warp.cu), one cooperative launch, ending early
+ * when the worklist empties. */
 cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hmax, int phase2,
                                     int rounds, cudaStream_t stream);
 
 /* Blocks of 256 threads of the cooperative launches that fit on the
- * device at once, at most `cap` per SM (0 on error). */
+ * device at once, at most `cap` per SM (0 on error): of the warp push and
+ * the relabel, of the split push and the relabel, of the split push's
+ * dense instance. */
 int gcut__graph_coop_blocks(int device, int cap);
-
-/* Blocks of 256 threads for the launches of the split push and its
- * relabel (graph_split.cu), at most `cap` per SM (0 on error). */
 int gcut__graph_split_blocks(int device, int cap);
-
-/* Blocks of 256 threads for the split push's heavy-wide instance (lean
- * bit 131072, built for 3 blocks an SM), at most `cap` per SM (0 on
- * error). */
-int gcut__graph_wide_blocks(int device, int cap);
-
-/* side[v] = height[v] >= n, after phase 1's last global relabel. */
-cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream);
+int gcut__graph_dense_blocks(int device, int cap);
 
 /* Count into GCUT_GCNT_LEFT the nodes other than s and t with non-zero
  * excess (must be none after phase 2). */
 cudaError_t gcut__graph_count_left_launch(const gcut__dgraph *g, cudaStream_t stream);
 
-/* Hong's asynchronous lock-free kernel (seed 000, Algorithm 2): a thread
+/* Hong's asynchronous lock-free kernel (Wu, He and Hong, Algorithm 2): a thread
  * per node, `cycles` rounds of push-to-lowest-neighbour or lift, with
  * atomics; heights from the host's global relabel. */
 cudaError_t gcut__graph_async_launch(const gcut__dgraph *g, int cycles, cudaStream_t stream);
 
-/* The precoloring variant (seed 000, Algorithm 3), one cycle in three
+/* The precoloring variant (Wu, He and Hong, Algorithm 3), one cycle in three
  * steps: choose (each active node picks its lowest residual neighbour:
  * an arc to push on if lower, else the height to lift to), push colour
  * `color` (only arcs of that colour: they share no node, so plain

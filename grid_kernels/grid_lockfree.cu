@@ -1,13 +1,15 @@
 /* The lock-free push-relabel baseline for 4- and 8-connected grids.
  *
- * Hong's asynchronous algorithm (seed 000, Algorithm 2), on the CudaCuts
- * grid layout as Łupińska runs it (seed 001, section 4): one thread per
+ * Hong's asynchronous algorithm (Wu, He and Hong, "Efficient CUDA Algorithms for
+ * the Maximum Network Flow Problem", Algorithm 2), on the CudaCuts
+ * grid layout as Łupińska runs it ("Parallel implementation of
+ * flow and matching algorithms", section 4): one thread per
  * pixel, `cycles` steps per launch; each step finds the lowest neighbour
  * over residual arcs (the sink counts as height 0) and either pushes to it
  * or relabels to one above it. Only a pixel's own thread lowers its excess,
  * its sink residual and its residuals, so none goes negative; what others
  * add arrives by atomics. The global relabel between launches (the BFS of
- * grid_common.cu, on the GPU instead of the papers' CPU) keeps the heights
+ * grid_relabel.cu, on the GPU instead of the papers' CPU) keeps the heights
  * exact and marks pixels cut off from the sink as infinite. */
 #include "grid_device.cuh"
 

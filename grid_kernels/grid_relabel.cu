@@ -3,203 +3,83 @@
  * worklist of tiles instead of rounds of launches.
  *
  * Why: the heights of large segments are hundreds of pixels deep, so a
- * relabel by rounds (one tile hop per launch, grid_common.cu) needs tens of
- * launches and host reads. Here every block of one cooperative launch (all
- * resident, so spinning is safe) takes a tile off a FIFO queue, relaxes its
- * heights to a fixed point in shared memory against the halo as it is now,
- * and queues the neighbour tiles whose halo it changed; a tile already
- * queued is not queued twice. Information crosses a tile border as soon as
- * a block is free, with no barrier over the grid.
+ * relabel by rounds (one tile hop per launch) needs tens of launches and
+ * host reads. Here every block of one cooperative launch (all resident, so
+ * spinning is safe) takes a tile off a FIFO queue, relaxes its heights to a
+ * fixed point in shared memory against the halo as it is now, and queues
+ * the neighbour tiles whose halo it changed; a tile already queued is not
+ * queued twice. Information crosses a tile border as soon as a block is
+ * free, with no barrier over the grid. The prep launch resets the heights
+ * (1 next to the sink, else infinite) and writes each node's residual
+ * directions as a byte, so that a relaxation step reads a byte per pixel
+ * instead of ndirs residuals; only in the tiles a push changed since the
+ * last relabel (their dirty flags), since no kernel changed the others'.
  *
  * Why it is exact: heights start at 1 next to the sink and infinite
  * elsewhere and only ever fall (atomicMin), each value being the length of
  * some residual path, so they stay upper bounds of the distance. A fall at
  * a pixel is followed by a relaxation of every pixel with an arc into it
- * that reads the new value: inside the tile by the same block's loop, across
- * the border by a processing of the neighbour tile that starts after the
- * fall is visible (the writer fences before it queues; the taker clears the
- * tile's queued flag, then fences, then reads: with OVERLAP the taker is
- * warp 1, and the block reads after the barrier that follows the take).
- * So when the queue is empty and no block is working (`pending` == 0),
- * h(p) <= h(q) + 1 on every residual arc: the heights are the exact
- * distances, and infinite exactly where no path reaches the sink.
+ * that reads the new value: inside the tile by the same block's loop,
+ * across the border by a processing of the neighbour tile that starts after
+ * the fall is visible (the writer fences before it queues; the taker, warp
+ * 1, clears the tile's queued flag, then fences, and the block reads after
+ * the barrier that follows the take). So when the queue is empty and no
+ * block is working (`pending` == 0), h(p) <= h(q) + 1 on every residual
+ * arc: the heights are the exact distances, and infinite exactly where no
+ * path reaches the sink.
  *
- * The queue starts with every tile. Slot j % cap holds (j + 1) << 32 |
- * tile, 0 when empty. A producer claims j from the tail and waits for its
- * slot to be empty; a taker claims i from the head and waits for the value
- * tagged i + 1, or for `pending` to reach 0 (then nothing more will come).
+ * The queue: slot j % cap holds (j + 1) << 32 | tile, 0 when empty. A
+ * producer claims j from the tail and waits for its slot to be empty; a
+ * taker claims i from the head and waits for the value tagged i + 1, or for
+ * `pending` to reach 0 (then nothing more will come). A relaxation keeps
+ * two shared copies of the heights, a step reading one and writing the
+ * other, so one barrier a step; warp 1 takes the next tile while warp 0
+ * queues the last one's neighbours, so the two chains of round trips
+ * overlap (a block mostly waits for work: a relabel is a chain of visits
+ * across the tiles).
  *
- * The variant (GCUT_RELABEL_*, grid_kernels.h), each part measured
- * against the kernel without it (bench/results). A relabel visits each
- * tile 2 to 3 times; a visit is a chain of round trips to L2 (take a slot,
- * clear it and the queued flag, fence, read the halo; fence, queue the
- * neighbours, count down) around about 11 relaxation steps. Where its
- * time goes (Nsight Compute, bench/results): a block waits mostly for
- * work. The take polls an empty slot some 10 times a visit (31% of the
- * stall samples sit after the take): the relabel is a chain of visits one
- * after another across the tiles, with most blocks idle, so only a shorter
- * chain helps, not more throughput. Tried and dropped, each measured
- * slower on the H100: closing rows and columns by warp scans, to need
- * fewer steps (25 to 85% slower); 2, 4 or 8 pixels a thread, so that more
- * tiles are in flight (more visits, and slower ones); skipping in a step
- * the rows with no change next to them in the step before (10% slower);
- * running the take of the next tile step by step during the relaxation
- * (more visits: a tile taken early misses changes that a later take would
- * have seen; 14% slower). Round 7 (2026-11-22) profiled it again (Nsight
- * Compute, 8.3 MP and 1 MP 8-connected, bench/results): 41 to 69% of the
- * stall samples sit at the loop's top barrier, blocks waiting for the
- * taker, which finds its slot empty 12 to 80 times a take; the relaxation
- * steps 10 to 38%, and there the wait is for barriers and shared loads'
- * latency (MIO throttle under 3% of a warp's cycles: the shared-memory
- * pipe is not the limit). Dropped that round: ROWS, a step's west, east
- * and diagonal neighbours taken off the lanes beside it by shuffles (two
- * shared loads a step instead of eight: each step's chain got longer,
- * the relabels 35 to 53% slower); FENCE, the worklist's fences as
- * fence.acq_rel.gpu instead of __threadfence()'s sequentially consistent
- * one (both wait on the same drain of outstanding writes, ERRBAR: the
- * relabels as fast, solves within the spread). Round 8 dropped GROUP: the
- * queue's unit a group of 2x2 tiles (64x32 pixels), a block of 512
- * threads relaxing it a visit (4 pixels a thread, the same pixel of each
- * tile), one halo load and one queueing a visit, as many blocks in flight
- * (exact by the same proof, a group for a tile): the hops fell to half
- * (8.3 MP 8-connected, heavy cycle: 28,100 group visits against 59,600
- * tile visits) but a visit took 5.7 times as long (49 against 8.6 us: a
- * wider area needs more steps, and each step relaxes 4 pixels a thread),
- * and at 1 MP, with fewer groups (486) than blocks, every group was in
- * flight at once and was visited 14 to 20 times a relabel; the relabels
- * 2.1 to 2.8 times slower 8-connected, 1.9 to 2.1 times 4-connected (code
- * kept in .devdata/grid_r8_group.patch). Round 9 dropped INIT12: the run's
- * first relabel skipped, its cycle started from h = 1 where a sink residual
- * is left, else 2 (set by the init; a valid labelling, so exact as before:
- * the pushes keep the preflow and the proof is still the last exact
- * relabel). It saves cycle 0's relabel (0.72 ms at 8.3 MP 8-connected), but
- * its push phase, as costly as one after a relabel, leaves the excess where
- * three heavy cycles are still needed to move it (the default needs two
- * after its first): one more heavy relabel and push phase, the solves 13 to
- * 15% slower 8-connected (8.3 MP 15.81 against 13.85 ms), 11 to 26%
- * 4-connected; with twice that phase's launches 18 to 41% slower (code kept
- * in .devdata/grid_r9_init.patch). Round 10 did not build CLUSTER (a
- * visit over 2x1 to 4x2 tiles by a thread block cluster, inner borders
- * through distributed shared memory): on the H100 a relaxation step with
- * a cluster barrier costs 2,250 to 3,870 cycles against 673 with
- * __syncthreads_or, so a group visit would take ~3.5 tile visits for half
- * the hops (.devdata/grid_r10_micro.cu). It dropped AUGMENT (a warp a
- * tail pixel walking a shortest residual path down the exact heights):
- * 90-96% of the pixels kept excess, solves 4-23% slower (bench/results,
- * .devdata/grid_r10_augment.patch).
- * - AHEAD: thread 0 claims its next head slot as soon as it has a tile, so
- *   the claim's round trip overlaps the relaxation (opt-in: within the
- *   spread).
- * - LAZY: the prep pass read every residual to write the direction bytes
- *   (41 bytes a node, at the DRAM roof); now the first visit of a tile
- *   reads its residuals (which no kernel changes during a relabel) and
- *   writes the bytes, and later visits read the bytes once mask_ready says
- *   they are there (a visit that finds them missing, because the first one
- *   is still running on another block, reads the residuals too and writes
- *   the same bytes). The prep moves 8 bytes a node. (Opt-in: within the
- *   spread.)
- * - OVERLAP (the default): two shared copies of the heights, a step
- *   reading one and writing the other, so one barrier a step instead of
- *   two; and the next tile taken by warp 1 while warp 0 queues the last
- *   one's neighbours, so that the two chains of round trips overlap.
- *   Also tried (bench/results): each half alone (one barrier a step: no
- *   gain; the overlapped take: about half the gain), with AHEAD (no
- *   change), and a block that goes on with one of the neighbour tiles it
- *   would queue, off the queue (4% slower at 8.3 MP: like an early take,
- *   it visits tiles before their other neighbours' changes arrive, 26%
- *   more visits in the profiled relabel).
- * - DIRTY (the default, with OVERLAP; 2026-11-22): the prep rewrites the
- *   direction bytes only of the tiles whose residuals changed since the
- *   last relabel (a push ran the tile or sent flow into it: the push
- *   kernels set its dirty flag), reading 8 instead of 41 bytes a node
- *   elsewhere; 4% off a solve at 8.3 MP. Also tried that day and dropped
- *   (bench/results): fewer blocks a multiprocessor (3 or 2: slower); the
- *   pending count read on every fourth empty poll only; the take without
- *   the mask_ready read and the queueing without the wait for an empty
- *   slot; the active count reading only the changed tiles (all three
- *   within the spread); warps whose pixels cannot fall skipping the
- *   relaxation steps (slower: more visits, as with every earlier take).
- * - KEEP (with OVERLAP and DIRTY; round 4 of 2026-11-22): a relabel after
- *   a push phase that changed few tiles starts from the last relabel's
- *   exact distances d (same run) instead of from scratch. Heights from
- *   scratch (1 next to the sink, else infinite) in the dirty tiles, d kept
- *   in the clean ones; then two persistent passes.
- *   Pass 1 (CHECK) resets to infinite, tile by tile to a fixed point over
- *   the grid, every pixel of finite height h > 1 that has no residual arc
- *   to a pixel of height h - 1; it starts on the clean tiles next to a
- *   dirty one and queues the neighbours of a tile whose border reset.
- *   Pass 2 is the relabel above, its queue the dirty tiles and those where
- *   pass 1 reset a pixel (the `touched` flags); the other tiles are off the
- *   queue until a fall next to them queues them.
- *   Why it is exact. Only push kernels ran since the last relabel, and they
- *   change a residual (or the excess, or a height) only in tiles that they
- *   flag dirty: a push p -> q lowers res(p, q), raises res(q, p), and the
- *   tiles of p and q are both flagged (the run's, and the notify bit's).
- *   So a clean tile's pixels keep their arcs (and sink arcs), their bytes
- *   and their heights d. (a) After pass 1 every finite height is the length
- *   of a residual path to the sink: h = 1 only next to the sink (from
- *   scratch, or d = 1 with its sink arc unchanged; a sink residual never
- *   rises), and a finite h > 1 kept by pass 1 has a residual arc to a pixel
- *   of height h - 1, down to 1. At the start only a pixel of a clean tile
- *   next to a dirty one can lack that arc (elsewhere its arc to d - 1 leads
- *   to a clean pixel that still holds d - 1), and those tiles are pass 1's
- *   queue. Pass 1 only raises values to infinity, so a pixel it kept had
- *   such an arc when it was last looked at and still has: a reset next to
- *   it queues its tile, which is then looked at again (the same queue
- *   protocol as pass 2). So all heights are upper bounds of the
- *   distances. (b) Every pixel of a tile left off pass 2's queue holds
- *   d(p), and each neighbour q holds at least d(q) (kept d; or scratch,
- *   which is infinite or 1 where d(q) = 1; or infinite by pass 1): so
- *   h(p) = d(p) <= d(q) + 1 <= h(q) + 1 on every residual arc, which is
- *   the relaxation's fixed point there; the pixels that may break it are
- *   in queued tiles. Pass 2 relaxes as from scratch (heights only fall;
- *   each fall queues the tiles that read it), so it ends, as above, with
- *   h(p) <= h(q) + 1 on every residual arc and every h an upper bound: the
- *   exact distances, infinite exactly where no path reaches the sink. The
- *   termination test and the cut rest on that, as before.
- *   Measured (bench/results, round 4): the tail's relabels visit 5 to 50
- *   times fewer tiles, yet 8-connected and at 1 MP they take as long or
- *   longer: their time is the chain of visits through the changed region
- *   (and three more launches), not the count; 9 to 11% off a solve at
- *   8.3 MP 4-connected. Hence the default's rule (src/gpu/grid_gpu.cu).
- *   Also measured this round and dropped: the dirty tiles keeping their
- *   push heights, which pass 1 then checks too (h = 1 against the sink
- *   arc): 6% slower at 8.3 MP 8-connected, pass 1's resets cascade; and
- *   CUTOFF, the tiles that the last relabel left all infinite kept off the
- *   queue (they stay cut off): 15% fewer visits, no faster (such a visit is
- *   one step).
- * - SWEEP (with OVERLAP and DIRTY; round 6 of 2026-11-22; by default on
- *   4-connected grids of 4096 tiles or more, src/gpu/grid_gpu.cu): a
- *   relabel from scratch starts with a pass in which the blocks share out
- *   every tile once, in raster order, off the queue (sweep_pass: no take,
- *   no fence, no queueing); after a barrier over the grid each block
- *   checks the borders of a run of tiles and queues those where a pixel p
- *   has a residual arc to q with h(p) > h(q) + 1 (queue_broken_tiles);
- *   then the worklist as above.
- *   Why it is exact. The pass relaxes each tile from its scratch heights
- *   against a halo of upper bounds (scratch, or a neighbour's result, each
- *   the length of a residual path), so its results are upper bounds too;
- *   only that tile's visit writes its pixels. After the barrier a tile is at
- *   its fixed point inside (its pixels and the halo values it read are what
- *   its relaxation ended on) and its halo only fell since, so h(p) <=
- *   h(q) + 1 can fail only at its border: the check finds every tile where
- *   it fails, and a tile off the queue satisfies it on every arc. From
- *   there the worklist runs as KEEP's pass 2 does (heights only fall, each
- *   fall queues the tiles that read it; blocks that start it while others
- *   still check are kept from ending by the checking blocks' count in
- *   `pending`), so it ends on the exact distances.
- *   Measured (bench/results, round 6): 8.3 MP tail relabels visit 21,800
- *   instead of 24,200 tiles (16,200 of them in the pass) and are only 2 to
- *   5% faster (0.30 to 0.32 ms): a visit of the pass costs about what a
- *   queued one does, so the queue's round trips are not what a visit's
- *   time is (by estimate, not profiled, the relaxation steps are: each
- *   reads every pixel's neighbours from shared memory, four blocks a
- *   multiprocessor). The 4-connected relabels gain more (2 to 12% at
- *   8.3 MP), their steps read half as many neighbours; 8-connected solves
- *   gained 0.1 to 1.1% at 8.3 MP (within the spread) and lost 1 to 6% at 1
- *   and 4 MP, so SWEEP stays off there. Also measured and dropped the
- *   same round: the tail push phase's worklist launch with 4 times or half
- *   its budget of tile runs, or with runs of 32 or 8 sweeps (grid_tiled.cu). */
+ * Keep (the host asks for it after a push phase that changed few tiles,
+ * src/gpu/grid_gpu_run.cu): start from the last relabel's exact distances
+ * d (same run) instead of from scratch. Heights from scratch in the dirty
+ * tiles, d kept in the clean ones; then two persistent passes. Pass 1
+ * (CHECK) resets to infinite, tile by tile to a fixed point over the grid,
+ * every pixel of finite height h > 1 that has no residual arc to a pixel of
+ * height h - 1; it starts on the clean tiles next to a dirty one and
+ * queues the neighbours of a tile whose border reset. Pass 2 is the
+ * relabel above, its queue the dirty tiles and those where pass 1 reset a
+ * pixel (`touched`); the other tiles are off the queue until a fall next
+ * to them queues them.
+ * Why it is exact. Only push kernels ran since the last relabel, and they
+ * change a residual (or the excess, or a height) only in tiles that they
+ * flag dirty: a push p -> q lowers res(p, q), raises res(q, p), and the
+ * tiles of p and q are both flagged. So a clean tile's pixels keep their
+ * arcs, their bytes and their heights d. (a) After pass 1 every finite
+ * height is the length of a residual path to the sink: h = 1 only next to
+ * the sink (a sink residual never rises), and a finite h > 1 kept by pass
+ * 1 has a residual arc to a pixel of height h - 1, down to 1. At the start
+ * only a pixel of a clean tile next to a dirty one can lack that arc, and
+ * those tiles are pass 1's queue; pass 1 only raises values, and a reset
+ * next to a pixel queues its tile again. So all heights are upper bounds
+ * of the distances. (b) Every pixel of a tile left off pass 2's queue
+ * holds d(p), and each neighbour q holds at least d(q), so h(p) = d(p) <=
+ * d(q) + 1 <= h(q) + 1 on every residual arc; the pixels that may break it
+ * are in queued tiles. Pass 2 relaxes as from scratch, so it ends, as
+ * above, on the exact distances.
+ *
+ * Sweep (the host asks for it on large 4-connected grids): a relabel from
+ * scratch starts with a pass in which the blocks share out every tile
+ * once, in raster order, off the queue (no take, no fence, no queueing);
+ * after a barrier over the grid each block checks the borders of a run of
+ * tiles and queues those where a pixel p has a residual arc to q with
+ * h(p) > h(q) + 1; then the worklist as above.
+ * Why it is exact. The pass relaxes each tile from its scratch heights
+ * against a halo of upper bounds, so its results are upper bounds too;
+ * only that tile's visit writes its pixels. After the barrier a tile is at
+ * its fixed point inside and its halo only fell since, so h(p) <= h(q) + 1
+ * can fail only at its border: the check finds every tile where it fails.
+ * From there the worklist runs as pass 2 does (blocks that start it while
+ * others still check are kept from ending by the checking blocks' count in
+ * `pending`), so it ends on the exact distances. */
 #include "grid_device.cuh"
 
 /* The counters a relabel uses (one thread): the queue's head at 0, its
@@ -219,11 +99,10 @@ static __device__ __forceinline__ void reset_counters(const gcut__dgrid &g,
     g.counters[GCUT_CNT_LIST0] = 0;
     g.counters[GCUT_CNT_LIST1] = 0;
     g.counters[GCUT_CNT_RESTART] = 0;
-    g.counters[GCUT_CNT_CHECKS] = 0;
 }
 
 /* The relabel's queue and counters, reset by the prep's blocks: every tile
- * queued; with SWEEP (`sweep_blocks` > 0, the relabel's blocks) none, and
+ * queued; with sweep (`sweep_blocks` > 0, the relabel's blocks) none, and
  * those blocks counted pending until each has queued its share of the
  * tiles after the first pass. */
 static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g, int sweep_blocks)
@@ -232,10 +111,8 @@ static __device__ __forceinline__ void reset_queue(const gcut__dgrid &g, int swe
     for (long long t = blockIdx.x * 256ll + threadIdx.x; t < g.queue_cap;
          t += (long long)gridDim.x * 256) {
         g.queue[t] = t < tiles ? gcut__slot_value((unsigned long long)t, t) : 0;
-        if (t < (long long)g.tiles_x * g.tiles_y) {
+        if (t < (long long)g.tiles_x * g.tiles_y)
             g.queued[t] = t < tiles;
-            g.mask_ready[t] = 0;
-        }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0)
         reset_counters(g, (unsigned long long)tiles, (unsigned long long)(tiles + sweep_blocks));
@@ -252,38 +129,19 @@ static __device__ __forceinline__ uint8_t direction_bits(const gcut__dgrid &g, l
     return (uint8_t)m;
 }
 
-/* Heights reset (1 next to the sink, else infinite); without LAZY, the
- * residual directions of every node as bits, so that the relaxation reads a
- * byte per pixel instead of ndirs int32 residuals; every tile queued.
- * (Queueing only the tiles that hold or see a pixel next to the sink, so
- * that unreachable tiles are never visited, was measured slower: 0.9
- * against 0.55 ms per relabel at 8.3 MP.) */
-template <int NDIR, bool LAZY>
-static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g)
-{
-    const long long n = (long long)g.pitch * g.rows;
-    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += (long long)gridDim.x * 256) {
-        if (!LAZY)
-            g.mask[i] = direction_bits<NDIR>(g, i);
-        g.height[i] = g.sink[i] > 0 ? 1 : GCUT_HEIGHT_INF;
-    }
-    reset_queue(g, 0);
-}
-
-/* DIRTY's prep: the heights reset everywhere, the direction bytes only in
- * the tiles whose flag is set (every tile with `all`): the rest hold
- * residuals that no kernel changed since their bytes were written. The
- * prep otherwise reads every residual (41 of its 41 bytes a node at 8.3 MP,
- * at the DRAM roof); now 8 bytes a node plus the changed tiles. A block
- * walks whole raster rows, so a node's tile needs no division; the ring of
- * nodes outside the image goes with the nearest tile (its bytes are zero
- * and written with `all`). */
-/* `keep` (KEEP): the clean tiles keep the last relabel's heights, the
- * dirty ones get them from scratch; pass 1's tiles are marked queued and
- * the queue's counters reset (relabel_enqueue_kernel lists the tiles).
- * `sweep_blocks` (SWEEP, never with `keep`): the queue starts empty. */
+/* The prep: the heights reset everywhere, the direction bytes only in the
+ * tiles whose dirty flag is set (every tile with `all`): the rest hold
+ * residuals that no kernel changed since their bytes were written (reading
+ * every residual, 41 bytes a node, is at the DRAM roof; this reads 8 plus
+ * the changed tiles). A block walks whole raster rows, so a node's tile
+ * needs no division; the ring of nodes outside the image goes with the
+ * nearest tile (its bytes are zero and written with `all`).
+ * `keep`: the clean tiles keep the last relabel's heights, the dirty ones
+ * get them from scratch; pass 1's tiles are marked queued and the queue's
+ * counters reset (relabel_enqueue_kernel lists the tiles). `sweep_blocks`
+ * (never with `keep`): the queue starts empty. */
 template <int NDIR>
-static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dgrid g, int all,
+static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g, int all,
                                                                         int keep,
                                                                         int sweep_blocks)
 {
@@ -324,7 +182,7 @@ static __global__ __launch_bounds__(256) void relabel_prep_dirty_kernel(gcut__dg
         reset_counters(g, 0, 0); /* relabel_enqueue_kernel fills the queue */
 }
 
-/* KEEP: a pass's queue, filled before the pass on a queue whose slots are
+/* Keep: a pass's queue, filled before the pass on a queue whose slots are
  * empty from `base` on (every slot a relabel fills is taken and emptied;
  * those that failed takes claimed were never filled). Pass 1 (`pass` 0):
  * the tiles the prep marked queued, from slot 0 (the prep reset the
@@ -340,8 +198,6 @@ static __global__ __launch_bounds__(256) void relabel_enqueue_kernel(gcut__dgrid
     if (t < tiles)
         want = pass ? g.dirty[t] || g.touched[t] : g.queued[t];
     const unsigned long long base = pass ? g.counters[GCUT_CNT_HEAD] : 0; /* stable: no taker */
-    if (pass && t == 0)
-        g.counters[GCUT_CNT_CHECKS] = base;
     const unsigned ballot = __ballot_sync(0xffffffffu, want);
     if (!ballot)
         return;
@@ -369,10 +225,8 @@ static __device__ __forceinline__ unsigned long long claim_slot(const gcut__dgri
     return atomicAdd(&g.counters[GCUT_CNT_HEAD], 1ull);
 }
 
-/* Wait for claimed slot i (thread 0): its tile, or -1 when all is done.
- * *fresh = the tile's direction bytes are not known to be written (its
- * first visit, from the initial slots, or that visit still running). */
-static __device__ int take_slot(const gcut__dgrid &g, unsigned long long i, int *fresh)
+/* Wait for claimed slot i (thread 0): its tile, or -1 when all is done. */
+static __device__ int take_slot(const gcut__dgrid &g, unsigned long long i)
 {
     unsigned long long *slot = &g.queue[i % (unsigned long long)g.queue_cap];
     const unsigned long long tag = (i + 1) & 0xffffffffull;
@@ -382,9 +236,7 @@ static __device__ int take_slot(const gcut__dgrid &g, unsigned long long i, int 
             const int tile = (int)(v & 0xffffffffull);
             atomicExch(slot, 0ull);
             atomicExch(&g.queued[tile], 0); /* later changes queue it again */
-            *fresh = i < (unsigned long long)g.tiles_x * g.tiles_y ||
-                     !load_volatile(&g.mask_ready[tile]);
-            __threadfence(); /* ...and are read after this, as are the bytes */
+            __threadfence();                /* ...and are read after this */
             return tile;
         }
         if (*(volatile unsigned long long *)&g.counters[GCUT_CNT_PENDING] == 0)
@@ -411,7 +263,7 @@ static __device__ __forceinline__ int relax_step(const int32_t *src, int me, uns
     return changed;
 }
 
-/* KEEP's first pass, one step of a pixel: a finite height h > 1 with no
+/* Keep's first pass, one step of a pixel: a finite height h > 1 with no
  * residual arc to a neighbour that `src` holds at h - 1 has lost what it
  * rested on, and goes to infinity. Returns whether it went. */
 template <int NDIR>
@@ -429,15 +281,15 @@ static __device__ __forceinline__ int check_step(const int32_t *src, int me, uns
     return 1;
 }
 
-/* One step of the pass: the relaxation, or KEEP's check (CHECK). */
+/* One step of the pass: the relaxation, or keep's check (CHECK). */
 template <int NDIR, bool CHECK>
 static __device__ __forceinline__ int pass_step(const int32_t *src, int me, unsigned mask, int &h)
 {
     return CHECK ? check_step<NDIR>(src, me, mask, h) : relax_step<NDIR>(src, me, mask, h);
 }
 
-/* The pass's steps to a fixed point on two shared copies of the heights
- * (OVERLAP's DBUF half): two steps a turn, each reading one copy and
+/* The pass's steps to a fixed point on two shared copies of the heights:
+ * two steps a turn, each reading one copy and
  * writing the other (every pixel, changed or not), so one barrier a step.
  * Inlined, so every address stays a constant offset into the block's
  * shared arrays. */
@@ -457,12 +309,11 @@ static __device__ __forceinline__ void relax_two_copies(int32_t (*sh_h)[HALO_N],
     }
 }
 
-/* SWEEP's first pass: the blocks share out every tile once, in raster
+/* Sweep's first pass: the blocks share out every tile once, in raster
  * order, each relaxing it from scratch to a fixed point against its halo
- * as read, and storing the falls: no take, no fence, no queueing (taken
- * for most of a visit's time; round 6 measured that they are not, the
- * header says). Only this visit writes the tile's pixels in the pass, so
- * plain stores suffice. A halo
+ * as read, and storing the falls: no take, no fence, no queueing. Only this
+ * visit writes the tile's pixels in the pass, so plain stores suffice. A
+ * halo
  * value read before or after a neighbour's visit is either way the length
  * of a residual path (heights only fall), so every height stays an upper
  * bound of the distance. */
@@ -530,7 +381,7 @@ static __device__ __forceinline__ void border_pixel(int i, int &x, int &y)
     }
 }
 
-/* SWEEP, after the first pass and a grid barrier: the tiles of this
+/* Sweep, after the first pass and a grid barrier: the tiles of this
  * block's share (consecutive tiles, a warp a tile) where a border pixel p
  * has a residual arc to a pixel q with h(p) > h(q) + 1 go on the queue.
  * Inside a tile the pass's fixed point still holds (no one else wrote its
@@ -592,28 +443,22 @@ static __device__ void queue_broken_tiles(const gcut__dgrid &g, int *sh_count,
     }
 }
 
-/* CHECK (KEEP's first pass; with OVERLAP only): the same queue protocol
- * and fixed point, the step check_step() (heights only rise, to
- * infinity), and the touched flag set on a tile where a pixel rose. */
-/* SWEEP (with OVERLAP only): the first pass and the queue of broken tiles
- * (sweep_pass, queue_broken_tiles) before the worklist; first in the
- * kernel, so that its registers are free before the worklist's are live. */
-template <int NDIR, int V, bool CHECK = false, bool SWEEP = false>
+/* CHECK: keep's first pass, with the same queue protocol and fixed point,
+ * the step check_step() (heights only rise, to infinity), and the touched
+ * flag set on a tile where a pixel rose. SWEEP: the first pass and the
+ * queue of broken tiles (sweep_pass, queue_broken_tiles) before the
+ * worklist; first in the kernel, so that its registers are free before the
+ * worklist's are live. */
+template <int NDIR, bool CHECK = false, bool SWEEP = false>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcut__dgrid g)
 {
-    /* OVERLAP's two halves: one barrier a step (DBUF) and the take while
-     * warp 0 queues (PAR); it comes without AHEAD and LAZY. */
-    constexpr bool DBUF = (V & GCUT_RELABEL_OVERLAP) != 0;
-    constexpr bool PAR = DBUF;
-    constexpr bool AHEAD = (V & GCUT_RELABEL_AHEAD) != 0 && !PAR;
-    constexpr bool LAZY = (V & GCUT_RELABEL_LAZY) != 0 && !PAR;
-    /* PAR: thread TAKER (warp 1) takes the next tile while warp 0 queues
-     * the neighbours of the last one; else thread 0 does both, in turn. */
-    constexpr int TAKER = PAR ? 32 : 0;
-    __shared__ int32_t sh_h[DBUF ? 2 : 1][HALO_N]; /* DBUF: a step reads one, writes the other */
-    __shared__ int sh_tile, sh_fresh;
+    /* Thread TAKER (warp 1) takes the next tile while warp 0 queues the
+     * neighbours of the last one. */
+    constexpr int TAKER = 32;
+    __shared__ int32_t sh_h[2][HALO_N]; /* a step reads one, writes the other */
+    __shared__ int sh_tile;
     __shared__ unsigned sh_notify; /* bit 3 * (dy + 1) + dx + 1: neighbour tile to queue */
-    if constexpr (SWEEP && DBUF) {
+    if constexpr (SWEEP) {
         __shared__ int sh_count;
         __shared__ unsigned long long sh_slot;
         sweep_pass<NDIR>(g, sh_h, &sh_count);
@@ -632,25 +477,11 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
                 if (dx || dy)
                     my_bits |= 1u << (3 * (dy + 1) + dx + 1);
     }
-    unsigned next = 0; /* AHEAD: thread 0's claimed slot (a relabel claims < 2^32) */
-    if (AHEAD && tid == 0)
-        next = (unsigned)claim_slot(g);
-    if (PAR && tid == TAKER) {
-        int fresh = 0;
-        sh_tile = take_slot(g, claim_slot(g), &fresh);
-        sh_fresh = fresh;
-    }
+    if (tid == TAKER)
+        sh_tile = take_slot(g, claim_slot(g));
 
     for (;;) {
-        if (!PAR && tid == 0) {
-            int fresh = 0;
-            const int tile = take_slot(g, AHEAD ? next : claim_slot(g), &fresh);
-            if (AHEAD && tile >= 0)
-                next = (unsigned)claim_slot(g); /* its round trip overlaps this tile's work */
-            sh_tile = tile;
-            sh_fresh = fresh;
-        }
-        __syncthreads(); /* PAR: the take at the end of the last tile (or before the loop) */
+        __syncthreads(); /* the take at the end of the last tile (or before the loop) */
         const int tile = sh_tile;
         if (tile < 0)
             return;
@@ -660,43 +491,18 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
         const long long origin =
             (long long)ty * GCUT_TILE_H * g.pitch + (long long)tx * GCUT_TILE_W;
         const long long p = origin + (long long)(ly + 1) * g.pitch + lx + 1;
-        const int fresh = LAZY && sh_fresh;
-        unsigned mask = 0;
-        if (fresh) {
-            mask = direction_bits<NDIR>(g, p);
-            g.mask[p] = (uint8_t)mask;
-            __threadfence(); /* the bytes are visible before mask_ready */
-        } else {
-            mask = LAZY ? __ldcg(&g.mask[p]) : g.mask[p];
-        }
+        const unsigned mask = g.mask[p];
         for (int i = tid; i < HALO_N; i += GCUT_TILE_PIXELS) {
             const int v = load_volatile(&g.height[origin + (long long)(i / HALO_W) * g.pitch +
                                                   i % HALO_W]);
             sh_h[0][i] = v;
-            if (DBUF)
-                sh_h[DBUF ? 1 : 0][i] = v; /* the halo, in both */
+            sh_h[1][i] = v; /* the halo, in both */
         }
         __syncthreads();
-        if (fresh && tid == 0)
-            store_volatile(&g.mask_ready[tile], 1);
 
         int h = sh_h[0][me];
         const int h_start = h;
-        if constexpr (DBUF) {
-            relax_two_copies<NDIR, CHECK>(sh_h, me, mask, h);
-        } else {
-            for (;;) {
-                int hn = h;
-                const int changed = relax_step<NDIR>(sh_h[0], me, mask, hn);
-                __syncthreads(); /* every read of this step is done */
-                if (changed) {
-                    h = hn;
-                    sh_h[0][me] = h;
-                }
-                if (!__syncthreads_or(changed))
-                    break;
-            }
-        }
+        relax_two_copies<NDIR, CHECK>(sh_h, me, mask, h);
         if (CHECK ? h != h_start : h < h_start) {
             if (CHECK) {
                 atomicMax(&g.height[p], h);
@@ -721,53 +527,28 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void relabel_kernel(gcu
             __syncwarp();
             if (tid == 0)
                 atomicAdd(&g.counters[GCUT_CNT_PENDING], ~0ull); /* minus one */
-        } else if (PAR && tid == TAKER) {
+        } else if (tid == TAKER) {
             /* The next tile, while warp 0 queues. No deadlock: the wait
              * ends when a slot fills or nothing is pending, and this
              * tile's count falls in warp 0, which does not wait here. */
-            int fresh = 0;
-            sh_tile = take_slot(g, claim_slot(g), &fresh);
-            sh_fresh = fresh;
+            sh_tile = take_slot(g, claim_slot(g));
         }
-        if (!PAR)
-            __syncthreads(); /* sh_tile and sh_h are reused */
-        /* PAR: the barrier at the top of the loop. */
+        /* sh_tile and sh_h are reused after the barrier at the top. */
     }
 }
 
-static int prep_blocks(const gcut__dgrid *g)
+template <int NDIR>
+static void *relabel_kernel_for(int keep_check, int sweep)
 {
-    long long n = (long long)g->pitch * g->rows;
-    long long blocks = (n + 255) / 256;
-    return (int)(blocks < 4096 ? blocks : 4096);
+    return keep_check ? (void *)relabel_kernel<NDIR, true>
+           : sweep    ? (void *)relabel_kernel<NDIR, false, true>
+                      : (void *)relabel_kernel<NDIR>;
 }
 
-/* The kernel of `variant` (GCUT_RELABEL_* bits; OVERLAP ignores AHEAD and
- * LAZY; DIRTY is the prep's). */
-static void *relabel_kernel_for(int ndirs, int variant)
+static void *kernel_for(int ndirs, int keep_check, int sweep)
 {
-#define RELABEL_KERNELS(N)                                                                        \
-    {                                                                                             \
-        (void *)relabel_kernel<N, 0>, (void *)relabel_kernel<N, 1>, (void *)relabel_kernel<N, 2>, \
-            (void *)relabel_kernel<N, 3>, (void *)relabel_kernel<N, GCUT_RELABEL_OVERLAP>         \
-    }
-    static void *const k4[] = RELABEL_KERNELS(4);
-    static void *const k8[] = RELABEL_KERNELS(8);
-#undef RELABEL_KERNELS
-    void *const *k = ndirs == 8 ? k8 : k4;
-    return k[(variant & GCUT_RELABEL_OVERLAP) ? 4 : variant & 3];
-}
-
-static void *sweep_kernel_for(int ndirs)
-{
-    return ndirs == 8 ? (void *)relabel_kernel<8, GCUT_RELABEL_OVERLAP, false, true>
-                      : (void *)relabel_kernel<4, GCUT_RELABEL_OVERLAP, false, true>;
-}
-
-static void *check_kernel_for(int ndirs)
-{
-    return ndirs == 8 ? (void *)relabel_kernel<8, GCUT_RELABEL_OVERLAP, true>
-                      : (void *)relabel_kernel<4, GCUT_RELABEL_OVERLAP, true>;
+    return ndirs == 8 ? relabel_kernel_for<8>(keep_check, sweep)
+                      : relabel_kernel_for<4>(keep_check, sweep);
 }
 
 /* Blocks of `threads` threads of `kernel` resident at once, at most `tiles`. */
@@ -787,20 +568,13 @@ static cudaError_t resident(const void *kernel, int threads, int tiles, int *blo
     return cudaSuccess;
 }
 
-extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int variant, int all_dirty,
-                                                 int incremental, int *blocks, int *swept,
-                                                 cudaStream_t stream)
+extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int all_dirty, int keep,
+                                                 int sweep, int *blocks, cudaStream_t stream)
 {
     const int tiles = g->tiles_x * g->tiles_y;
-    /* As relabel_kernel_for() picks: OVERLAP comes without LAZY. */
-    const int lazy = (variant & (GCUT_RELABEL_LAZY | GCUT_RELABEL_OVERLAP)) == GCUT_RELABEL_LAZY;
-    const int dirty = !lazy && (variant & GCUT_RELABEL_DIRTY);
-    const int keep = dirty && incremental && !all_dirty && (variant & GCUT_RELABEL_KEEP) &&
-                     (variant & GCUT_RELABEL_OVERLAP);
-    const int sweep = dirty && !keep && (variant & GCUT_RELABEL_SWEEP) &&
-                      (variant & GCUT_RELABEL_OVERLAP);
-    *swept = sweep;
-    void *kernel = sweep ? sweep_kernel_for(g->ndirs) : relabel_kernel_for(g->ndirs, variant);
+    keep = keep && !all_dirty;
+    sweep = sweep && !keep;
+    void *kernel = kernel_for(g->ndirs, 0, sweep);
     cudaError_t err = resident(kernel, GCUT_TILE_PIXELS, tiles, blocks);
     if (err != cudaSuccess)
         return err;
@@ -808,30 +582,18 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int varia
     void *args[] = {&arg};
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
 
-    if (dirty) {
-        const int rows = g->rows < 4096 ? g->rows : 4096;
-        const int sweep_blocks = sweep ? *blocks : 0;
-        if (g->ndirs == 8)
-            relabel_prep_dirty_kernel<8>
-                <<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
-        else
-            relabel_prep_dirty_kernel<4>
-                <<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
-    } else if (g->ndirs == 8 && lazy) {
-        relabel_prep_kernel<8, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    } else if (g->ndirs == 8) {
-        relabel_prep_kernel<8, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    } else if (lazy) {
-        relabel_prep_kernel<4, true><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    } else {
-        relabel_prep_kernel<4, false><<<prep_blocks(g), 256, 0, stream>>>(*g);
-    }
+    const int rows = g->rows < 4096 ? g->rows : 4096;
+    const int sweep_blocks = sweep ? *blocks : 0;
+    if (g->ndirs == 8)
+        relabel_prep_kernel<8><<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
+    else
+        relabel_prep_kernel<4><<<rows, 256, 0, stream>>>(*g, all_dirty, keep, sweep_blocks);
     if ((err = cudaPeekAtLastError()) != cudaSuccess)
         return err;
     if (keep) {
         /* Pass 1 on its queue, then pass 2's queue; each pass's blocks end
          * when its queue is done. */
-        void *check = check_kernel_for(g->ndirs);
+        void *check = kernel_for(g->ndirs, 1, 0);
         int check_blocks = 0;
         if ((err = resident(check, GCUT_TILE_PIXELS, tiles, &check_blocks)) != cudaSuccess)
             return err;

@@ -552,6 +552,48 @@ gcut_status gcut_segment_overlay(gcut_context *ctx, const uint8_t *pixels, int w
                                  int channels, size_t stride_bytes, const uint8_t *mask,
                                  const uint8_t *seeds, uint8_t *rgb);
 
+/* ------------------------------------------------------------------------
+ * Embedding: seeds from arrays in memory, grids whose capacities are in
+ * GPU memory (for the Python package and other hosts of the library).
+ * ---------------------------------------------------------------------- */
+
+/* Add scribbles given as one palette index per pixel (width*height bytes,
+ * row-major): 1 marks foreground, 2 background, any other value nothing,
+ * as gcut_seeds_add_scribbles() reads a palette scribble file. A pixel
+ * already marked the other way is an error naming it. */
+gcut_status gcut_seeds_add_indices(gcut_context *ctx, uint8_t *seeds, int width, int height,
+                                   const uint8_t *indices);
+
+/* Add a trimap given as one grey level per pixel (width*height bytes):
+ * 0 background, 255 foreground, other levels unknown, as
+ * gcut_seeds_add_trimap() reads a trimap file. */
+gcut_status gcut_seeds_add_levels(gcut_context *ctx, uint8_t *seeds, int width, int height,
+                                  const uint8_t *levels);
+
+/* Solve `grid`'s shape (width, height, connectivity, and the GPU of its
+ * context's gpu_index) with capacities that are in that GPU's memory, and
+ * write the minimum cut there: no copy through host memory. `d_source`,
+ * `d_sink`: width*height int32 terminal capacities, row-major (NULL: all
+ * zero); `d_edges`: a host array of `connectivity` device pointers, one per
+ * gcut_dir, each width*height int32 capacities of the arc leaving each
+ * pixel that way (NULL, or a NULL entry: all zero); entries whose neighbour
+ * lies outside the grid must be 0. `d_labels`: width*height bytes in device
+ * memory, set to 1 for the source side (as gcut_grid_labels()) and 0 else.
+ * `stream`: a cudaStream_t (NULL: the default stream) on which the caller
+ * wrote the inputs; the solve waits for what is queued there, and the
+ * labels are complete when the call returns. `algo`: NULL or "tiled", or
+ * "lockfree". Capacities are checked on the device as the setters and
+ * gcut_grid_solve() check them (GCUT_E_INVALID for a negative one or one
+ * leaving the grid, GCUT_E_OVERFLOW for a pixel whose capacities add up
+ * past INT32_MAX), naming the pixel. The grid's host capacities are neither
+ * read nor changed; its host solution is dropped (gcut_grid_labels() then
+ * answers GCUT_E_STATE until the next gcut_grid_solve()). GCUT_E_NODEVICE
+ * in a build without CUDA or without a usable GPU, GCUT_E_INVALID for a
+ * pointer that is not memory of the context's GPU. `info` may be NULL. */
+gcut_status gcut_grid_solve_device(gcut_grid *grid, const int32_t *d_source,
+                                   const int32_t *d_sink, const int32_t *const *d_edges,
+                                   uint8_t *d_labels, const char *algo, void *stream,
+                                   gcut_solve_info *info);
 
 /* ------------------------------------------------------------------------
  * Dynamic general graphs: capacity changes after a solve, and a re-solve

@@ -15,3 +15,31 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGCUT_SANITIZE=ON -DGCUT_CUDA
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs")
+
+# Embedding: install build/ into a temporary prefix, build samples/embed
+# against it with CMake and with pkg-config, each linked to libgcut.so and
+# to libgcut.a (which must not need libgcut.so), and run all four. Then the
+# Python package: `pip install .` into a venv (CPU only here: CI has no GPU,
+# and the CUDA kernels are built above) and its pytest suite, which compares
+# gcut.segment with the gcut command built above.
+embed=$(mktemp -d)
+trap 'rm -rf "$embed"' EXIT
+cmake --install build --prefix "$embed/prefix" >/dev/null
+cmake -S samples/embed -B "$embed/cmake" -DCMAKE_PREFIX_PATH="$embed/prefix" >/dev/null
+cmake --build "$embed/cmake" -j"$jobs" >/dev/null
+pcdir=$(dirname "$(find "$embed/prefix" -name gcut.pc)")
+mkdir "$embed/pc"
+PKG_CONFIG_PATH="$pcdir" make -s -C samples/embed O="$embed/pc" >/dev/null
+for exe in "$embed"/{cmake,pc}/embed-{shared,static}; do
+  "$exe" >/dev/null || { echo "gcut: $exe failed" >&2; exit 1; }
+done
+for exe in "$embed"/{cmake,pc}/embed-static; do
+  if readelf -d "$exe" | grep -q 'libgcut\.so'; then
+    echo "gcut: $exe needs libgcut.so, not a static link" >&2; exit 1
+  fi
+done
+echo "embed: samples/embed built with CMake and pkg-config, shared and static: ok"
+python3 -m venv "$embed/venv"
+"$embed/venv/bin/pip" install -q --disable-pip-version-check numpy pytest pillow
+"$embed/venv/bin/pip" install -q --disable-pip-version-check . -Ccmake.define.GCUT_CUDA=OFF
+GCUT_CLI="$PWD/build/gcut" "$embed/venv/bin/python" -m pytest -q -p no:cacheprovider tests/python

@@ -14,10 +14,9 @@ Test(graph_gpu, worklist_equals_the_reference_and_prf_and_verifies)
     run_gpu_check(check_graph_gpu_worklist_vs_cpu, 200, 17);
 }
 
-Test(graph_gpu, worklist_with_each_push_kind_forced_equals_the_reference_and_prf)
+Test(graph_gpu, worklist_picks_each_push_by_shape_and_equals_prf)
 {
-    run_gpu_check(check_graph_gpu_worklist_split_vs_cpu, 100, 19);
-    run_gpu_check(check_graph_gpu_worklist_warp_vs_cpu, 100, 19);
+    run_gpu_check(check_graph_gpu_worklist_shapes_vs_cpu, 20, 19);
 }
 
 Test(graph_gpu, async_equals_the_reference_and_prf_and_verifies)

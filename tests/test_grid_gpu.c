@@ -19,19 +19,9 @@ Test(grid_gpu, lockfree_equals_cpu_and_verifies_on_random_grids)
     run_gpu_check(check_grid_gpu_lockfree_vs_cpu, 60, 11);
 }
 
-Test(grid_gpu, incremental_relabel_equals_cpu_and_verifies_on_random_grids)
+Test(grid_gpu, tiled_runs_its_size_dependent_parts_on_large_grids_and_equals_bk)
 {
-    run_gpu_check(check_grid_gpu_keep_vs_cpu, 60, 11);
-}
-
-Test(grid_gpu, tail_worklist_equals_cpu_and_verifies_on_random_grids)
-{
-    run_gpu_check(check_grid_gpu_tail_wl_vs_cpu, 60, 11);
-}
-
-Test(grid_gpu, swept_relabel_equals_cpu_and_verifies_on_random_grids)
-{
-    run_gpu_check(check_grid_gpu_sweep_vs_cpu, 60, 11);
+    run_gpu_check(check_grid_gpu_large_vs_cpu, 6, 11);
 }
 
 Test(grid_gpu, algorithms_list_the_gpu_solvers_of_a_cuda_build)

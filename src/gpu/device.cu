@@ -88,13 +88,6 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
     if (!s)
         return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory");
     s->device = ctx->options.gpu_index;
-    s->sweeps = 16;
-    s->pushes_per_relabel = 8;
-    s->lockfree_cycles = 256;
-    s->bfs_batch = 2;
-    s->relabel_worklist = 1;
-    s->shared_res = 1;
-    s->push_worklist = 0;
     {
         int count = gcut__gpu_count();
         if (s->device >= count) {
@@ -112,8 +105,6 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
     GPU_CHECK(ctx, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     GPU_CHECK(ctx, cudaEventCreate(&s->start));
     GPU_CHECK(ctx, cudaEventCreate(&s->stop));
-    GPU_CHECK(ctx, cudaEventCreate(&s->relabel_start));
-    GPU_CHECK(ctx, cudaEventCreate(&s->relabel_stop));
     GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[0], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[1], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaMallocHost((void **)&s->h_counters,
@@ -146,10 +137,6 @@ extern "C" void gcut__gpu_release(gcut_context *ctx)
         cudaEventDestroy(s->start);
     if (s->stop)
         cudaEventDestroy(s->stop);
-    if (s->relabel_start)
-        cudaEventDestroy(s->relabel_start);
-    if (s->relabel_stop)
-        cudaEventDestroy(s->relabel_stop);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     cudaGetLastError();

@@ -15,7 +15,6 @@ typedef struct gcut__gpu {
     cudaStream_t stream;
     cudaEvent_t start, stop;
     cudaEvent_t staged[2];   /* the copy out of each pinned half is done */
-    cudaEvent_t relabel_start, relabel_stop; /* around each global relabel */
 
     /* The grid's device buffers, grown on demand and reused across solves. */
     gcut__dgrid dg;
@@ -32,24 +31,8 @@ typedef struct gcut__gpu {
     /* General graphs' buffers and state (src/gpu/graph_gpu*.cu), or NULL. */
     struct gcut__gpu_graph *graph;
 
-    /* Knobs (defaults in device.cu) and the last run's statistics. */
-    int sweeps, pushes_per_relabel, lockfree_cycles, bfs_batch;
-    int relabel_worklist;    /* 0: rounds of launches; 1: one persistent launch (the
-                                default parts); 2 + GCUT_RELABEL_* bits: those parts */
-    int shared_res;          /* 1: tiled pushes keep in-tile residuals in shared memory */
-    int push_worklist;       /* how push launches are driven (grid_gpu.cu: PUSH_*) */
-    long long push_launches, bfs_launches, relabels;
-    long long tile_runs;     /* tiles run by the pushes */
-    long long relabel_visits; /* tiles taken by the persistent relabels */
-    int relabel_blocks;      /* blocks of the last persistent relabel launch */
-    int relabel_swept;       /* it ran SWEEP's first pass (grid_kernels.h) */
-    float run_ms, relabel_ms;
-    long long taken_before;  /* tile runs counted at the last relabel */
-    long long last_active_tiles; /* left by the last relabel */
-    int relabel_incremental; /* the last relabel started from the one before (KEEP) */
-    int queue_used;          /* a push worklist launch ran since the last relabel */
-    int push_mode_run;       /* the push mode the last run used (PUSH_* of grid_gpu.cu) */
-    gcut__gpu_grid_cycle cycle[GCUT_GPU_GRID_CYCLES]; /* the first cycles of the run */
+    /* The last grid run's record (gcut__gpu_grid_stats). */
+    gcut__gpu_grid_stats grid_stats;
 } gcut__gpu;
 
 /* Record a failed CUDA call (call text, file:line, CUDA's message) as the

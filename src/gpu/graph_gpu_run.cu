@@ -18,17 +18,26 @@ typedef struct gcut__gpu_graph gpu_graph;
 /* Bounds so that a bug shows as an error, not a hang. */
 #define MAX_PUSH_LAUNCHES 200000000LL
 
+/* Push iterations per persistent launch (the counters read between), and
+ * push-or-lift rounds per node and iteration. */
+#define BATCH 32
+#define ROUNDS 4
+
+/* Cycles of the asynchronous kernel per launch, and of the precoloring
+ * variant between global relabels. */
+#define ASYNC_CYCLES 500
+#define COLOR_CYCLES 16
+
 /* Start a solve: flow and excess zero, stamps and counters reset, the
- * source's arcs saturated. Records s->start. With gs->fresh (lean bit
- * 1024, graph_gpu.cu) only the clock: the solve's first relabel does the
- * rest in its own launch (graph_kernels.h), in place of four memsets and
- * two small launches. */
+ * source's arcs saturated. Records s->start. Where the relabel runs on the
+ * device only the clock: the solve's first relabel does the rest in its
+ * own launch (graph_kernels.h). */
 static gcut_status start(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
 {
     gcut_status st = GCUT_OK;
     const gcut__dgraph *d = &gs->dg;
     GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
-    if (gs->fresh)
+    if (!gs->host_relabel)
         return GCUT_OK;
     if (d->m > 0)
         GPU_CHECK(ctx, cudaMemsetAsync(d->flow, 0, (size_t)d->m * sizeof(int32_t), s->stream));
@@ -39,7 +48,7 @@ static gcut_status start(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
     GPU_CHECK(ctx, cudaMemsetAsync(d->counters, 0, GCUT_GCNT_SLOTS * sizeof(unsigned long long),
                                    s->stream));
     GPU_CHECK(ctx, gcut__graph_init_launch(d, s->stream));
-    if (d->light_max > 0)
+    if (d->split)
         GPU_CHECK(ctx, gcut__graph_class_launch(d, s->stream));
 fail:
     return st;
@@ -70,81 +79,78 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t excluded = phase2 ? d->sink : d->source;
     /* Distinct and decreasing within a solve (graph_kernels.h). */
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
-    const int fresh = gs->fresh && bfs_id == -1 && !phase2;
-    GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2,
-                                              d->light_max > 0, fresh, s->stream));
+    const int fresh = bfs_id == -1 && !phase2;
+    GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2, fresh,
+                                              s->stream));
     gs->stats.relabels++;
 fail:
     return st;
 }
 
-/* Read the counters; *active = the current worklist's size. With
- * gs->finish_ahead the stop clock is recorded behind the read, so that the
- * read that ends the phase has already timed it (finish_phase1). */
+/* Read the counters; *active = the current worklist's size. The stop
+ * clock is recorded behind the read, so that the read that ends the phase
+ * has already timed it (finish_phase1). */
 static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
                                unsigned long long *active)
 {
     gcut_status st = GCUT_OK;
-    if (gs->finish_ahead) {
-        GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters, gs->dg.counters,
-                                       GCUT_GCNT_SLOTS * sizeof(unsigned long long),
-                                       cudaMemcpyDeviceToHost, s->stream));
-        GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
-        GPU_CHECK(ctx, cudaEventSynchronize(s->stop));
-    } else {
-        st = gcut__gpu_graph_read_counters(ctx, s, gs);
-    }
-    if (!st) {
+    GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters, gs->dg.counters,
+                                   GCUT_GCNT_SLOTS * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
+    GPU_CHECK(ctx, cudaEventSynchronize(s->stop));
+    {
         const unsigned long long *c = gs->h_counters;
         const unsigned long long now = c[GCUT_GCNT_SEQ] % 3;
         *active = c[GCUT_GCNT_SIZE0 + now] + c[GCUT_GCNT_MSIZE0 + now] + c[GCUT_GCNT_HSIZE0 + now];
         gs->stats.push_launches = (long long)c[GCUT_GCNT_STEPS];
-        gs->stats.bfs_levels = (long long)c[GCUT_GCNT_LEVELS];
     }
 fail:
     return st;
 }
 
-/* Lean bit 524288 (graph_gpu.cu): a push batch that reaches the relabel
- * frequency has its relabel enqueued behind it, before the counters are
- * read (worklist_phase). */
-#define RELABEL_AHEAD 524288
-
-/* The least floor of the relabel frequency (graphs under 6400 nodes). */
-#define GR_FLOOR_LEAST 16
-
 /* ECL-MaxFlow's relabel frequency, max(floor, n^2 / (1000 m)) push
- * launches, unless a knob fixes it. ECL's floor is 100; here it grows with
- * n (n / 400) from 16 up to the gr_floor knob (600): from 262 k nodes on,
- * fewer relabels measured 20-30 % faster on genrmf (bench/results), while
- * on graphs of a few thousand nodes, whose BFS is a few levels deep, a
- * relabel every 16 steps instead of 100 measured 1.4-2.9x faster (round
- * 6: acyclic-dense 2000 and three matrices), and 600 up to 3.4x slower.
- * Round 11 measured a floor of 12 below 16384 nodes: on sparse graphs
- * (under 64 arcs a node) 6-26 % faster on five matrices but 26 % slower on
- * a sixth; on all, acyclic-dense 2000 61 % slower: not adopted. */
+ * iterations. ECL's floor is 100; here it grows with n (n / 400) from
+ * GR_FLOOR_LEAST up to GR_FLOOR_MOST: from 262 k nodes on, fewer relabels
+ * measured 20-30 % faster on genrmf, while on graphs of a few thousand
+ * nodes, whose BFS is a few levels deep, a relabel every 16 steps instead
+ * of 100 measured 1.4-2.9x faster (acyclic-dense 2000 and three matrices;
+ * bench/results). */
+#define GR_FLOOR_LEAST 16
+#define GR_FLOOR_MOST 600
+
 static int gr_frequency(const gpu_graph *gs)
 {
-    if (gs->knobs.gr_freq > 0)
-        return gs->knobs.gr_freq;
     const double n = gs->dg.n, m = gs->dg.m > 0 ? gs->dg.m : 1;
     double least = n / 400 > GR_FLOOR_LEAST ? n / 400 : GR_FLOOR_LEAST;
-    least = least < gs->knobs.gr_floor ? least : gs->knobs.gr_floor;
+    least = least < GR_FLOOR_MOST ? least : GR_FLOOR_MOST;
     const double f = n * n / (1000.0 * m);
     return f > least ? (f < 1e6 ? (int)f : 1000000) : (int)least;
 }
 
-/* Worklist push-relabel to the end of one phase: runs of `batch` push
+/* Lifts since the last global relabel that call for the next one: the
+ * heights have drifted far from the distances after n of them; on graphs
+ * under a million nodes n came too soon (2-3 n took 3-9 % off RLG and
+ * genrmf, while 2 M nodes and more lost with more than n), hence at least
+ * min(3 n, LIFT_FLOOR). */
+#define LIFT_FLOOR 1500000ull
+
+static unsigned long long lift_limit(const gpu_graph *gs)
+{
+    const unsigned long long n = (unsigned long long)gs->dg.n;
+    const unsigned long long least = LIFT_FLOOR < 3 * n ? LIFT_FLOOR : 3 * n;
+    return least > n + 1 ? least : n + 1;
+}
+
+/* Worklist push-relabel to the end of one phase: runs of BATCH push
  * iterations (one cooperative launch each, ending early if the worklist
  * empties), with the counters read after each run. A global relabel comes
- * every gr_freq iterations, or sooner when the lifts since the last one
- * pass n * gr_lifts / 4, or min(3 n, gr_lift_floor) if more (the heights
- * have drifted far from the distances), or when the worklist runs dry;
- * the phase ends when one leaves nothing active. With RELABEL_AHEAD, a
- * batch that reaches the frequency has its relabel enqueued behind it
- * (round 10, one call: acyclic-dense n = 2000 0.659 -> 0.619 ms, and
- * 0.591 -> 0.562-0.593 with the heavy-wide instance; within noise on
- * n = 4000 and the matrices). */
+ * at the relabel frequency, or sooner when the lifts pass lift_limit(), or
+ * when the worklist runs dry; the phase ends when one leaves nothing
+ * active. A batch that reaches the frequency has its relabel enqueued
+ * behind it, before the counters are read (small graphs, whose frequency
+ * is a batch: a host round trip less a relabel, and no empty push launch
+ * after the last). */
 static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, int phase2)
 {
     gcut_context *ctx = g->ctx;
@@ -152,36 +158,23 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     const gcut__dgraph *d = &gs->dg;
     const int32_t hmax = phase2 ? GCUT_GRAPH_HEIGHT_INF : d->n;
     const int freq = gr_frequency(gs);
-    const int batch = gs->knobs.batch < freq ? gs->knobs.batch : freq;
-    unsigned long long lift_limit =
-        gs->knobs.gr_lifts > 0 ? (unsigned long long)d->n * gs->knobs.gr_lifts / 4 + 1 : ~0ull;
-    if (gs->knobs.gr_lifts > 0 && gs->knobs.gr_lift_floor > 0) {
-        const unsigned long long cap = 3ull * (unsigned long long)d->n;
-        const unsigned long long least = (unsigned long long)gs->knobs.gr_lift_floor < cap
-                                             ? (unsigned long long)gs->knobs.gr_lift_floor
-                                             : cap;
-        lift_limit = least > lift_limit ? least : lift_limit;
-    }
+    const int batch = BATCH < freq ? BATCH : freq;
+    const unsigned long long lifts_due = lift_limit(gs);
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
-    gs->stats.gr_freq = freq;
     if ((st = global_relabel(ctx, s, gs, phase2)))
         return st;
     for (;;) {
-        if (d->light_max > 0)
-            GPU_CHECK(ctx, gcut__graph_split_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
+        if (d->split)
+            GPU_CHECK(ctx, gcut__graph_split_push_launch(d, batch, hmax, phase2, ROUNDS,
                                                          s->stream));
         else
-            GPU_CHECK(ctx, gcut__graph_push_launch(d, batch, hmax, phase2, gs->knobs.rounds,
-                                                   s->stream));
-        /* RELABEL_AHEAD: this batch ends at the relabel frequency, or
-         * sooner with an empty worklist: a relabel follows either way, so
-         * it goes out before the counters are read (small graphs, whose
-         * frequency is a batch: a host round trip less a relabel, and no
-         * empty push launch after the last). It is exact: nothing active
-         * after it ends the phase. */
-        const int ahead = (d->lean & RELABEL_AHEAD) &&
-                          gs->stats.push_launches - steps_at_gr + batch >= freq;
+            GPU_CHECK(ctx, gcut__graph_push_launch(d, batch, hmax, phase2, ROUNDS, s->stream));
+        /* This batch ends at the relabel frequency, or sooner with an
+         * empty worklist: a relabel follows either way, so it goes out
+         * before the counters are read. It is exact: nothing active after
+         * it ends the phase. */
+        const int ahead = gs->stats.push_launches - steps_at_gr + batch >= freq;
         if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
             return st;
         if ((st = read_active(ctx, s, gs, &active)))
@@ -202,7 +195,7 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
             if (active == 0)
                 break;
         } else if (gs->stats.push_launches - steps_at_gr >= freq ||
-                   lifts - lifts_at_gr >= lift_limit) {
+                   lifts - lifts_at_gr >= lifts_due) {
             if ((st = global_relabel(ctx, s, gs, phase2)))
                 return st;
         } else {
@@ -221,48 +214,29 @@ fail:
     return st;
 }
 
-/* After phase 1: the cut side from the exact heights, the value from the
- * sink's excess, the statistics. With gs->finish_ahead (lean bit 2048) the
- * GPU has nothing left to do: the phase ended at a read of the counters
- * just behind its last relabel, which wrote the side from its exact
- * heights (side_ahead) and the sink's excess into the counters, and the
- * read recorded the stop clock. Exact by construction: the same heights,
- * the same rule, the same value; only a launch, a copy and a host round
- * trip fewer. */
+/* After phase 1: the flow value and the stop clock. Where the relabel
+ * runs on the device the GPU has nothing left to do: the phase ended at a
+ * read of the counters just behind its last relabel, which wrote the side
+ * from its exact heights and the sink's excess into the counters, and the
+ * read recorded the stop clock. With the host's relabel (async) the side
+ * is on the host already and the value is the sink's excess. */
 static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
 {
     gcut_status st = GCUT_OK;
     const gcut__dgraph *d = &gs->dg;
-    if (gs->finish_ahead && !gs->side_on_host) {
+    if (!gs->host_relabel) {
         float t = 0;
         GPU_CHECK(ctx, cudaEventElapsedTime(&t, s->start, s->stop));
         gs->stats.run_ms = t;
         gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_SINK];
     } else {
-        if (!gs->side_on_host)
-            GPU_CHECK(ctx, gcut__graph_side_launch(d, s->stream));
-        /* The sink's excess (the flow value) rides in a pinned slot that the
-         * counters read below overwrites. */
+        /* The sink's excess rides in a pinned slot that no one reads now. */
         GPU_CHECK(ctx, cudaMemcpyAsync(gs->h_counters + GCUT_GCNT_LEFT, d->excess + d->sink,
                                        sizeof(long long), cudaMemcpyDeviceToHost, s->stream));
         if ((st = stop(ctx, s, &gs->stats.run_ms)))
             return st;
         gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_LEFT];
-        if ((st = gcut__gpu_graph_read_counters(ctx, s, gs)))
-            return st;
     }
-    gs->stats.lifts = (long long)gs->h_counters[GCUT_GCNT_LIFTS];
-    gs->stats.pushes = (long long)gs->h_counters[GCUT_GCNT_PUSHES];
-    gs->stats.bfs_levels = (long long)gs->h_counters[GCUT_GCNT_LEVELS];
-    gs->stats.relabel_ms = (double)gs->h_counters[GCUT_GCNT_BFS_NS] / 1e6;
-    gs->stats.push_ms = (double)gs->h_counters[GCUT_GCNT_PUSH_NS] / 1e6;
-    gs->stats.items = (long long)gs->h_counters[GCUT_GCNT_ITEMS];
-    if (gs->stats.push_launches < (long long)gs->h_counters[GCUT_GCNT_STEPS])
-        gs->stats.push_launches = (long long)gs->h_counters[GCUT_GCNT_STEPS];
-    if (d->prof)
-        GPU_CHECK(ctx, cudaMemcpy(gs->stats.prof, d->prof,
-                                  GCUT_GPROF_SLOTS * sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost));
 fail:
     return st;
 }
@@ -302,7 +276,7 @@ fail:
 
 /* ---- the precoloring variant ------------------------------------------- */
 
-/* Greedy arc colouring on the host (seed 000, 5.3): each arc gets the
+/* Greedy arc colouring on the host (Wu, He and Hong, 5.3): each arc gets the
  * smallest colour not yet on an arc at either end, so arcs of one colour
  * share no node. At most 2 * maxdeg - 1 colours. */
 static gcut_status color_arcs(gcut_graph *g, int32_t *color, int *colors)
@@ -362,7 +336,6 @@ static gcut_status ensure_colors(gcut_graph *g, gpu_graph *gs)
     int32_t *color = NULL;
     if (gs->colors > 0 || g->m == 0)
         return GCUT_OK;
-    const double t0 = gcut__now_ms();
     gcut__dgraph *d = &gs->dg;
     if (!gs->color_room) {
         GPU_CHECK(ctx, cudaMalloc((void **)&d->color, (size_t)gs->m_room * sizeof(int32_t)));
@@ -375,7 +348,6 @@ static gcut_status ensure_colors(gcut_graph *g, gpu_graph *gs)
         goto fail;
     GPU_CHECK(ctx, cudaMemcpy((void *)d->color, color, (size_t)g->m * sizeof(int32_t),
                               cudaMemcpyHostToDevice));
-    gs->stats.color_ms = gcut__now_ms() - t0;
 fail:
     if (st)
         gs->colors = 0;
@@ -390,14 +362,13 @@ gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, gpu_graph *gs
     if (st)
         return st;
     const gcut__dgraph *d = &gs->dg;
-    gs->stats.colors = gs->colors;
     long long cycles = 0;
     unsigned long long active = 0;
     if ((st = start(ctx, s, gs)) || (st = global_relabel(ctx, s, gs, 0)) ||
         (st = read_active(ctx, s, gs, &active)))
         return st;
     while (active > 0) {
-        for (int c = 0; c < gs->knobs.color_cycles; c++) {
+        for (int c = 0; c < COLOR_CYCLES; c++) {
             GPU_CHECK(ctx, gcut__graph_color_choose_launch(d, d->n, s->stream));
             for (int32_t k = 0; k < gs->colors; k++)
                 GPU_CHECK(ctx, gcut__graph_color_push_launch(d, k, s->stream));
@@ -421,7 +392,7 @@ fail:
 
 /* ---- the asynchronous variant: global relabel on the host --------------- */
 
-/* Hong's global-relabel-CPU (seed 000, Algorithm 4) on the downloaded
+/* Hong's global-relabel-CPU (Wu, He and Hong, Algorithm 4) on the downloaded
  * flows: BFS from the sink over residual arcs; nodes it does not reach get
  * height n (the caller takes their excess out of ExcessTotal: they can
  * never reach the sink again). The exact distances make the labelling
@@ -499,7 +470,7 @@ gcut_status gcut__gpu_graph_run_async(gcut_graph *g, gcut__gpu *s, gpu_graph *gs
             break;
         GPU_CHECK(ctx, cudaMemcpyAsync(d->height, gs->h_height, (size_t)n * sizeof(int32_t),
                                        cudaMemcpyHostToDevice, s->stream));
-        GPU_CHECK(ctx, gcut__graph_async_launch(d, gs->knobs.async_cycles, s->stream));
+        GPU_CHECK(ctx, gcut__graph_async_launch(d, ASYNC_CYCLES, s->stream));
         gs->stats.push_launches++;
         if (gs->stats.push_launches > MAX_PUSH_LAUNCHES) {
             st = gcut__fail(ctx, GCUT_E_DEVICE, "gpu: async did not finish in %lld launches",
@@ -510,7 +481,6 @@ gcut_status gcut__gpu_graph_run_async(gcut_graph *g, gcut__gpu *s, gpu_graph *gs
     /* The side from the last relabel's exact heights. */
     for (int32_t v = 0; v < n; v++)
         g->side[v] = gs->h_height[v] >= n;
-    gs->side_on_host = 1;
     st = finish_phase1(ctx, s, gs);
 fail:
 done:

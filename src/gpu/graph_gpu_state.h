@@ -1,6 +1,6 @@
 /* What the general-graph GPU path keeps in the context's GPU state between
- * calls (device buffers grown on demand and reused, pinned staging, knobs,
- * the last run's statistics). Internal to src/gpu/graph_gpu*.cu. */
+ * calls (device buffers grown on demand and reused, pinned staging, the
+ * last run's record). Internal to src/gpu/graph_gpu*.cu. */
 #ifndef GCUT_GPU_GRAPH_GPU_STATE_H
 #define GCUT_GPU_GRAPH_GPU_STATE_H
 
@@ -16,15 +16,13 @@ struct gcut__gpu_graph {
     int64_t n_room, m_room;     /* nodes and arcs the device arrays hold */
     int color_room;             /* 1 when dg.color is allocated for m_room arcs */
     const gcut_graph *owner;    /* the graph on the device, NULL if none */
+    int paired;                 /* most arcs of the uploaded graph have an anti-parallel twin */
 
     /* Pinned staging, two halves used in turn, each of `half` bytes. */
     unsigned char *pinned;
     size_t half;
     cudaEvent_t staged[2];
     unsigned long long *h_counters; /* pinned, GCUT_GCNT_SLOTS */
-
-    /* The chain-launch sequence number (graph_kernels.h). */
-    int seq;
 
     /* Host work arrays of the asynchronous variant's global relabel. */
     int32_t *h_height, *h_queue;
@@ -33,17 +31,13 @@ struct gcut__gpu_graph {
     /* Colours of the precoloring variant, for the graph uploaded last. */
     int colors;                 /* 0 until computed */
 
-    /* Knobs (gcut__gpu_graph_tune) and the last run's result and statistics. */
-    gcut__gpu_graph_knobs knobs;
+    /* The run: the global relabel on the host (async) or on the device,
+     * which then also starts the solve and leaves the cut side and the
+     * flow value (graph_relabel.cu). The last run's result and record. */
+    int host_relabel;
     gcut__gpu_graph_stats stats;
     int64_t flow_value;
     int is_flow;
-    int side_on_host;           /* the async variant computes the side on the host */
-    int fresh;                  /* lean 1024: the first relabel starts the solve (not async) */
-    int finish_ahead;           /* lean 2048: the side and value from the last relabel, the stop
-                                 * clock with the last counters read (not async) */
-    int paired;                 /* most arcs of the uploaded graph have an anti-parallel twin */
-    unsigned long long *d_prof; /* GCUT_GPROF_SLOTS, allocated on the first profiled run */
 };
 
 /* The graph state of the context's GPU state, created on first use. */

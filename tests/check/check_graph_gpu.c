@@ -13,9 +13,11 @@
 #include "gpu/gpu.h"
 #endif
 
-/* A random graph around a hub joined both ways to every other node, plus
- * random sparse arcs; the hub is sometimes the source or the sink. */
-static gcut_status hub_graph(gcut_context *ctx, gcut__rng *rng, int32_t n, gcut_graph **out)
+/* A random graph around a hub joined to every other node, both ways (or
+ * one way, alternating, with `one_way`), plus random sparse arcs; the hub
+ * is sometimes the source or the sink. */
+static gcut_status hub_graph(gcut_context *ctx, gcut__rng *rng, int32_t n, int one_way,
+                             gcut_graph **out)
 {
     const int64_t extra = 3 * (int64_t)n, room = 2 * (int64_t)n + extra;
     int32_t *tail = malloc((size_t)room * sizeof *tail),
@@ -32,8 +34,10 @@ static gcut_status hub_graph(gcut_context *ctx, gcut__rng *rng, int32_t n, gcut_
         for (int32_t v = 0; v < n; v++) {
             if (v == hub)
                 continue;
-            tail[m] = hub, head[m] = v, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
-            tail[m] = v, head[m] = hub, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
+            if (!one_way || v % 2)
+                tail[m] = hub, head[m] = v, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
+            if (!one_way || !(v % 2))
+                tail[m] = v, head[m] = hub, cap[m++] = (int32_t)gcut__rng_range(rng, 0, 20);
         }
         for (int64_t i = 0; i < extra; i++) {
             tail[m] = (int32_t)gcut__rng_range(rng, 0, n - 1);
@@ -88,7 +92,7 @@ static gcut_status large_graph(gcut_context *ctx, const char *algo, uint64_t see
     default: {
         int32_t n = (int32_t)gcut__rng_range(&rng, 50, small_hubs ? 240 : 3000);
         snprintf(name, name_size, "hub n=%d seed=%llu", n, (unsigned long long)gseed);
-        return hub_graph(ctx, &rng, n, out);
+        return hub_graph(ctx, &rng, n, 0, out);
     }
     }
 }
@@ -262,65 +266,106 @@ void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed)
     check_gpu_run(r, check_one, "worklist", count, seed);
 }
 
-/* The worklist solver picks its push kind from the graph (a thread, warp
- * or block per node by degree, or a warp per node everywhere); these force
- * one kind on every family, hubs included, so both are checked whole. */
-static void check_one_forced(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                             const char *kind, uint64_t seed, int index)
+/* Shape `index % 5` of the worklist solver's push choices (graph_gpu.cu
+ * picks them from the graph), built in `ctx`; *split = the push it must
+ * pick. RLG: the split push's light instance, chase included; a one-way
+ * hub of over 1024 arcs: its block per heavy node; acyclic-dense of over
+ * 1024 nodes: the dense instance with its staged heavy nodes; a small
+ * acyclic-dense: the dense instance's warps; genrmf (arcs in pairs): a
+ * warp per node. */
+static gcut_status shape_graph(gcut_context *ctx, uint64_t seed, int index, gcut_graph **out,
+                               char *name, size_t name_size, int *split)
 {
-#ifdef GCUT_HAVE_CUDA
-    const int split = strcmp(kind, "split") == 0;
-    /* Negative: keep. Split: a thread up to 12 arcs, a block from 64 arcs
-     * (the hubs of the checks), both tie orders in turn (two instances
-     * each), chase 64 nodes deep, 2 deep and off in turn, the lean bits 7,
-     * 3 + 8 + 256 + 512 (the light loops bounded by the degree, the loads
-     * eight entries at a time) + 16384 (an entry's header loaded with its
-     * claim), 0, 1, 2, 3 + 8, 3, 3 + 8 + 256 (loads four at a time), 4, 5,
-     * 6, 3 + 8 + 256 + 512 without 16384 and with it again, and 4 + 131072
-     * (the heavy instance built for 3 blocks an SM) in turn, a large
-     * instance taking the entry of its tenth (so that acyclic-dense meets
-     * 4 + 131072 at index 79)
-     * and with them the runtime bits (light items dealt round every warp,
-     * sizes read once a block, the relabel's BFS stopped once the active
-     * nodes have their distances, a level's first frontier node read with
-     * its size; and the host's relabel enqueued with a batch that reaches
-     * the relabel frequency, 524288; the solve started by its first relabel,
-     * 1024; the side, value and stop clock from the last relabel and read,
-     * 2048) in five mixes, each of 1024 and 2048 on and off; warp: no
-     * split. Both BFS paths in turn (batched first, but the second instance). The first
-     * instance, which the sanitizer runs take, has chase and every bit;
-     * the second the bounded light loops with the header loaded with the
-     * claim, chase 2 and the plain BFS. */
-    static const int chase[3] = {64, 2, 0};
-    static const int lean[14] = {7, 3 | 8 | 256 | 512 | 16384, 0, 1, 2, 3 | 8, 3, 4 | 131072,
-                                 3 | 8 | 256, 4, 5, 6, 3 | 8 | 256 | 512,
-                                 3 | 8 | 256 | 512 | 16384};
-    const int li = index % 10 == 9 ? index / 10 : index;
-    static const int runtime_bits[5] = {16 | 64 | 128 | 4096 | 524288 | 1024 | 2048, 4096 | 2048,
-                                        0, 64 | 128 | 524288 | 1024, 16 | 128 | 4096};
-    gcut__gpu_graph_knobs k = {-1, -1, -1, -1, -1, -1, -1, -1, split ? 12 : 0, split ? 64 : 0,
-                               -1, -1, index / 2 % 2, 0, split ? chase[index % 3] : -1,
-                               split ? lean[li % 14] | runtime_bits[index % 5] : -1, -1,
-                               index % 7 == 1 || index / 7 % 2 ? 0 : 1, 0, -1};
-    if (gcut__gpu_graph_tune(gpu, &k) != GCUT_OK) {
-        check_fail(r, "worklist (%s push): setting the knobs failed: %s", kind,
-                   gcut_last_error(gpu));
-        return;
+    gcut__rng rng;
+    gcut__rng_seed(&rng, seed, 0x5ba9e000u + (uint64_t)index);
+    const uint64_t gseed = gcut__rng_next(&rng);
+    *split = 1;
+    switch (index % 5) {
+    case 0: {
+        int32_t rows = (int32_t)gcut__rng_range(&rng, 4, 200);
+        int32_t cols = (int32_t)gcut__rng_range(&rng, 4, 80);
+        snprintf(name, name_size, "rlg %dx%d seed=%llu", rows, cols, (unsigned long long)gseed);
+        return gcut__gen_rlg(ctx, rows, cols, 10000, gseed, out);
     }
-#else
-    (void)kind;
+    case 1: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 1100, 3000);
+        snprintf(name, name_size, "one-way hub n=%d seed=%llu", n, (unsigned long long)gseed);
+        return hub_graph(ctx, &rng, n, 1, out);
+    }
+    case 2: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 1030, 1200);
+        snprintf(name, name_size, "acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
+        return gcut__gen_acyclic_dense(ctx, n, gseed, out);
+    }
+    case 3: {
+        int32_t n = (int32_t)gcut__rng_range(&rng, 14, 250);
+        snprintf(name, name_size, "acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
+        return gcut__gen_acyclic_dense(ctx, n, gseed, out);
+    }
+    default: {
+        int32_t a = (int32_t)gcut__rng_range(&rng, 3, 12),
+                b = (int32_t)gcut__rng_range(&rng, 4, 40);
+        snprintf(name, name_size, "genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
+        *split = 0;
+        return gcut__gen_genrmf(ctx, a, b, 1, 1000, gseed, out);
+    }
+    }
+}
+
+/* One shape against prf: the value, the proof, the side, and the push the
+ * solver picked. Alternate pairs of instances ask for the flow inside the
+ * solve (phase 2 on the GPU). */
+static void check_one_shape(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                            const char *algo, uint64_t seed, int index)
+{
+    const unsigned flags = (index / 5) % 2 ? GCUT_GRAPH_SOLVE_FLOW : 0;
+    gcut_graph *cg = NULL, *gg = NULL;
+    uint8_t *cpu_side = NULL;
+    char name[160], what[240];
+    int want_split = 0;
+    gcut_status st = shape_graph(cpu, seed, index, &cg, name, sizeof name, &want_split);
+    if (!st)
+        st = shape_graph(gpu, seed, index, &gg, name, sizeof name, &want_split);
+    snprintf(what, sizeof what, "%s%s: seed %llu index %d (%s)", algo, flags ? " --flow" : "",
+             (unsigned long long)seed, index, name);
+    if (st) {
+        check_fail(r, "%s: building the graph failed (%s): %s", what, gcut_status_str(st),
+                   gcut_last_error(cpu));
+        goto done;
+    }
+    gcut_solve_info cinfo;
+    if ((st = gcut_graph_solve(cg, "prf", 0, &cinfo)) != GCUT_OK) {
+        check_fail(r, "%s: prf failed (%s): %s", what, gcut_status_str(st), gcut_last_error(cpu));
+        goto done;
+    }
+    cpu_side = malloc((size_t)gcut_graph_nodes(cg));
+    if (!cpu_side) {
+        check_fail(r, "%s: out of memory", what);
+        goto done;
+    }
+    gcut_graph_cut_side(cg, cpu_side);
+    if (!check_gpu_solve(r, gpu, gg, algo, flags, cinfo.flow, cpu_side, NULL, NULL, what))
+        goto done;
+#ifdef GCUT_HAVE_CUDA
+    {
+        gcut__gpu_graph_stats stats = {0};
+        if (gcut__gpu_graph_stats_get(gpu, &stats) != GCUT_OK || stats.split != want_split) {
+            check_fail(r, "%s: the solver ran the %s push, not the %s one", what,
+                       stats.split ? "split" : "warp", want_split ? "split" : "warp");
+            goto done;
+        }
+    }
 #endif
-    check_one(r, cpu, gpu, "worklist", seed, index);
+    r->passed++;
+done:
+    free(cpu_side);
+    gcut_graph_destroy(cg);
+    gcut_graph_destroy(gg);
 }
 
-void check_graph_gpu_worklist_split_vs_cpu(check_report *r, int count, uint64_t seed)
+void check_graph_gpu_worklist_shapes_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    check_gpu_run(r, check_one_forced, "split", count, seed);
-}
-
-void check_graph_gpu_worklist_warp_vs_cpu(check_report *r, int count, uint64_t seed)
-{
-    check_gpu_run(r, check_one_forced, "warp", count, seed);
+    check_gpu_run(r, check_one_shape, "worklist", count, seed);
 }
 
 void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed)

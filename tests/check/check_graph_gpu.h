@@ -20,12 +20,12 @@
  * (phase 2 on the GPU) or afterwards (phase 2 on the CPU). The solve must
  * report the GPU's name as its device. */
 void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed);
-/* The same with the worklist's push kind forced, not chosen from the graph:
- * the split push (a thread per node of at most 12 arcs, a warp per medium
- * node, a block per node of 64 arcs or more, both orders of ties) or a warp
- * per node everywhere. */
-void check_graph_gpu_worklist_split_vs_cpu(check_report *r, int count, uint64_t seed);
-void check_graph_gpu_worklist_warp_vs_cpu(check_report *r, int count, uint64_t seed);
+/* The worklist solver on larger graphs of the shapes that select each of
+ * its pushes (check_graph_gpu.c, shape_graph): RLG, a one-way hub of over
+ * 1024 arcs, acyclic-dense of over 1024 and of under 250 nodes, genrmf;
+ * against prf (value, verify, side), and the push it picked (the split
+ * push by degree, or a warp per node where arcs come in pairs). */
+void check_graph_gpu_worklist_shapes_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed);
 

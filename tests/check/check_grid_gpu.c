@@ -7,7 +7,9 @@
 
 #include "check_grid.h"
 #include "gcut.h"
+#ifdef GCUT_HAVE_CUDA
 #include "gpu/gpu.h"
+#endif
 
 /* A larger grid whose flow has to travel across many tiles. */
 static gcut_status large_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
@@ -88,69 +90,78 @@ void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed)
     check_gpu_run(r, check_one, "lockfree", count, seed);
 }
 
-/* check_one() with the GPU context in a forced mode (gcut__gpu_grid_mode's
- * values; -1 keeps the current), named in the failure. */
-static void check_one_in_mode(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                              const char *algo, uint64_t seed, int index, int relabel, int push,
-                              const char *mode)
-{
-#ifdef GCUT_HAVE_CUDA
-    if (gcut__gpu_grid_mode(gpu, relabel, -1, push) != GCUT_OK) {
-        check_fail(r, "tiled (%s): setting the mode failed: %s", mode, gcut_last_error(gpu));
-        return;
-    }
-#else
-    (void)relabel, (void)push, (void)mode;
-#endif
-    check_one(r, cpu, gpu, algo, seed, index);
-}
+/* Grids large enough for the tiled solver's size rules (grid_gpu_run.cu):
+ * 4-connected of 4096 tiles or more (its relabels sweep every tile first,
+ * and after push phases that leave few active tiles start from the last
+ * relabel's heights) and 8-connected of 1024 tiles or more (a push phase
+ * on few active tiles ends in a worklist launch), against BK. Over the
+ * check, each of those parts must have run: the counts come from the
+ * solver's record of its runs. */
+typedef struct large_parts {
+    long long kept, swept, worklist;
+} large_parts;
 
-/* The tiled solver with every relabel after a run's first started from the
- * last one's heights (KEEP forced; by default only on large 4-connected
- * grids after push phases that changed few tiles, which small grids seldom
- * reach). */
-static void check_one_keep(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                           const char *algo, uint64_t seed, int index)
-{
-    check_one_in_mode(r, cpu, gpu, algo, seed, index, GCUT_GPU_GRID_RELABEL_KEEP_ALWAYS, -1,
-                      "KEEP forced");
-}
+static large_parts parts_seen;
 
-void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed)
-{
-    check_gpu_run(r, check_one_keep, "tiled", count, seed);
-}
-
-/* The tiled solver with the rest of a push phase on few active tiles as
- * one worklist launch (push mode 8, forced: by default only on 8-connected
- * grids of 1024 tiles or more, larger than these). */
-static void check_one_tail_wl(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                              const char *algo, uint64_t seed, int index)
-{
-    check_one_in_mode(r, cpu, gpu, algo, seed, index, -1, GCUT_GPU_GRID_PUSH_TAIL_WL,
-                      "tail worklist");
-}
-
-void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed)
-{
-    check_gpu_run(r, check_one_tail_wl, "tiled", count, seed);
-}
-
-/* The tiled solver with SWEEP's first pass in every relabel from scratch
- * (by default only on large grids, grid_kernels.h); on odd instances with
- * KEEP forced as well, so that incremental relabels follow a swept one, as
- * they do by default on large 4-connected grids. */
-static void check_one_sweep(check_report *r, gcut_context *cpu, gcut_context *gpu,
+static void check_one_large(check_report *r, gcut_context *cpu, gcut_context *gpu,
                             const char *algo, uint64_t seed, int index)
 {
-    const int odd = index % 2;
-    check_one_in_mode(r, cpu, gpu, algo, seed, index,
-                      odd ? GCUT_GPU_GRID_RELABEL_SWEEP_KEEP_ALWAYS
-                          : GCUT_GPU_GRID_RELABEL_SWEEP_ALWAYS,
-                      -1, odd ? "SWEEP and KEEP forced" : "SWEEP forced");
+    static const check_disc_shape shape4 = {2017, 200, 1009, 120, 300, 5, 8};
+    static const check_disc_shape shape8 = {993, 300, 497, 200, 150, 5, 8};
+    const int conn = index % 2 ? 8 : 4;
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)index * 0x94d049bb133111ebull + 7;
+    gcut_grid *cg = NULL, *gg = NULL;
+    char what[240];
+    gcut_status st = check_grid_disc(cpu, s, conn, conn == 4 ? &shape4 : &shape8, &cg);
+    if (!st)
+        st = check_grid_disc(gpu, s, conn, conn == 4 ? &shape4 : &shape8, &gg);
+    if (st) {
+        check_fail(r, "seed %llu index %d: the generator failed (%s)", (unsigned long long)seed,
+                   index, gcut_status_str(st));
+        goto done;
+    }
+    snprintf(what, sizeof what, "%s: seed %llu index %d (large, %dx%d, %d-connected)", algo,
+             (unsigned long long)seed, index, gcut_grid_width(gg), gcut_grid_height(gg), conn);
+    gcut_solve_info cinfo, ginfo;
+    if ((st = gcut_grid_solve(cg, "bk", &cinfo)) != GCUT_OK) {
+        check_fail(r, "%s: BK failed (%s): %s", what, gcut_status_str(st), gcut_last_error(cpu));
+        goto done;
+    }
+    if ((st = gcut_grid_solve(gg, algo, &ginfo)) != GCUT_OK) {
+        check_fail(r, "%s: the GPU solve failed (%s): %s", what, gcut_status_str(st),
+                   gcut_last_error(gpu));
+        goto done;
+    }
+    if (!check_grid_solution(r, gpu, gg, ginfo.flow, cinfo.flow, NULL, what))
+        goto done;
+#ifdef GCUT_HAVE_CUDA
+    {
+        gcut__gpu_grid_stats stats = {0};
+        if (gcut__gpu_grid_stats_get(gpu, &stats) != GCUT_OK) {
+            check_fail(r, "%s: no record of the run: %s", what, gcut_last_error(gpu));
+            goto done;
+        }
+        parts_seen.kept += stats.kept_relabels;
+        parts_seen.swept += stats.swept_relabels;
+        parts_seen.worklist += stats.worklist_phases;
+    }
+#endif
+    r->passed++;
+done:
+    gcut_grid_destroy(cg);
+    gcut_grid_destroy(gg);
 }
 
-void check_grid_gpu_sweep_vs_cpu(check_report *r, int count, uint64_t seed)
+void check_grid_gpu_large_vs_cpu(check_report *r, int count, uint64_t seed)
 {
-    check_gpu_run(r, check_one_sweep, "tiled", count, seed);
+    memset(&parts_seen, 0, sizeof parts_seen);
+    check_gpu_run(r, check_one_large, "tiled", count, seed);
+    /* Six instances are enough for each part to come up (three of each
+     * connectivity); fewer may not reach a tail that keeps or queues. */
+    if (r->passed >= 6 && r->failed == 0 &&
+        (!parts_seen.kept || !parts_seen.swept || !parts_seen.worklist))
+        check_fail(r, "over %d large grids the tiled solver ran %lld relabels from the last "
+                      "heights, %lld swept relabels and %lld worklist push phases; each must "
+                      "run at least once",
+                   r->passed, parts_seen.kept, parts_seen.swept, parts_seen.worklist);
 }

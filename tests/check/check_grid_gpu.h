@@ -16,13 +16,11 @@
  * residual source side, and the solve reports the GPU's name as device. */
 void check_grid_gpu_tiled_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed);
-/* The tiled solver with its incremental relabel (KEEP) forced on. */
-void check_grid_gpu_keep_vs_cpu(check_report *r, int count, uint64_t seed);
-/* The tiled solver with its tail push phases as worklist launches (forced). */
-void check_grid_gpu_tail_wl_vs_cpu(check_report *r, int count, uint64_t seed);
-/* The tiled solver with every relabel from scratch run as a first pass over
- * all tiles and the worklist from the tiles it left broken (SWEEP forced;
- * on odd instances KEEP forced too). */
-void check_grid_gpu_sweep_vs_cpu(check_report *r, int count, uint64_t seed);
+/* On `count` grids large enough for the tiled solver's size-dependent
+ * parts (2 MP 4-connected, 0.5 MP 8-connected, alternating): the flow
+ * equals BK's and the solution checks as above; over the check, each part
+ * (relabels from the last heights, swept relabels, worklist push phases)
+ * ran at least once. */
+void check_grid_gpu_large_vs_cpu(check_report *r, int count, uint64_t seed);
 
 #endif

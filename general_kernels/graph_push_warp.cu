@@ -1,12 +1,17 @@
-/* Worklist push-relabel on CSR graphs (the ECL-MaxFlow design, seed 003):
- * active-node worklists de-duplicated by timestamps, a warp per node with
- * shuffle reductions for the lowest residual neighbour, flow stored once per
- * forward arc (one atomic per push), global relabel as a BFS over worklists
- * (graph_split.cu). The BFS and runs of push iterations are
+/* Worklist push-relabel on CSR graphs, a warp per node (the ECL-MaxFlow
+ * design: VanAusdal and Burtscher, "An Efficient
+ * Push-Relabel Implementation for Max-Flow Computations on GPUs"): active-node worklists de-duplicated by timestamps,
+ * shuffle reductions for the lowest residual neighbour, flow stored once
+ * per forward arc (one atomic per push), global relabel as a BFS over
+ * worklists (graph_relabel.cu). The BFS and runs of push iterations are
  * persistent cooperative kernels with a grid barrier between steps, so the
- * host neither launches nor waits per step (graph_kernels.h).
+ * host neither launches nor waits per step (graph_kernels.h). The host
+ * runs this push where arcs come in anti-parallel pairs (genrmf frames,
+ * grids, symmetric matrices): ties among equal heights broken by arc code
+ * (reverse entries mostly first) suit them, and a warp per node was 1.2 to
+ * 3x ahead of the split push there (bench/results).
  *
- * Concurrency (Hong's argument, seed 000): only v's warp takes excess from v
+ * Concurrency (Hong's argument, Wu, He and Hong): only v's warp takes excess from v
  * or raises v's height; others only add to v's excess. The residual of an
  * arc that v chose can only have grown since v read it (v's own pushes are
  * the only ones that shrink it), so a push of min(excess, residual read
@@ -19,18 +24,6 @@
 #include "graph_device.cuh"
 
 namespace cg = cooperative_groups;
-
-static __global__ __launch_bounds__(THREADS) void init_kernel(gcut__dgraph g)
-{
-    const int32_t first = g.out_start[g.source], last = g.out_start[g.source + 1];
-    for (int32_t k = first + blockIdx.x * blockDim.x + threadIdx.x; k < last;
-         k += gridDim.x * blockDim.x) {
-        const int32_t c = g.out_cap[k];
-        g.flow[k] = c;
-        if (c > 0)
-            add_excess(g.excess, g.out_head[k], c);
-    }
-}
 
 /* The lowest residual neighbour of v as (height << 32 | code), code = 2k
  * for forward arc k, 2j + 1 for reverse-CSR entry j; NO_ARC if none (or
@@ -91,31 +84,28 @@ static __device__ __forceinline__ long long push_along(const gcut__dgraph &g, in
     return d > 0 ? d : 0;
 }
 
-/* Up to `steps` push iterations (graph_kernels.h), a group of W lanes per
- * active node (a whole warp for dense graphs, fewer lanes for sparse ones
- * so that one pass covers more of a long worklist); the step number is the
- * de-duplication stamp. Shuffles need every lane of the warp, so groups
- * that are done keep looping without work until all of the warp is. */
-template <int W>
+/* Up to `steps` push iterations (graph_kernels.h), a warp per active
+ * node (W lanes; fewer than 32 measured no faster, even on sparse graphs);
+ * the step number is the de-duplication stamp. Shuffles need every lane
+ * of the warp, so groups that are done keep looping without work until all
+ * of the warp is. */
 static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, int steps,
                                                               int32_t hmax, int phase2, int rounds)
 {
-    constexpr int G = 32 / W;
+    constexpr int W = 32, G = 32 / W;
     __shared__ unsigned long long size_slot;
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long warp = tid / 32, nwarps = (gridDim.x * blockDim.x) / 32;
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
-    unsigned long long lifts = 0, pushes = 0, items = 0;
-    const unsigned long long t0 = tid == 0 ? clock_ns() : 0;
+    unsigned long long lifts = 0;
     int step = 0;
     for (; step < steps; step++, seq++) {
-        const unsigned long long size = block_step_size(
-            g.shared_sizes, &g.counters[GCUT_GCNT_SIZE0], seq, tid == 0, &size_slot);
+        const unsigned long long size =
+            block_step_size(&g.counters[GCUT_GCNT_SIZE0], seq, tid == 0, &size_slot);
         if (size == 0)
             break;
-        items += size;
         const int32_t iter = (int32_t)seq;
         const int32_t *in = g.list[seq & 1];
         int32_t *out = g.list[(seq + 1) & 1];
@@ -158,7 +148,6 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
                     const long long d = push_along(g, v, (uint32_t)best, ex, &to);
                     if (d > 0) {
                         ex -= d;
-                        pushes++;
                         if (to != g.source && to != g.sink &&
                             atomicMax(&g.stamp[to], iter) != iter)
                             out[atomicAdd(out_size, 1ull)] = to;
@@ -174,39 +163,9 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
         grid.sync();
     }
     if (tid == 0)
-        record_push_launch(g, seq, step, t0, items);
+        record_push_launch(g, seq, step);
     if (glane == 0 && lifts)
         atomicAdd(&g.counters[GCUT_GCNT_LIFTS], lifts);
-    if (glane == 0 && pushes)
-        atomicAdd(&g.counters[GCUT_GCNT_PUSHES], pushes);
-}
-
-static __global__ __launch_bounds__(THREADS) void side_kernel(gcut__dgraph g)
-{
-    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
-        g.side[v] = g.height[v] >= g.n;
-}
-
-static __global__ __launch_bounds__(THREADS) void count_left_kernel(gcut__dgraph g)
-{
-    unsigned long long left = 0;
-    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
-        left += v != g.source && v != g.sink && g.excess[v] != 0;
-    if (left)
-        atomicAdd(&g.counters[GCUT_GCNT_LEFT], left);
-}
-
-extern "C" cudaError_t gcut__graph_init_launch(const gcut__dgraph *g, cudaStream_t stream)
-{
-    init_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
-    return cudaGetLastError();
-}
-
-/* The kernel for a group width (1 of 32, 16, 8, 4 lanes per node). */
-template <typename F>
-static const void *pick(int group, F *k32, F *k16, F *k8, F *k4)
-{
-    return (const void *)(group >= 32 ? k32 : group >= 16 ? k16 : group >= 8 ? k8 : k4);
 }
 
 extern "C" cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hmax,
@@ -214,47 +173,20 @@ extern "C" cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps,
 {
     gcut__dgraph copy = *g;
     void *args[] = {&copy, &steps, &hmax, &phase2, &rounds};
-    return cudaLaunchCooperativeKernel(pick(g->group, push_kernel<32>, push_kernel<16>,
-                                            push_kernel<8>, push_kernel<4>),
-                                       g->coop_blocks, THREADS, args, 0, stream);
+    return cudaLaunchCooperativeKernel((const void *)push_kernel, g->coop_blocks, THREADS, args,
+                                       0, stream);
 }
 
-/* The fewest blocks per SM any of the persistent kernels can keep resident. */
-template <typename F>
-static int min_occupancy(int per_sm, F *kernel)
-{
-    int k = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernel, THREADS, 0) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return k < per_sm ? k : per_sm;
-}
-
+/* The blocks of the warp push's and the relabel's launches: the fewest per
+ * SM (at most `cap`) that both keep resident, on every SM. */
 extern "C" int gcut__graph_coop_blocks(int device, int cap)
 {
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    int sms = 0, per_sm = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)push_kernel, THREADS,
+                                                      0) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    int per_sm = cap;
-    per_sm = min_occupancy(per_sm, push_kernel<32>);
-    per_sm = min_occupancy(per_sm, push_kernel<16>);
-    per_sm = min_occupancy(per_sm, push_kernel<8>);
-    per_sm = min_occupancy(per_sm, push_kernel<4>);
-    per_sm = gcut__graph_relabel_occupancy(per_sm);
-    return sms * per_sm;
-}
-
-extern "C" cudaError_t gcut__graph_side_launch(const gcut__dgraph *g, cudaStream_t stream)
-{
-    side_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t gcut__graph_count_left_launch(const gcut__dgraph *g, cudaStream_t stream)
-{
-    count_left_kernel<<<g->blocks, THREADS, 0, stream>>>(*g);
-    return cudaGetLastError();
+    return sms * gcut__graph_relabel_occupancy(per_sm < cap ? per_sm : cap);
 }
