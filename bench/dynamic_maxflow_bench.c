@@ -7,7 +7,9 @@
  * lower, mixed), the median times and the speed-up.
  *
  * Usage: dynamic-maxflow-bench [--quick] [--batches N] [--only NAME]
- *                              [--algo bk|prf] [--seed S]
+ *                              [--algo bk|prf] [--skip-same] [--max-share F]
+ *                              [--seed S]
+ * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * The warm solver (default bk) is timed against itself from zero and, when
  * it is not prf, against prf from zero (the CPU default); --skip-same
  * leaves out the former (BK from zero takes seconds on the large graphs).
@@ -82,7 +84,7 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
 int main(int argc, char **argv)
 {
-    int use_quick = 0, batches = 5, skip_same = 0;
+    int use_quick = 0, batches = 5, skip_same = 0, max_shares = 4;
     const char *only = NULL, *algo = "bk";
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
@@ -90,7 +92,10 @@ int main(int argc, char **argv)
             use_quick = 1;
         else if (!strcmp(argv[i], "--batches") && i + 1 < argc)
             batches = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--skip-same"))
+        else if (!strcmp(argv[i], "--max-share") && i + 1 < argc) {
+            double top = atof(argv[++i]);
+            max_shares = top >= 0.1 ? 4 : top >= 0.01 ? 3 : top >= 0.001 ? 2 : 1;
+        } else if (!strcmp(argv[i], "--skip-same"))
             skip_same = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
@@ -136,7 +141,7 @@ int main(int argc, char **argv)
         if (only && !strstr(in->name, only))
             continue;
         for (int kind = RAISE; kind <= MIXED; kind++) {
-            for (int sh = 0; sh < 4; sh++) {
+            for (int sh = 0; sh < max_shares; sh++) {
                 gcut_graph *g = NULL, *twin = NULL;
                 if (build(ctx, in, seed, &g) != GCUT_OK || build(ctx, in, seed, &twin) != GCUT_OK) {
                     fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
