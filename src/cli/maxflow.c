@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli.h"
@@ -33,8 +34,9 @@ static void usage(FILE *out)
             "  -u, --updates PATH  then apply the capacity batches in PATH (a 'b' line opens\n"
             "                      a batch, each 'U V CAP' line sets arc U -> V to CAP,\n"
             "                      1-based; 'c' comments) one by one, re-solving after\n"
-            "                      each from the last flow (prf; other solvers start\n"
-            "                      from zero); prints the flow after each batch\n"
+            "                      each from the last flow (prf and bk; without --algo\n"
+            "                      the CPU re-solves with bk; GPU solvers start from\n"
+            "                      zero); prints the flow after each batch\n"
             "  -A, --add-arcs      with --updates: add arcs the graph does not have\n"
             "                      (else they are an error)\n"
             "  -S, --from-scratch  with --updates: re-solve every batch from zero\n"
@@ -50,6 +52,7 @@ static void usage(FILE *out)
 
 typedef struct batch_result {
     int64_t flow;
+    const char *algo; /* the solver that ran (static storage) */
     double time_ms;   /* the solve */
     double update_ms; /* gcut_graph_update() */
 } batch_result;
@@ -62,6 +65,11 @@ static void print_batches_json(const batch_result *res, int32_t batches)
     printf("], \"times_ms\": [");
     for (int32_t b = 0; b <= batches; b++)
         printf("%s%.3f", b ? ", " : "", res[b].time_ms);
+    printf("], \"algos\": [");
+    for (int32_t b = 0; b <= batches; b++) {
+        printf("%s", b ? ", " : "");
+        cli_json_string(stdout, res[b].algo);
+    }
     printf("], \"update_ms\": [");
     for (int32_t b = 1; b <= batches; b++)
         printf("%s%.3f", b > 1 ? ", " : "", res[b].update_ms);
@@ -161,10 +169,15 @@ int cli_maxflow_main(int argc, char **argv)
             rc = CLI_EXIT_RUNTIME;
             goto done;
         }
-        results[0] = (batch_result){info.flow, info.time_ms, 0.0};
+        results[0] = (batch_result){info.flow, info.algo, info.time_ms, 0.0};
         unsigned again = flags | (scratch ? GCUT_GRAPH_SOLVE_SCRATCH : 0);
-        /* The solver the first solve settled on (and said so, once). */
-        const char *again_algo = algo ? algo : info.algo;
+        /* Without --algo: on the CPU, BK's warm re-solve (measured the
+         * faster of the two warm solvers on small batches: the results in
+         * bench/results/dynamic_maxflow_cpu_*.md); elsewhere the solver
+         * the first solve settled on (and said so, once). */
+        const char *again_algo = algo                                         ? algo
+                                 : !scratch && !strcmp(info.device, "cpu") ? "bk"
+                                                                           : info.algo;
         for (int32_t b = 0; !st && b < batches; b++) {
             double t1 = now_ms();
             st = gcut_updates_apply(updates, b, g, add_arcs ? GCUT_GRAPH_UPDATE_ADD : 0);
@@ -174,6 +187,7 @@ int cli_maxflow_main(int argc, char **argv)
             if (!st && verify)
                 st = gcut_graph_verify(g, &cut);
             results[b + 1].flow = info.flow;
+            results[b + 1].algo = info.algo;
             results[b + 1].time_ms = info.time_ms;
         }
     }
@@ -222,10 +236,10 @@ int cli_maxflow_main(int argc, char **argv)
         for (int32_t b = 0; updates_path && b < batches; b++) {
             int64_t count = 0;
             gcut_updates_batch(updates, b, &count, NULL, NULL, NULL, NULL);
-            printf("batch %d: flow %lld (%lld updates, applied in %.3f ms, %s in %.3f ms)\n",
+            printf("batch %d: flow %lld (%lld updates, applied in %.3f ms, %s by %s in %.3f ms)\n",
                    b + 1, (long long)results[b + 1].flow, (long long)count,
                    results[b + 1].update_ms, scratch ? "solved from zero" : "re-solved",
-                   results[b + 1].time_ms);
+                   results[b + 1].algo, results[b + 1].time_ms);
         }
         if (verify)
             printf("verified: feasible flow, cut capacity %lld = flow%s\n", (long long)cut,

@@ -55,7 +55,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["flows"] == [15, 11, 5, 5, 20] and d["flow"] == 20
 assert len(d["times_ms"]) == 5 and len(d["update_ms"]) == 4 and d["batches"] == 4
-assert d["device"] == "cpu" and d["algo"] == "prf" and d["from_scratch"] is False' "$TMP/out"
+assert d["device"] == "cpu" and d["algos"] == ["prf", "bk", "bk", "bk", "bk"]
+assert d["algo"] == "bk" and d["from_scratch"] is False' "$TMP/out"
 fi
 run -q -S -j -u "$U" "$G"
 expect "--from-scratch: the same flows" eval 'is 0 && out_has "\"flows\": [15, 11, 5, 5, 20]" && out_has "\"from_scratch\": true"'
