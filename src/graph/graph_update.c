@@ -184,6 +184,64 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
     g->out_cap[a] = c;
 }
 
+/* Nodes one detour search may visit: enough for a way around a lowered
+ * arc through its neighbourhood, little beside a re-solve. */
+#define DETOUR_VISITS 4096
+
+/* A batch's cut-backs leave pairs of an excess (the tail) and a deficit
+ * (the head). Where a short residual path joins an excess to a deficit,
+ * send the flow along it now: the value is kept and the re-solve finds
+ * nothing left to do there (it would find the same path, at the price of
+ * regrowing its trees or labels around it). A breadth-first search from
+ * each excess, bounded to DETOUR_VISITS nodes; what it cannot settle stays
+ * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
+static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
+                           int32_t *queue, int32_t *via)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = 0;
+    for (int64_t k = 0; k < count; k++) {
+        int32_t u = nodes[k];
+        for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
+             tries++) {
+            stamp++;
+            int32_t qh = 0, qt = 0, found = -1;
+            seen[u] = stamp;
+            queue[qt++] = u;
+            while (qh < qt && found < 0 && qt < DETOUR_VISITS) {
+                int32_t x = queue[qh++];
+                for (int32_t p = first[x]; p < first[x + 1]; p++) {
+                    int32_t y = head[p];
+                    if (res[p] <= 0 || seen[y] == stamp || y == g->source)
+                        continue;
+                    seen[y] = stamp;
+                    via[y] = p;
+                    if (y != g->sink && g->excess[y] < 0) {
+                        found = y;
+                        break;
+                    }
+                    if (y != g->sink)
+                        queue[qt++] = y;
+                }
+            }
+            if (found < 0)
+                break;
+            int64_t m = g->excess[u] < -g->excess[found] ? g->excess[u] : -g->excess[found];
+            for (int32_t y = found; y != u; y = head[rev[via[y]]])
+                if (res[via[y]] < m)
+                    m = res[via[y]];
+            for (int32_t y = found; y != u; y = head[rev[via[y]]]) {
+                res[via[y]] -= (int32_t)m;
+                res[rev[via[y]]] += (int32_t)m;
+                note_dirty(g, y);
+            }
+            g->excess[u] -= m;
+            g->excess[found] += m;
+        }
+    }
+}
+
 gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
                               const int32_t *heads, const int32_t *new_capacities, unsigned flags)
 {
@@ -250,8 +308,28 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (st)
             return st;
     }
-    for (int64_t i = 0; i < count; i++)
-        set_capacity(g, gcut__graph_find_arc(g, tails[i], heads[i]), new_capacities[i]);
+    /* (Without room for the list, the re-solve copes without detours.) */
+    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * sizeof *cut) : NULL;
+    int64_t n_cut = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
+        int32_t u = g->arc_tail[a];
+        int64_t before = g->warm ? g->excess[u] : 0;
+        set_capacity(g, a, new_capacities[i]);
+        if (cut && g->excess[u] != before)
+            cut[n_cut++] = u;
+    }
+    if (n_cut) {
+        int32_t *seen = calloc((size_t)g->n, sizeof *seen);
+        int32_t *queue = malloc((size_t)g->n * sizeof *queue);
+        int32_t *via = malloc((size_t)g->n * sizeof *via);
+        if (seen && queue && via)
+            settle_detours(g, cut, n_cut, seen, queue, via);
+        free(seen);
+        free(queue);
+        free(via);
+    }
+    free(cut);
     /* Without a warm state the next solve starts from the new capacities. */
     if (!g->warm)
         g->res_fresh = 0;
