@@ -10,6 +10,8 @@
  *                              [--algo bk|prf] [--skip-same] [--max-share F]
  *                              [--seed S]
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
+ * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
+ * its budget and prf solves from zero; the time counts both).
  * The warm solver (default bk) is timed against itself from zero and, when
  * it is not prf, against prf from zero (the CPU default); --skip-same
  * leaves out the former (BK from zero takes seconds on the large graphs).
@@ -85,6 +87,7 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 int main(int argc, char **argv)
 {
     int use_quick = 0, batches = 5, skip_same = 0, max_shares = 4;
+    unsigned warm_flags = 0;
     const char *only = NULL, *algo = "bk";
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
@@ -95,7 +98,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--max-share") && i + 1 < argc) {
             double top = atof(argv[++i]);
             max_shares = top >= 0.1 ? 4 : top >= 0.01 ? 3 : top >= 0.001 ? 2 : 1;
-        } else if (!strcmp(argv[i], "--skip-same"))
+        } else if (!strcmp(argv[i], "--bounded"))
+            warm_flags = GCUT_GRAPH_SOLVE_BOUNDED;
+        else if (!strcmp(argv[i], "--skip-same"))
             skip_same = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
@@ -104,7 +109,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--batches N] [--only NAME] [--algo A] [--skip-same] "
+            fprintf(stderr, "usage: %s [--quick] [--batches N] [--only NAME] [--algo A] [--skip-same] [--bounded] "
                     "[--seed S]\n",
                     argv[0]);
             return 2;
@@ -183,7 +188,7 @@ int main(int argc, char **argv)
                         st = gcut_graph_update(twin, per, tail, head, cap, 0);
                     gcut_solve_info wi, fi;
                     if (!st)
-                        st = gcut_graph_solve(g, algo, 0, &wi);
+                        st = gcut_graph_solve(g, algo, warm_flags, &wi);
                     /* The flow value alone is what both report; the proof
                      * of the warm one is checked on the last batch. */
                     if (!st && b == batches - 1)

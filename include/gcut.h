@@ -608,6 +608,13 @@ gcut_status gcut_grid_solve_device(gcut_grid *grid, const int32_t *d_source,
 /* With gcut_graph_solve(): start from zero even after an update. */
 #define GCUT_GRAPH_SOLVE_SCRATCH 2u
 
+/* With gcut_graph_solve() and "bk" after an update: a warm re-solve that
+ * has scanned four times as many residual arcs as the graph has (2 per
+ * arc) in its growth and adoptions gives up and solves from zero with
+ * "prf" instead (info->algo says so): a batch too large for a warm
+ * re-solve then costs a fresh solve and a bounded loss. */
+#define GCUT_GRAPH_SOLVE_BOUNDED 4u
+
 /* Set the capacity of the arcs tails[i] -> heads[i] (0-based) to
  * new_capacities[i] >= 0, for i in 0..count-1, in order (a repeated arc
  * takes its last value). Raises, cuts and zeroes alike; parallel arcs were

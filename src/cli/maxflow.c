@@ -171,6 +171,10 @@ int cli_maxflow_main(int argc, char **argv)
         }
         results[0] = (batch_result){info.flow, info.algo, info.time_ms, 0.0};
         unsigned again = flags | (scratch ? GCUT_GRAPH_SOLVE_SCRATCH : 0);
+        /* bk chosen here (no --algo): bounded, so that a batch too large
+         * for a warm re-solve costs about a fresh prf solve. */
+        if (!algo)
+            again |= GCUT_GRAPH_SOLVE_BOUNDED;
         /* Without --algo: on the CPU, BK's warm re-solve (measured the
          * faster of the two warm solvers on small batches: the results in
          * bench/results/dynamic_maxflow_cpu_*.md); elsewhere the solver

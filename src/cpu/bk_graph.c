@@ -42,6 +42,10 @@ typedef struct bk_state {
     int32_t time;
     int32_t n;
     int32_t src, snk; /* only for the re-solve's tree repair */
+    /* A re-solve's budget: residual arcs scanned by growth and adoption
+     * (0: none); past it run() stops with gave_up set. */
+    int64_t work_limit, work;
+    int gave_up;
     int64_t flow;
     int64_t augmentations;
 } bk_state;
@@ -266,6 +270,10 @@ static gcut_status run(bk_state *s, gcut_graph *g)
             break;
         if ((++steps & 0xfffff) == 0 && gcut__progress(g->ctx, "maxflow", -1.0))
             return gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "bk: the solve was stopped by the caller");
+        if (s->work_limit && (s->work += s->first[i + 1] - s->first[i]) > s->work_limit) {
+            s->gave_up = 1;
+            return GCUT_OK;
+        }
 
         /* Growth: claim free neighbours; stop at an arc into the other tree. */
         bk_node *ni = &node[i];
@@ -325,8 +333,11 @@ static gcut_status run(bk_state *s, gcut_graph *g)
         ni->next = i;
         current = i;
         augment(s, from, to, arc);
-        while (s->orphans.count)
-            adopt(s, bk_ring_pop(&s->orphans));
+        while (s->orphans.count) {
+            int32_t o = bk_ring_pop(&s->orphans);
+            adopt(s, o);
+            s->work += s->first[o + 1] - s->first[o];
+        }
     }
     return GCUT_OK;
 }
@@ -533,8 +544,10 @@ static void repair_trees(bk_state *s, const int32_t *dirty, int64_t count)
  * node's used supply comes first out of its excess and its used demand
  * first into its deficit; the rest moves the residuals of its arcs at the
  * source and the sink, so the state is again a plain pseudo-flow. */
-gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations)
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t work_limit, int *gave_up,
+                                   int64_t *iterations)
 {
+    *gave_up = 0;
     gcut__resnet rn;
     gcut__resnet_view(g, &rn);
     const int32_t src = g->source, snk = g->sink, n = g->n;
@@ -568,6 +581,7 @@ gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations)
     s.time = incremental ? g->bk->time : 0;
     s.src = src;
     s.snk = snk;
+    s.work_limit = work_limit;
     bk_ring_start(&s.orphans, g->bk->ring, n);
     s.queue_first = s.queue_last = -1;
 
@@ -647,6 +661,11 @@ gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations)
     }
     if ((st = run(&s, g)))
         goto done;
+    if (s.gave_up) {
+        /* The state is half-way through: the caller solves from zero. */
+        *gave_up = 1;
+        goto done;
+    }
 
     /* Restore the terminal residuals (last saved first: an arc between the
      * source and the sink was saved twice, the second time already

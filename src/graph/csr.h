@@ -130,8 +130,11 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations);
 
 /* The same with BK: the pseudo-flow's excesses and deficits join the
  * source's and the sink's residuals as BK's terminal capacities; the last
- * BK solve's trees are reused where g->bk_trees. */
-gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t *iterations);
+ * BK solve's trees are reused where g->bk_trees. With work_limit > 0 it
+ * gives up (*gave_up, the state lost) after that many growth steps and
+ * adoptions. */
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t work_limit, int *gave_up,
+                                   int64_t *iterations);
 void gcut__bk_keep_free(struct gcut__bk_keep *keep);
 
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is

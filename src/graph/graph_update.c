@@ -184,16 +184,16 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
     g->out_cap[a] = c;
 }
 
-/* Nodes one detour search may visit: enough for a way around a lowered
- * arc through its neighbourhood, little beside a re-solve. */
-#define DETOUR_VISITS 4096
+/* Residual arcs one detour search may scan: enough for a way around a
+ * lowered arc through its neighbourhood, little beside a re-solve. */
+#define DETOUR_SCANS 65536
 
 /* A batch's cut-backs leave pairs of an excess (the tail) and a deficit
  * (the head). Where a short residual path joins an excess to a deficit,
  * send the flow along it now: the value is kept and the re-solve finds
  * nothing left to do there (it would find the same path, at the price of
  * regrowing its trees or labels around it). A breadth-first search from
- * each excess, bounded to DETOUR_VISITS nodes; what it cannot settle stays
+ * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
  * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
 static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
                            int32_t *queue, int32_t *via)
@@ -201,16 +201,21 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
     int32_t stamp = 0;
-    for (int64_t k = 0; k < count; k++) {
+    /* All searches together visit at most about the graph's size: a large
+     * batch leaves the rest to the re-solve rather than search for long. */
+    int64_t budget = (int64_t)g->n + g->m;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t u = nodes[k];
         for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
              tries++) {
             stamp++;
             int32_t qh = 0, qt = 0, found = -1;
+            int64_t scanned = 0;
             seen[u] = stamp;
             queue[qt++] = u;
-            while (qh < qt && found < 0 && qt < DETOUR_VISITS) {
+            while (qh < qt && found < 0 && scanned < DETOUR_SCANS) {
                 int32_t x = queue[qh++];
+                scanned += first[x + 1] - first[x];
                 for (int32_t p = first[x]; p < first[x + 1]; p++) {
                     int32_t y = head[p];
                     if (res[p] <= 0 || seen[y] == stamp || y == g->source)
@@ -225,6 +230,7 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
                         queue[qt++] = y;
                 }
             }
+            budget -= scanned;
             if (found < 0)
                 break;
             int64_t m = g->excess[u] < -g->excess[found] ? g->excess[u] : -g->excess[found];
