@@ -527,6 +527,30 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
                                const gcut_segment_options *options, uint8_t *mask,
                                gcut_segment_info *info);
 
+/* A segmentation session: one image segmented again and again as its seeds
+ * change (a person adding scribbles). The image's part of the work (its
+ * colours, the n-links, the graph where its solver runs) is done once, in
+ * _create; each _update takes the complete current seeds and writes the
+ * mask, equal to gcut_segment_image() with the same pixels, seeds and
+ * options (the same solver default too). Equal masks mean the colour models
+ * are fitted to each state's seeds afresh, which changes every pixel's
+ * terminals, so each update cuts the whole graph again; what the session
+ * saves is the image's part. The pixels and options are copied; the first
+ * update's info includes the preparation time. */
+typedef struct gcut_segment_session gcut_segment_session;
+
+gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels, int width,
+                                        int height, int channels, size_t stride_bytes,
+                                        const gcut_segment_options *options,
+                                        gcut_segment_session **out);
+
+/* Segment with `seeds` (width*height, as gcut_segment_image takes them). */
+gcut_status gcut_segment_session_update(gcut_segment_session *session, const uint8_t *seeds,
+                                        uint8_t *mask, gcut_segment_info *info);
+
+/* Release a session. NULL is a no-op. */
+void gcut_segment_session_destroy(gcut_segment_session *session);
+
 /* A segmentation drawn for a person: rgb (width*height*3 bytes, packed)
  * gets the image (pixels as for gcut_segment_image) with the foreground
  * (mask != 0) tinted green, and, where `seeds` is not NULL, the foreground
@@ -930,6 +954,92 @@ gcut_status gcut_flow_error(gcut_context *ctx, const float *flow, const float *t
  * are black. */
 gcut_status gcut_flow_colorize(gcut_context *ctx, const float *flow, int width, int height,
                                double max_motion, uint8_t *rgb);
+/* ------------------------------------------------------------------------
+ * Dynamic general graphs: capacity changes after a solve, and a re-solve
+ * from the last flow instead of from zero (Kannappan et al., "Scalable
+ * Maxflow Processing for Dynamic Graphs").
+ * ---------------------------------------------------------------------- */
+
+/* With gcut_graph_update(): arcs that do not exist yet are added (with the
+ * new capacity) instead of refused. */
+#define GCUT_GRAPH_UPDATE_ADD 1u
+
+/* With gcut_graph_solve(): start from zero even after an update. */
+#define GCUT_GRAPH_SOLVE_SCRATCH 2u
+
+/* With gcut_graph_solve() and "bk" after an update: a warm re-solve that
+ * has scanned four times as many residual arcs as the graph has (2 per
+ * arc) in its growth and adoptions gives up and solves from zero with
+ * "prf" instead (info->algo says so): a batch too large for a warm
+ * re-solve then costs a fresh solve and a bounded loss. */
+#define GCUT_GRAPH_SOLVE_BOUNDED 4u
+
+/* Set the capacity of the arcs tails[i] -> heads[i] (0-based) to
+ * new_capacities[i] >= 0, for i in 0..count-1, in order (a repeated arc
+ * takes its last value). Raises, cuts and zeroes alike; parallel arcs were
+ * summed when the graph was built, so the new value is the pair's total.
+ * GCUT_E_RANGE naming the update for a node outside 0..n-1, a self-loop, a
+ * negative capacity, or (without GCUT_GRAPH_UPDATE_ADD) an arc the graph
+ * does not have; a refused batch changes nothing. Adding arcs renumbers
+ * the arcs (gcut_graph_arc) and costs a rebuild of the graph.
+ * After a solve the graph keeps that solve's flow through the update (flow
+ * above a lowered capacity is cut back to it, leaving an excess at the
+ * arc's tail and a deficit at its head), and the next gcut_graph_solve()
+ * with "prf" or "bk" continues from it instead of from zero: prf with the
+ * deficient nodes as extra sinks, bk with excesses and deficits as terminal
+ * capacities and, after a BK solve, BK's search trees kept and repaired
+ * around the touched nodes (Kohli-Torr). Either gives the same exact answer
+ * as a fresh solve (the flow value, the same cut side, a feasible flow on
+ * request, a proof gcut_graph_verify() accepts). GPU solvers start from
+ * zero. The last result is gone until the next solve. */
+gcut_status gcut_graph_update(gcut_graph *graph, int64_t count, const int32_t *tails,
+                              const int32_t *heads, const int32_t *new_capacities, unsigned flags);
+
+/* The index of the arc tail -> head (0-based) in *arc; GCUT_E_RANGE when
+ * the graph has no such arc or a node is out of range. */
+gcut_status gcut_graph_find_arc(const gcut_graph *graph, int32_t tail, int32_t head,
+                                int32_t *arc);
+
+/* Capacity-update files (`gcut maxflow --updates`):
+ *   c a comment                (anywhere; blank lines too)
+ *   b                          a batch starts
+ *   U V CAP                    arc U -> V (1-based) gets capacity CAP
+ * Every update line belongs to the batch opened by the last 'b' line; an
+ * empty batch is allowed, a file without batches too. Errors name
+ * PATH:LINE: GCUT_E_FORMAT (a bad or unknown line, an update before the
+ * first 'b'), GCUT_E_RANGE (a node id outside 1..nodes, a negative
+ * capacity), GCUT_E_OVERFLOW (a capacity past INT32_MAX), GCUT_E_IO. */
+typedef struct gcut_updates gcut_updates;
+
+/* Read the update file at `path` for a graph of `nodes` nodes. */
+gcut_status gcut_updates_read(gcut_context *ctx, const char *path, int32_t nodes,
+                              gcut_updates **out);
+
+/* Parse `size` bytes of `text` (need not end in '\0') the same way; `name`
+ * stands for the path in messages. */
+gcut_status gcut_updates_parse(gcut_context *ctx, const char *text, size_t size, const char *name,
+                               int32_t nodes, gcut_updates **out);
+
+/* Release updates. NULL is a no-op. */
+void gcut_updates_destroy(gcut_updates *updates);
+
+int32_t gcut_updates_batches(const gcut_updates *updates);
+
+/* Batch `batch` (0-based): its update count and arrays (0-based node ids,
+ * owned by `updates`); `lines` (may be NULL) gets each update's line. */
+gcut_status gcut_updates_batch(const gcut_updates *updates, int32_t batch, int64_t *count,
+                               const int32_t **tails, const int32_t **heads,
+                               const int32_t **capacities, const int64_t **lines);
+
+/* gcut_graph_update() with batch `batch`; an arc the graph lacks (without
+ * GCUT_GRAPH_UPDATE_ADD) is GCUT_E_RANGE naming PATH:LINE. */
+gcut_status gcut_updates_apply(const gcut_updates *updates, int32_t batch, gcut_graph *graph,
+                               unsigned flags);
+
+/* libFuzzer-style entry: parses `data` as an update file for a graph of
+ * 1000 nodes; no input makes it crash, leak or read outside `data`.
+ * Returns 0. */
+int gcut_fuzz_updates(const uint8_t *data, size_t size);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -13,7 +13,10 @@
 #ifndef GCUT_CLI_CLI_OUTPUTS_H
 #define GCUT_CLI_CLI_OUTPUTS_H
 
-#define CLI_OUTPUTS_MAX 16
+/* Enough for segment --seeds-sequence: the image, a trimap and
+ * CLI_SEQUENCE_MAX scribble files in, one mask a state out. */
+#define CLI_SEQUENCE_MAX 64
+#define CLI_OUTPUTS_MAX (CLI_SEQUENCE_MAX + 2)
 
 typedef struct cli_outputs {
     const char *cmd;

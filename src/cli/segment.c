@@ -33,6 +33,12 @@ static void usage(FILE *out)
             "  -t, --trimap PNG         0 = background, 255 = foreground, else unknown\n"
             "  -b, --box X1,Y1,X2,Y2    GrabCut's rectangle (inclusive pixel coordinates):\n"
             "                           everything outside it is background\n"
+            "  -S, --seeds-sequence A,B,...\n"
+            "                           scribble files (as --seeds), each a later state of\n"
+            "                           the same scribbles: one mask per state, each equal\n"
+            "                           to a segmentation of that state alone, made in one\n"
+            "                           session (the image prepared once, the cut warm);\n"
+            "                           -o then names the masks with one %%d (1, 2, ...)\n"
             "\n"
             "Outputs:\n"
             "  -o, --output PNG         the mask, 8-bit grey: 255 foreground, 0 background\n"
@@ -81,6 +87,7 @@ static void usage(FILE *out)
 typedef struct seg_args {
     gcut_device device;
     const char *input, *seeds, *trimap, *output, *overlay, *graph, *algo;
+    const char *sequence; /* --seeds-sequence: comma-separated scribble files */
     int box[4], have_box;
     uint8_t fg_rgb[3], bg_rgb[3];
     int mask_fg, mask_bg;
@@ -165,6 +172,7 @@ static int parse_args(int argc, char **argv, seg_args *a)
         {"connectivity", required_argument, NULL, 'N'}, {"device", required_argument, NULL, 'd'},
         {"algo", required_argument, NULL, 'a'},       {"verify", no_argument, NULL, 'c'},
         {"threads", required_argument, NULL, 'T'},
+        {"seeds-sequence", required_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},            {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},             {"max-memory", required_argument, NULL, 'X'},
         {NULL, 0, NULL, 0},
@@ -176,13 +184,14 @@ static int parse_args(int argc, char **argv, seg_args *a)
     a->mask_fg = 255;
     a->mask_bg = 0;
     gcut_segment_options_init(&a->opt);
-    const char *shorts = ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:qVhX:";
+    const char *shorts = ":s:F:B:t:b:o:M:O:g:jm:k:i:l:N:d:a:cT:S:qVhX:";
     opterr = 0;
     int c, v[2], rc;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         rc = 0;
         switch (c) {
         case 's': a->seeds = optarg; break;
+        case 'S': a->sequence = optarg; break;
         case 't': a->trimap = optarg; break;
         case 'o': a->output = optarg; break;
         case 'O':
@@ -246,8 +255,31 @@ static int parse_args(int argc, char **argv, seg_args *a)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one image only, not also '%s'", argv[optind + 1]);
     a->input = argv[optind];
-    if (!a->seeds && !a->trimap && !a->have_box)
+    if (!a->seeds && !a->trimap && !a->have_box && !a->sequence)
         return cli_usage_error(cmd, "no seeds given: use --seeds, --trimap or --box");
+    if (a->sequence) {
+        if (a->seeds)
+            return cli_usage_error(cmd, "--seeds-sequence replaces --seeds: give one of them");
+        if (a->overlay || a->graph)
+            return cli_usage_error(cmd, "--seeds-sequence writes masks only (no %s)",
+                                   a->overlay ? "--overlay" : "--save-graph");
+        if (!*a->sequence || a->sequence[strlen(a->sequence) - 1] == ',' ||
+            strstr(a->sequence, ",,") || a->sequence[0] == ',')
+            return cli_usage_error(cmd, "--seeds-sequence needs files separated by commas, "
+                                        "not '%s'",
+                                   a->sequence);
+        int states = 1;
+        for (const char *p = a->sequence; *p; p++)
+            states += *p == ',';
+        if (states > CLI_SEQUENCE_MAX)
+            return cli_usage_error(cmd, "--seeds-sequence takes at most %d states, not %d",
+                                   CLI_SEQUENCE_MAX, states);
+        const char *pct = a->output ? strchr(a->output, '%') : NULL;
+        if (a->output && (!pct || pct[1] != 'd' || strchr(pct + 2, '%')))
+            return cli_usage_error(cmd, "with --seeds-sequence, --output needs exactly one %%d "
+                                        "for the state's number (e.g. mask-%%d.png), not '%s'",
+                                   a->output);
+    }
     if (!memcmp(a->fg_rgb, a->bg_rgb, 3))
         return cli_usage_error(cmd, "--fg-color and --bg-color are the same colour");
     a->opt.algo = a->algo;
@@ -255,7 +287,8 @@ static int parse_args(int argc, char **argv, seg_args *a)
     cli_outputs_input(&a->outs, "the image", a->input);
     cli_outputs_input(&a->outs, "--seeds", a->seeds);
     cli_outputs_input(&a->outs, "--trimap", a->trimap);
-    cli_outputs_add(&a->outs, "--output", a->output);
+    /* A sequence's masks are named per state (run_sequence adds them). */
+    cli_outputs_add(&a->outs, "--output", a->sequence ? NULL : a->output);
     cli_outputs_add(&a->outs, "--overlay", a->overlay);
     cli_outputs_add(&a->outs, "--save-graph", a->graph);
     if ((rc = cli_outputs_check(&a->outs)) >= 0)
@@ -385,6 +418,172 @@ static void *load_seed_files(void *arg)
     return NULL;
 }
 
+/* One state of a --seeds-sequence run. */
+typedef struct seq_state {
+    char *scribbles; /* the file */
+    char *mask_path; /* NULL without --output */
+    gcut_segment_info info;
+    double update_ms; /* seeds in, mask out */
+} seq_state;
+
+static void print_sequence(const seg_args *a, const gcut_image *im, const seq_state *st, int n,
+                           double prepare_ms, double total_ms)
+{
+    int64_t pixels = (int64_t)gcut_image_width(im) * gcut_image_height(im);
+    if (!a->json) {
+        printf("image: %s, %dx%d, %d seed states in one session (%s on %s)\n", a->input,
+               gcut_image_width(im), gcut_image_height(im), n, st[0].info.algo,
+               st[0].info.device);
+        for (int k = 0; k < n; k++) {
+            printf("state %d (%s): foreground %lld of %lld pixels (%.1f%%), energy %.3f (flow "
+                   "%lld), %d cut%s%s, update %.1f ms (cut %.1f)",
+                   k + 1, st[k].scribbles, (long long)st[k].info.foreground, (long long)pixels,
+                   100.0 * (double)st[k].info.foreground / (double)pixels, st[k].info.energy,
+                   (long long)st[k].info.flow, st[k].info.iterations,
+                   st[k].info.iterations == 1 ? "" : "s", a->opt.verify ? ", verified" : "",
+                   st[k].update_ms, st[k].info.time_cut_ms);
+            if (st[k].mask_path)
+                printf(" -> %s", st[k].mask_path);
+            printf("\n");
+        }
+        printf("time: %.1f ms (the first update includes preparing the image: %.1f ms)\n",
+               total_ms, prepare_ms);
+        return;
+    }
+    printf("{\"image\": ");
+    cli_json_string(stdout, a->input);
+    printf(", \"width\": %d, \"height\": %d, \"states\": %d, \"device\": ",
+           gcut_image_width(im), gcut_image_height(im), n);
+    cli_json_string(stdout, st[0].info.device);
+    printf(", \"algo\": ");
+    cli_json_string(stdout, st[0].info.algo);
+    const char *keys[] = {"flows", "foreground", "iterations", "update_ms", "cut_ms"};
+    for (int key = 0; key < 5; key++) {
+        printf(", \"%s\": [", keys[key]);
+        for (int k = 0; k < n; k++) {
+            const gcut_segment_info *i = &st[k].info;
+            if (key == 0)
+                printf("%s%lld", k ? ", " : "", (long long)i->flow);
+            else if (key == 1)
+                printf("%s%lld", k ? ", " : "", (long long)i->foreground);
+            else if (key == 2)
+                printf("%s%d", k ? ", " : "", i->iterations);
+            else
+                printf("%s%.3f", k ? ", " : "", key == 3 ? st[k].update_ms : i->time_cut_ms);
+        }
+        printf("]");
+    }
+    printf(", \"masks\": [");
+    for (int k = 0; k < n; k++) {
+        printf("%s", k ? ", " : "");
+        if (st[k].mask_path)
+            cli_json_string(stdout, st[k].mask_path);
+        else
+            printf("null");
+    }
+    printf("], \"prepare_ms\": %.3f, \"total_ms\": %.3f%s}\n", prepare_ms, total_ms,
+           a->opt.verify ? ", \"verified\": true" : "");
+}
+
+/* --seeds-sequence: one session, one mask per scribble state. Every mask
+ * and scribble file joins the outputs check before any work, and the masks
+ * are renamed into place together at the end: all or none. */
+static int run_sequence(seg_args *a, gcut_context *ctx)
+{
+    double t0 = gcut_clock_ms();
+    int n = 1;
+    for (const char *p = a->sequence; *p; p++)
+        n += *p == ',';
+    seq_state *st = calloc((size_t)n, sizeof *st);
+    gcut_image *im = NULL, *trimap = NULL;
+    gcut_segment_session *session = NULL;
+    uint8_t *seeds = NULL, *mask = NULL;
+    const char *own_error = NULL;
+    int rc = CLI_EXIT_OK;
+    gcut_status s = st ? GCUT_OK : GCUT_E_NOMEM;
+    if (!st)
+        own_error = "out of memory";
+    for (int k = 0, from = 0; !s && k < n; k++) {
+        const char *begin = a->sequence + from, *comma = strchr(begin, ',');
+        size_t len = comma ? (size_t)(comma - begin) : strlen(begin);
+        from += (int)len + 1;
+        st[k].scribbles = malloc(len + 1);
+        st[k].mask_path = a->output ? malloc(strlen(a->output) + 16) : NULL;
+        if (!st[k].scribbles || (a->output && !st[k].mask_path)) {
+            s = GCUT_E_NOMEM, own_error = "out of memory";
+            break;
+        }
+        memcpy(st[k].scribbles, begin, len);
+        st[k].scribbles[len] = '\0';
+        if (a->output)
+            snprintf(st[k].mask_path, strlen(a->output) + 16, a->output, k + 1);
+    }
+    for (int k = 0; !s && k < n; k++) {
+        cli_outputs_input(&a->outs, "--seeds-sequence", st[k].scribbles);
+        cli_outputs_add(&a->outs, "--output", st[k].mask_path);
+    }
+    if (!s) {
+        int checked = cli_outputs_check(&a->outs);
+        if (checked >= 0) {
+            rc = checked;
+            goto done;
+        }
+    }
+    if (!s)
+        s = gcut_image_load(ctx, a->input, &im);
+    if (!s && a->trimap)
+        s = gcut_image_load(ctx, a->trimap, &trimap);
+    int w = gcut_image_width(im), h = gcut_image_height(im), c = gcut_image_channels(im);
+    size_t pixels = (size_t)w * (size_t)h;
+    if (!s && (!(seeds = malloc(pixels)) || !(mask = malloc(pixels))))
+        s = GCUT_E_NOMEM, own_error = "out of memory for the seeds and the mask";
+    double t1 = gcut_clock_ms();
+    if (!s)
+        s = gcut_segment_session_create(ctx, gcut_image_pixels(im), w, h, c, (size_t)w * (size_t)c,
+                                        &a->opt, &session);
+    double prepare_ms = gcut_clock_ms() - t1;
+    for (int k = 0; !s && k < n; k++) {
+        gcut_image *scribbles = NULL;
+        memset(seeds, 0, pixels);
+        s = gcut_image_load(ctx, st[k].scribbles, &scribbles);
+        if (!s)
+            s = gcut_seeds_add_scribbles(ctx, seeds, w, h, scribbles, a->fg_rgb, a->bg_rgb);
+        gcut_image_destroy(scribbles);
+        if (!s && trimap)
+            s = gcut_seeds_add_trimap(ctx, seeds, w, h, trimap);
+        if (!s && a->have_box)
+            s = gcut_seeds_add_box(ctx, seeds, w, h, a->box[0], a->box[1], a->box[2], a->box[3]);
+        double t2 = gcut_clock_ms();
+        if (!s)
+            s = gcut_segment_session_update(session, seeds, mask, &st[k].info);
+        st[k].update_ms = gcut_clock_ms() - t2;
+        if (!s && st[k].mask_path) {
+            for (size_t i = 0; i < pixels; i++)
+                mask[i] = (uint8_t)(mask[i] ? a->mask_fg : a->mask_bg);
+            s = gcut_image_save_png(ctx, cli_outputs_temp(&a->outs, st[k].mask_path), mask, w,
+                                    h, 1, (size_t)w);
+        }
+    }
+    if (s) {
+        cli_outputs_abort(&a->outs);
+        rc = own_error ? cli_error(cmd, s, "%s", own_error) : cli_runtime_error(cmd, ctx, s);
+    } else if (!(rc = cli_outputs_commit(&a->outs))) {
+        print_sequence(a, im, st, n, prepare_ms, gcut_clock_ms() - t0);
+    }
+done:
+    for (int k = 0; st && k < n; k++) {
+        free(st[k].scribbles);
+        free(st[k].mask_path);
+    }
+    free(st);
+    free(seeds);
+    free(mask);
+    gcut_segment_session_destroy(session);
+    gcut_image_destroy(trimap);
+    gcut_image_destroy(im);
+    return rc;
+}
+
 int cli_segment_main(int argc, char **argv)
 {
     seg_args a;
@@ -394,6 +593,11 @@ int cli_segment_main(int argc, char **argv)
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.opt.threads, &ctx)))
         return rc;
+    if (a.sequence) {
+        rc = run_sequence(&a, ctx);
+        gcut_context_destroy(ctx);
+        return rc;
+    }
 
     double t[5] = {0}; /* load, (model, graph, cut in info), write, total */
     double t0 = gcut_clock_ms();

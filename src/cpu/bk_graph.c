@@ -41,6 +41,11 @@ typedef struct bk_state {
     bk_ring orphans;                 /* n slots */
     int32_t time;
     int32_t n;
+    int32_t src, snk; /* only for the re-solve's tree repair */
+    /* A re-solve's budget: residual arcs scanned by growth and adoption
+     * (0: none); past it run() stops with gave_up set. */
+    int64_t work_limit, work;
+    int gave_up;
     int64_t flow;
     int64_t augmentations;
 } bk_state;
@@ -57,6 +62,14 @@ BK_INLINE void set_active(bk_state *s, int32_t i)
     s->queue_last = i;
     n->next = i;
 }
+
+/* What a BK solve leaves for the next (csr.h's gcut_graph.bk): the trees
+ * and each node's terminal residual tr, valid while g->bk_trees. */
+struct gcut__bk_keep {
+    bk_node *node;
+    int32_t *ring; /* n orphan slots */
+    int32_t time;
+};
 
 /* Pop active nodes until one still in a tree is found; -1 when none is left. */
 BK_INLINE int32_t next_active(bk_state *s)
@@ -257,6 +270,10 @@ static gcut_status run(bk_state *s, gcut_graph *g)
             break;
         if ((++steps & 0xfffff) == 0 && gcut__progress(g->ctx, "maxflow", -1.0))
             return gcut__fail(g->ctx, GCUT_E_INTERRUPTED, "bk: the solve was stopped by the caller");
+        if (s->work_limit && (s->work += s->first[i + 1] - s->first[i]) > s->work_limit) {
+            s->gave_up = 1;
+            return GCUT_OK;
+        }
 
         /* Growth: claim free neighbours; stop at an arc into the other tree. */
         bk_node *ni = &node[i];
@@ -316,26 +333,34 @@ static gcut_status run(bk_state *s, gcut_graph *g)
         ni->next = i;
         current = i;
         augment(s, from, to, arc);
-        while (s->orphans.count)
-            adopt(s, bk_ring_pop(&s->orphans));
+        while (s->orphans.count) {
+            int32_t o = bk_ring_pop(&s->orphans);
+            adopt(s, o);
+            s->work += s->first[o + 1] - s->first[o];
+        }
     }
     return GCUT_OK;
 }
 
+static gcut_status keep_alloc(gcut_graph *g);
+
 gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
 {
     gcut__resnet rn;
+    g->bk_trees = 0;
     gcut_status st = gcut__resnet_build(g, NULL, &rn);
+    if (!st)
+        st = keep_alloc(g); /* the trees stay for a re-solve */
     if (st)
         return st;
     bk_state s;
     memset(&s, 0, sizeof s);
     s.n = g->n;
-    s.node = malloc((size_t)g->n * sizeof *s.node);
-    int32_t *orphan_slots = malloc((size_t)g->n * sizeof *orphan_slots);
+    s.node = g->bk->node;
+    int32_t *orphan_slots = g->bk->ring;
     int64_t *src_cap = calloc((size_t)g->n, sizeof *src_cap);
     int64_t *snk_cap = calloc((size_t)g->n, sizeof *snk_cap);
-    if (!s.node || !orphan_slots || !src_cap || !snk_cap) {
+    if (!src_cap || !snk_cap) {
         st = gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", g->n);
         goto done;
     }
@@ -407,12 +432,315 @@ gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations)
     g->flow_stored = 1;
     st = gcut__graph_mark_side(g);
     *iterations = s.augmentations;
+    g->bk_trees = !st;
+    g->bk->time = s.time;
+    g->dirty_count = 0;
 
 done:
-    free(s.node);
-    free(orphan_slots);
     free(src_cap);
     free(snk_cap);
     gcut__resnet_free(&rn);
+    return st;
+}
+
+/* ---- dynamic re-solves ------------------------------------------------ */
+
+
+void gcut__bk_keep_free(struct gcut__bk_keep *k)
+{
+    if (!k)
+        return;
+    free(k->node);
+    free(k->ring);
+    free(k);
+}
+
+static gcut_status keep_alloc(gcut_graph *g)
+{
+    if (!g->bk && !(g->bk = calloc(1, sizeof *g->bk)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory");
+    if (!g->bk->node)
+        g->bk->node = malloc((size_t)g->n * sizeof *g->bk->node);
+    if (!g->bk->ring)
+        g->bk->ring = malloc((size_t)g->n * sizeof *g->bk->ring);
+    if (!g->bk->node || !g->bk->ring)
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", g->n);
+    return GCUT_OK;
+}
+
+static void orphan_once(bk_state *s, int32_t i)
+{
+    if (s->node[i].parent != PARENT_ORPHAN)
+        make_orphan(s, i);
+}
+
+/* The trees around the nodes a batch touched (Kohli–Torr, as in
+ * bk_grid.c): a node with tr != 0 is a root of its sign's tree; a root left
+ * with tr = 0, or a node whose arc to its parent lost its residual, is an
+ * orphan, and so are children whose arc to a touched node broke; the
+ * touched nodes and their neighbours across residual arcs are woken, since
+ * BK's passive nodes have residual arcs only inside their own tree. */
+static void repair_trees(bk_state *s, const int32_t *dirty, int64_t count)
+{
+    bk_node *node = s->node;
+    const int32_t *res = s->res, *head = s->head, *rev = s->rev;
+    advance_time(s);
+    for (int64_t k = 0; k < count; k++) {
+        int32_t i = dirty[k];
+        bk_node *ni = &node[i];
+        if (i == s->src || i == s->snk)
+            continue;
+        if (ni->tr != 0) {
+            ni->is_sink = ni->tr < 0;
+            ni->parent = PARENT_TERMINAL;
+            ni->ts = s->time;
+            ni->dist = 1;
+        } else if (ni->parent == PARENT_TERMINAL) {
+            orphan_once(s, i);
+        } else if (ni->parent >= 0) {
+            int32_t p = ni->parent;
+            if ((ni->is_sink ? res[p] : res[rev[p]]) == 0 ||
+                node[head[p]].parent == PARENT_FREE || node[head[p]].is_sink != ni->is_sink)
+                orphan_once(s, i);
+        }
+    }
+    for (int64_t k = 0; k < count; k++) {
+        int32_t i = dirty[k];
+        bk_node *ni = &node[i];
+        if (i == s->src || i == s->snk)
+            continue;
+        for (int32_t a = s->first[i]; a < s->first[i + 1]; a++) {
+            int32_t j = head[a];
+            bk_node *nj = &node[j];
+            if (nj->parent >= 0 && head[nj->parent] == i) {
+                int keep = ni->parent != PARENT_FREE && ni->parent != PARENT_ORPHAN &&
+                           ni->is_sink == nj->is_sink &&
+                           (nj->is_sink ? res[nj->parent] : res[a]) > 0;
+                if (!keep)
+                    orphan_once(s, j);
+            }
+            if (nj->parent != PARENT_FREE && (res[a] > 0 || res[rev[a]] > 0))
+                set_active(s, j);
+        }
+        if (ni->parent != PARENT_FREE)
+            set_active(s, i);
+    }
+    while (s->orphans.count) {
+        int32_t i = bk_ring_pop(&s->orphans);
+        if (s->node[i].parent == PARENT_ORPHAN)
+            adopt(s, i);
+    }
+}
+
+/* Dynamic re-solve (after gcut_graph_update): BK continues from the warm
+ * pseudo-flow instead of from zero. Its terminals are the source's and the
+ * sink's residual arcs as they stand plus the pseudo-flow's imbalances: a
+ * node's excess is more supply (flow already out of the source), a
+ * deficit more demand (flow already counted into the sink). Only new
+ * augmenting paths carry flow (push-relabel's re-solve would flood the
+ * graph from the source again). When the last solve was BK, its trees are
+ * kept and only repaired around the touched nodes (Kohli and Torr's
+ * dynamic cuts), else they grow from every terminal node. Afterwards each
+ * node's used supply comes first out of its excess and its used demand
+ * first into its deficit; the rest moves the residuals of its arcs at the
+ * source and the sink, so the state is again a plain pseudo-flow. */
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t work_limit, int *gave_up,
+                                   int64_t *iterations)
+{
+    *gave_up = 0;
+    gcut__resnet rn;
+    gcut__resnet_view(g, &rn);
+    const int32_t src = g->source, snk = g->sink, n = g->n;
+    const int32_t s0 = rn.first[src], s1 = rn.first[src + 1];
+    const int32_t t0 = rn.first[snk], t1 = rn.first[snk + 1];
+    const int incremental = g->bk_trees;
+    bk_state s;
+    memset(&s, 0, sizeof s);
+    int64_t *supply = NULL, *demand = NULL;
+    int32_t *saved = NULL;
+    gcut_status st = keep_alloc(g);
+    g->warm = 0; /* until this ends cleanly */
+    g->bk_trees = 0;
+    if (st)
+        return st;
+    supply = malloc((size_t)n * sizeof *supply);
+    demand = malloc((size_t)n * sizeof *demand);
+    /* The residuals at the source and the sink, both directions, kept
+     * while the trees run with them zeroed. */
+    saved = malloc((2 * (size_t)((s1 - s0) + (t1 - t0)) + 1) * sizeof *saved);
+    if (!supply || !demand || !saved) {
+        st = gcut__fail(g->ctx, GCUT_E_NOMEM, "bk: out of memory for %d nodes", n);
+        goto done;
+    }
+    s.n = n;
+    s.node = g->bk->node;
+    s.first = rn.first;
+    s.head = rn.head;
+    s.rev = rn.rev;
+    s.res = rn.res;
+    s.time = incremental ? g->bk->time : 0;
+    s.src = src;
+    s.snk = snk;
+    s.work_limit = work_limit;
+    bk_ring_start(&s.orphans, g->bk->ring, n);
+    s.queue_first = s.queue_last = -1;
+
+    /* Source -> sink residual: augmented outright. */
+    for (int32_t a = s0; a < s1; a++) {
+        if (rn.head[a] == snk && rn.res[a] > 0) {
+            int32_t r = rn.res[a];
+            rn.res[a] = 0;
+            rn.res[rn.rev[a]] += r;
+            g->excess[snk] += r;
+        }
+    }
+    /* Each node's supply and demand: untouched nodes kept theirs in tr
+     * (a node never keeps both); touched ones count them again. */
+    if (incremental) {
+        for (int32_t i = 0; i < n; i++) {
+            int64_t tr = s.node[i].tr;
+            supply[i] = tr > 0 ? tr : 0;
+            demand[i] = tr < 0 ? -tr : 0;
+        }
+        for (int64_t k = 0; k < g->dirty_count; k++) {
+            int32_t i = g->dirty[k];
+            if (i == src || i == snk)
+                continue;
+            /* (A node may be listed more than once: this is idempotent.) */
+            int64_t sup = 0, dem = 0, e = g->excess[i];
+            for (int32_t a = rn.first[i]; a < rn.first[i + 1]; a++) {
+                if (rn.head[a] == src)
+                    sup += rn.res[rn.rev[a]];
+                else if (rn.head[a] == snk)
+                    dem += rn.res[a];
+            }
+            supply[i] = sup + (e > 0 ? e : 0);
+            demand[i] = dem + (e < 0 ? -e : 0);
+            s.node[i].tr = supply[i] - demand[i];
+        }
+    } else {
+        memset(supply, 0, (size_t)n * sizeof *supply);
+        memset(demand, 0, (size_t)n * sizeof *demand);
+        /* (Arcs between the source and the sink are no node's terminals.) */
+        for (int32_t a = s0; a < s1; a++)
+            if (rn.head[a] != snk)
+                supply[rn.head[a]] += rn.res[a];
+        for (int32_t a = t0; a < t1; a++)
+            if (rn.head[a] != src)
+                demand[rn.head[a]] += rn.res[rn.rev[a]];
+    }
+    size_t k = 0;
+    for (int32_t x = 0; x < 2; x++)
+        for (int32_t a = x ? t0 : s0; a < (x ? t1 : s1); a++) {
+            saved[k++] = rn.res[a];
+            saved[k++] = rn.res[rn.rev[a]];
+            rn.res[a] = rn.res[rn.rev[a]] = 0;
+        }
+    if (incremental) {
+        s.node[src] = s.node[snk] = (bk_node){.next = -1, .parent = PARENT_FREE};
+        repair_trees(&s, g->dirty, g->dirty_count);
+    } else {
+        for (int32_t i = 0; i < n; i++) {
+            bk_node *nd = &s.node[i];
+            *nd = (bk_node){.next = -1, .parent = PARENT_FREE};
+            if (i == src || i == snk)
+                continue;
+            int64_t e = g->excess[i];
+            if (e > 0)
+                supply[i] += e;
+            else
+                demand[i] -= e;
+            nd->tr = supply[i] - demand[i];
+            if (nd->tr != 0) {
+                nd->is_sink = nd->tr < 0;
+                nd->parent = PARENT_TERMINAL;
+                nd->dist = 1;
+                set_active(&s, i);
+            }
+        }
+    }
+    if ((st = run(&s, g)))
+        goto done;
+    if (s.gave_up) {
+        /* The state is half-way through: the caller solves from zero. */
+        *gave_up = 1;
+        goto done;
+    }
+
+    /* Restore the terminal residuals (last saved first: an arc between the
+     * source and the sink was saved twice, the second time already
+     * zeroed), then spend each node's usage. */
+    for (int32_t x = 1; x >= 0; x--)
+        for (int32_t a = (x ? t1 : s1) - 1; a >= (x ? t0 : s0); a--) {
+            rn.res[rn.rev[a]] = saved[--k];
+            rn.res[a] = saved[--k];
+        }
+    for (int32_t i = 0; i < n; i++) {
+        if (i == src || i == snk)
+            continue;
+        int64_t tr = s.node[i].tr;
+        int64_t used_sup = supply[i] - (tr > 0 ? tr : 0);
+        int64_t used_dem = demand[i] - (tr < 0 ? -tr : 0);
+        int64_t e = g->excess[i];
+        if (e > 0) {
+            int64_t from_excess = used_sup < e ? used_sup : e;
+            e -= from_excess;
+            used_sup -= from_excess;
+        } else if (e < 0) {
+            int64_t into_deficit = used_dem < -e ? used_dem : -e;
+            e += into_deficit;
+            used_dem -= into_deficit;
+        }
+        g->excess[i] = e;
+        supply[i] = used_sup; /* still to take from the source's arcs */
+        demand[i] = used_dem; /* still to give to the sink's arcs */
+    }
+    supply[snk] = demand[src] = 0;
+    for (int32_t a = s0; a < s1; a++) {
+        int32_t v = rn.head[a];
+        int64_t take = supply[v] < rn.res[a] ? supply[v] : rn.res[a];
+        rn.res[a] -= (int32_t)take;
+        rn.res[rn.rev[a]] += (int32_t)take;
+        supply[v] -= take;
+    }
+    for (int32_t a = t0; a < t1; a++) {
+        int32_t v = rn.head[a], into = rn.rev[a];
+        int64_t take = demand[v] < rn.res[into] ? demand[v] : rn.res[into];
+        rn.res[into] -= (int32_t)take;
+        rn.res[a] += (int32_t)take;
+        demand[v] -= take;
+        g->excess[snk] += take;
+    }
+    /* The cut: BK ends with every node that can reach a node with demand
+     * left (unused sink residual, or a deficit) in the sink's tree, and
+     * no other: the canonical side is the rest. */
+    int64_t value = g->excess[snk];
+    for (int32_t i = 0; i < n; i++) {
+        g->side[i] = !(s.node[i].parent != PARENT_FREE && s.node[i].is_sink);
+        if (i == src || i == snk)
+            continue;
+        if (supply[i] || demand[i]) {
+            st = gcut__fail(g->ctx, GCUT_E_STATE,
+                            "bk: node %d used more terminal capacity than it had", i + 1);
+            goto done;
+        }
+        if (g->excess[i] < 0)
+            value += g->excess[i];
+    }
+    g->side[src] = 1;
+    g->side[snk] = 0;
+    g->flow_value = value;
+    g->is_flow = 0;
+    g->flow_stored = 0;
+    g->warm = 1;
+    g->bk_trees = 1;
+    g->bk->time = s.time;
+    g->dirty_count = 0;
+    *iterations = s.augmentations;
+
+done:
+    free(supply);
+    free(demand);
+    free(saved);
     return st;
 }

@@ -27,6 +27,16 @@
  * excess inside regions that end on the source side, which climbs until a
  * gap or a global relabel removes it. The cut at the end is a plain
  * backward search from the sink, not a global relabel.
+ *
+ * Dynamic re-solves (gcut__prf_resolve; S. Kannappan, A. Kumar, R. Nasre,
+ * "Scalable Maxflow Processing for Dynamic Graphs", section 4): after a
+ * batch of capacity changes the pseudo-flow the last solve left is kept;
+ * flow above a lowered capacity was cut back, leaving an excess at the
+ * arc's tail and a deficit at its head. Phase 1 runs again from there with
+ * every deficient node as an extra sink (label 0, absorbing flow), so only
+ * the part of the graph the changes touch does work. A deficit left at
+ * the end lies on the sink side; it is cancelled back along flow paths
+ * into the sink only when a feasible flow is asked for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +69,10 @@ typedef struct prf_state {
     int32_t *queue;
     int32_t amax, dmax; /* highest label with an active node / with any node */
     int32_t target, frozen;
+    /* Re-solves: the nodes that were deficient at the start; those still
+     * deficient are extra targets (label 0) at each global relabel. */
+    const int32_t *deficient;
+    int32_t n_deficient;
     int64_t work, work_limit;
     int64_t relabels, global_updates;
 } prf_state;
@@ -111,6 +125,14 @@ static void global_update(prf_state *s)
     node[s->target].label = 0;
     int32_t qh = 0, qt = 0;
     s->queue[qt++] = s->target;
+    for (int32_t k = 0; k < s->n_deficient; k++) {
+        int32_t v = s->deficient[k];
+        if (node[v].excess < 0) {
+            node[v].label = 0;
+            add_inactive(s, v);
+            s->queue[qt++] = v;
+        }
+    }
     while (qh < qt) {
         int32_t w = s->queue[qh++];
         int32_t dnext = node[w].label + 1;
@@ -169,7 +191,9 @@ static void discharge(prf_state *s, int32_t v)
             int32_t delta = nv->excess < r ? (int32_t)nv->excess : r;
             res[a] = r - delta;
             res[rev[a]] += delta;
-            if (nw->excess == 0 && w != s->target) {
+            /* A deficient node (a re-solve's extra target) turns active only
+             * once it has received more than its deficit. */
+            if (nw->excess <= 0 && nw->excess + delta > 0 && w != s->target) {
                 remove_inactive(s, w);
                 add_active(s, w);
             }
@@ -182,8 +206,9 @@ static void discharge(prf_state *s, int32_t v)
             }
         }
 
-        /* Relabel. If v was alone on its level, that level is a gap. */
-        if (s->active[d] < 0 && s->inactive[d] < 0) {
+        /* Relabel. If v was alone on its level, that level is a gap (never
+         * level 0: the target is there, outside the buckets). */
+        if (d > 0 && s->active[d] < 0 && s->inactive[d] < 0) {
             gap(s, d);
             nv->label = n;
             return;
@@ -213,7 +238,9 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
 {
     global_update(s);
     int64_t steps = 0;
-    while (s->amax > 0) {
+    /* Level 0 too: a former deficient node that received more than its
+     * deficit is active there. */
+    while (s->amax >= 0) {
         int32_t v = s->active[s->amax];
         if (v < 0) {
             s->amax--;
@@ -312,8 +339,11 @@ static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t
     }
 }
 
-/* side[v] = 1 for the nodes that cannot reach the sink in the residual
- * graph: the source side of the minimum cut. A plain search, no labels. */
+/* side[v] = 1 for the nodes that cannot reach the sink (or, in a
+ * re-solve, a node still deficient) in the residual graph: the source side
+ * of the minimum cut. A plain search, no labels. Cancelling the deficits
+ * later moves flow only among the nodes found here, and leaves each of
+ * them a residual path to the sink, so the side is the canonical one. */
 static void mark_cut(prf_state *s, const gcut_graph *g)
 {
     const int32_t *first = s->first, *head = s->head, *rev = s->rev, *res = s->res;
@@ -323,6 +353,13 @@ static void mark_cut(prf_state *s, const gcut_graph *g)
     side[g->sink] = 0;
     int32_t qh = 0, qt = 0;
     queue[qt++] = g->sink;
+    for (int32_t k = 0; k < s->n_deficient; k++) {
+        int32_t v = s->deficient[k];
+        if (s->node[v].excess < 0 && side[v]) {
+            side[v] = 0;
+            queue[qt++] = v;
+        }
+    }
     while (qh < qt) {
         int32_t w = queue[qh++];
         for (int32_t a = first[w]; a < first[w + 1]; a++) {
@@ -333,6 +370,19 @@ static void mark_cut(prf_state *s, const gcut_graph *g)
             }
         }
     }
+}
+
+/* Keep the nodes' excesses with the residuals: the warm state a later
+ * re-solve starts from. */
+static gcut_status keep_excess(gcut_graph *g, const prf_state *s)
+{
+    if (!g->excess && !(g->excess = malloc((size_t)g->n * sizeof *g->excess)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d excesses", g->n);
+    for (int32_t v = 0; v < g->n; v++)
+        g->excess[v] = s->node[v].excess;
+    g->excess[g->source] = 0;
+    g->warm = 1;
+    return GCUT_OK;
 }
 
 gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
@@ -372,9 +422,125 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
         g->is_flow = 0;
         g->flow_stored = 0; /* it stays in res until asked for */
         *iterations = s.relabels;
+        st = keep_excess(g, &s);
     }
     state_free(&s);
     gcut__resnet_free(&rn);
+    return st;
+}
+
+gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
+{
+    gcut__resnet rn;
+    prf_state s;
+    gcut__resnet_view(g, &rn);
+    g->warm = 0; /* until the run below ends cleanly */
+    gcut_status st = state_init(&s, g, &rn);
+    if (st)
+        return st;
+    const int32_t src = g->source, snk = g->sink;
+    int32_t *deficient = NULL, n_deficient = 0;
+    for (int32_t v = 0; v < g->n; v++)
+        if (v != src && v != snk && g->excess[v] < 0)
+            n_deficient++;
+    if (n_deficient && !(deficient = malloc((size_t)n_deficient * sizeof *deficient))) {
+        state_free(&s);
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d deficient nodes",
+                          n_deficient);
+    }
+    n_deficient = 0;
+    for (int32_t v = 0; v < g->n; v++) {
+        s.node[v].excess = v == src ? 0 : g->excess[v];
+        if (v != src && v != snk && g->excess[v] < 0)
+            deficient[n_deficient++] = v;
+    }
+    s.deficient = deficient;
+    s.n_deficient = n_deficient;
+    s.target = snk;
+    s.frozen = src;
+    /* The source's residual arcs saturated again (raised arcs out of it,
+     * flow that phase 2 returned), so that it reaches no target. */
+    for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
+        int32_t r = rn.res[a];
+        if (r > 0) {
+            rn.res[a] = 0;
+            rn.res[rn.rev[a]] += r;
+            s.node[rn.head[a]].excess += r;
+        }
+    }
+    st = run(&s, g->ctx);
+    if (!st) {
+        mark_cut(&s, g);
+        int64_t value = s.node[snk].excess;
+        for (int32_t k = 0; k < n_deficient; k++)
+            if (s.node[deficient[k]].excess < 0)
+                value += s.node[deficient[k]].excess;
+        g->flow_value = value;
+        g->is_flow = 0;
+        g->flow_stored = 0;
+        *iterations = s.relabels;
+        st = keep_excess(g, &s);
+    }
+    free(deficient);
+    state_free(&s);
+    return st;
+}
+
+gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
+{
+    if (!g->warm)
+        return GCUT_OK;
+    const int32_t src = g->source, snk = g->sink;
+    int64_t total = 0;
+    for (int32_t v = 0; v < g->n; v++)
+        if (v != src && v != snk && g->excess[v] < 0)
+            total -= g->excess[v];
+    if (total == 0)
+        return GCUT_OK;
+    g->bk_trees = 0; /* the residuals move under BK's trees */
+
+    /* Phase 1 on the mirrored residual network (each arc carrying its
+     * opposite's residual): there a deficit is an excess, and pushing it
+     * towards the sink is pushing flow from the sink back to the deficient
+     * node in the real network. */
+    gcut__resnet rn, mirror;
+    gcut__resnet_view(g, &rn);
+    size_t arcs = 2 * (size_t)g->m;
+    int32_t *res = malloc((arcs ? arcs : 1) * sizeof *res);
+    if (!res)
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory cancelling deficits");
+    for (size_t a = 0; a < arcs; a++)
+        res[a] = rn.res[rn.rev[a]];
+    mirror = rn;
+    mirror.res = res;
+    prf_state s;
+    gcut_status st = state_init(&s, g, &mirror);
+    if (st) {
+        free(res);
+        return st;
+    }
+    for (int32_t v = 0; v < g->n; v++)
+        s.node[v].excess = v != src && v != snk && g->excess[v] < 0 ? -g->excess[v] : 0;
+    s.target = snk;
+    s.frozen = src;
+    st = run(&s, g->ctx);
+    for (int32_t v = 0; !st && v < g->n; v++)
+        if (v != snk && s.node[v].excess != 0)
+            st = gcut__fail(g->ctx, GCUT_E_STATE,
+                            "prf: node %d kept a deficit of %lld that no flow path into the "
+                            "sink could carry back (the state was not valid)",
+                            v + 1, (long long)s.node[v].excess);
+    if (!st) {
+        for (size_t a = 0; a < arcs; a++)
+            rn.res[a] = res[rn.rev[a]];
+        for (int32_t v = 0; v < g->n; v++)
+            if (v != src && v != snk && g->excess[v] < 0)
+                g->excess[v] = 0;
+        g->excess[snk] -= total;
+        g->flow_stored = 0;
+    }
+    state_free(&s);
+    free(res);
     return st;
 }
 
@@ -383,11 +549,14 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
     gcut__resnet rn;
     prf_state s;
     /* The graph's residuals are still phase 1's: only a new solve changes
-     * them, and that starts over. */
+     * them (a re-solve continues from them). */
+    gcut_status st = gcut__prf_cancel_deficits(g);
+    if (st)
+        return st;
+    g->bk_trees = 0; /* the residuals move under BK's trees */
     gcut__resnet_view(g, &rn);
     if (!g->flow_stored)
         gcut__resnet_store_flow(g, &rn, g->flow);
-    gcut_status st;
     if ((st = state_init(&s, g, &rn))) {
         gcut__resnet_free(&rn);
         return st;
@@ -410,6 +579,9 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
         gcut__resnet_store_flow(g, &rn, g->flow);
         g->is_flow = 1;
         g->flow_stored = 1;
+        if (g->warm)
+            for (int32_t v = 0; v < g->n; v++)
+                g->excess[v] = v == g->sink ? g->flow_value : 0;
     }
     state_free(&s);
     gcut__resnet_free(&rn);

@@ -32,6 +32,9 @@ void gcut_graph_destroy(gcut_graph *g)
     free(g->res);
     free(g->flow);
     free(g->side);
+    free(g->excess);
+    free(g->dirty);
+    gcut__bk_keep_free(g->bk);
     free(g);
 }
 

@@ -56,6 +56,23 @@ struct gcut_graph {
     int32_t *flow;
     uint8_t *side;
     gcut_solve_info info;
+
+    /* Dynamic re-solves (graph_update.c). While `warm`, res holds the
+     * pseudo-flow a solve left (consistent with out_cap) and excess[v] its
+     * inflow - outflow at every node but the source: negative at deficient
+     * nodes after a lowered arc, positive only at nodes that cannot reach
+     * the sink or a deficient node. `updated`: capacities changed since the
+     * last solve, so the next prf solve continues from this state. */
+    int warm;
+    int updated;
+    int64_t *excess;
+    /* BK's trees and terminal residuals after a BK solve, valid for res
+     * while `bk_trees`; the nodes an update touched since (dirty) are
+     * where the next BK re-solve repairs them. */
+    struct gcut__bk_keep *bk;
+    int bk_trees;
+    int32_t *dirty;
+    int64_t dirty_count, dirty_room;
 };
 
 /* The residual network the CPU solvers work on: for node u, the arcs
@@ -105,6 +122,32 @@ gcut_status gcut__graph_write_dimacs(const gcut_graph *g, const char *path, cons
  * g->flow_value, g->is_flow and g->side. */
 gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations);
 gcut_status gcut__bk_graph_solve(gcut_graph *g, int64_t *iterations);
+
+/* Dynamic re-solve with prf (Kannappan et al., section 4): from the warm
+ * pseudo-flow, deficient nodes act as extra sinks; ends like a solve (the
+ * flow value, the canonical cut side, a pseudo-flow kept in res). */
+gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations);
+
+/* The same with BK: the pseudo-flow's excesses and deficits join the
+ * source's and the sink's residuals as BK's terminal capacities; the last
+ * BK solve's trees are reused where g->bk_trees. With work_limit > 0 it
+ * gives up (*gave_up, the state lost) after that many growth steps and
+ * adoptions. */
+gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t work_limit, int *gave_up,
+                                   int64_t *iterations);
+void gcut__bk_keep_free(struct gcut__bk_keep *keep);
+
+/* Make the warm pseudo-flow a preflow of the same value: every deficit is
+ * cancelled along residual paths from the sink (flow paths into the sink
+ * carry it back), so no node keeps a negative excess. */
+gcut_status gcut__prf_cancel_deficits(gcut_graph *g);
+
+/* The arc tail -> head (0-based), or -1 when the graph has none. */
+int32_t gcut__graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head);
+
+/* Bring res and excess up to date with the last solve (from g->flow when
+ * the solver kept its flow there) and mark the graph warm. */
+gcut_status gcut__graph_make_warm(gcut_graph *g);
 
 /* After a solve: make g->flow a feasible flow if it is still a preflow. */
 gcut_status gcut__graph_need_flow(gcut_graph *g);

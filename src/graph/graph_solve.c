@@ -84,7 +84,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (!g)
         return GCUT_E_INVALID;
     gcut__clear_error(g->ctx);
-    if (flags & ~GCUT_GRAPH_SOLVE_FLOW)
+    if (flags & ~(GCUT_GRAPH_SOLVE_FLOW | GCUT_GRAPH_SOLVE_SCRATCH | GCUT_GRAPH_SOLVE_BOUNDED))
         return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: unknown solve flags 0x%x", flags);
     const graph_solver *s = NULL;
     gcut_status st = pick_solver(g, algo, &s);
@@ -93,11 +93,38 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (st)
         return st;
 
+    /* After gcut_graph_update(), prf and bk continue from the last flow;
+     * any other solve starts from zero and ends the warm state. */
+    int resume = g->warm && g->updated && !(flags & GCUT_GRAPH_SOLVE_SCRATCH) &&
+                 (s->solve == gcut__prf_solve || s->solve == gcut__bk_graph_solve);
     g->solved = 0;
     g->flow_stored = g->is_flow = 0;
+    if (!resume)
+        g->warm = 0;
+    if (s->solve != gcut__bk_graph_solve)
+        g->bk_trees = 0; /* another solver moves the residuals under them */
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
-    st = run_solver(g, s, flags, &iterations);
+    int gave_up = 0;
+    if (resume && s->solve == gcut__prf_solve) {
+        st = gcut__prf_resolve(g, &iterations);
+    } else if (resume) {
+        /* Bounded: four scans of every residual arc's worth of growth and
+         * adoption (measured on the generated families: the re-solves that
+         * beat a fresh prf stay below; past it a solve from zero by prf is
+         * the cheaper bet). */
+        int64_t limit =
+            flags & GCUT_GRAPH_SOLVE_BOUNDED ? 4 * ((int64_t)g->n + 2 * (int64_t)g->m) : 0;
+        st = gcut__bk_graph_resolve(g, limit, &gave_up, &iterations);
+        if (!st && gave_up) {
+            s = &solvers[0];
+            g->warm = g->bk_trees = 0;
+            iterations = 0;
+            st = run_solver(g, s, flags, &iterations);
+        }
+    } else {
+        st = run_solver(g, s, flags, &iterations);
+    }
     /* --device auto: a GPU without room for the graph (or gone) means the CPU. */
     if (s->gpu_variant >= 0 && !algo && g->ctx && g->ctx->options.device == GCUT_DEVICE_AUTO &&
         (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
@@ -113,6 +140,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     if (st)
         return st;
     g->solved = 1;
+    g->updated = 0;
     g->info.flow = g->flow_value;
     g->info.time_ms = t1 - t0;
     g->info.device = s->gpu_variant < 0 ? "cpu" : gcut__device_label(g->ctx);

@@ -278,6 +278,16 @@ gcut_status gcut__grid_energy_solve(gcut__grid_energy *e, uint8_t *labels, gcut_
     return st ? st : gcut_grid_labels(e->g, labels);
 }
 
+int gcut__grid_energy_on_gpu(const gcut__grid_energy *e)
+{
+#ifdef GCUT_HAVE_CUDA
+    return e->gpu != NULL;
+#else
+    (void)e;
+    return 0;
+#endif
+}
+
 gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e)
 {
 #ifdef GCUT_HAVE_CUDA

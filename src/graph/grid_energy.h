@@ -60,6 +60,10 @@ gcut_status gcut__grid_energy_set_terminals(gcut__grid_energy *e, const int32_t 
  * solve's info. */
 gcut_status gcut__grid_energy_solve(gcut__grid_energy *e, uint8_t *labels, gcut_solve_info *info);
 
+/* 1 when the energy lives on the GPU: there the seeds went up once, with
+ * the image, so new seeds need a new energy. */
+int gcut__grid_energy_on_gpu(const gcut__grid_energy *e);
+
 /* The graph as set, in the grid's capacity arrays (for writing it out). */
 gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e);
 

@@ -334,6 +334,16 @@ static gcut_status index_colours(seg_state *s)
         (s->save_graph && !s->best_tcap))
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory for %lld colours",
                           (long long)s->colors.count);
+    return GCUT_OK;
+}
+
+/* How many free, foreground- and background-seeded pixels each colour has. */
+static void count_seeds(seg_state *s)
+{
+    size_t u = (size_t)s->colors.count;
+    memset(s->n_free, 0, u * sizeof(uint32_t));
+    memset(s->n_fg_seed, 0, u * sizeof(uint32_t));
+    memset(s->n_bg_seed, 0, u * sizeof(uint32_t));
     const uint32_t *of = s->colors.of_pixel;
     for (int64_t i = 0; i < s->n; i++) {
         uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
@@ -341,9 +351,35 @@ static gcut_status index_colours(seg_state *s)
                                                         : s->n_free;
         count[of[i]]++;
     }
-    return GCUT_OK;
 }
 
+/* What depends on the image alone: the colour index, the grid and the
+ * energy where its solver runs, the n-links and K. `cpu_default`: the CPU
+ * solver when none is named. */
+static gcut_status prepare_image(seg_state *s, const gcut_segment_options *o,
+                                 const char *cpu_default, gcut_segment_info *info)
+{
+    double t0 = gcut__now_ms();
+    gcut_status st = index_colours(s);
+    double t1 = gcut__now_ms();
+    info->time_model_ms += t1 - t0;
+    if (!st)
+        st = gcut_grid_create(s->ctx, s->width, s->height, o->connectivity, &s->grid);
+    if (!st) {
+        /* The cut runs where the solver table says: the GPU's default on a
+         * GPU, else cpu_default. */
+        gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
+                                    s->threads};
+        st = gcut__grid_energy_open(s->grid, o->algo, cpu_default, &image, o->verify, &s->energy);
+    }
+    if (!st)
+        st = set_up_nlinks(s, o);
+    info->time_graph_ms += gcut__now_ms() - t1;
+    return st;
+}
+
+/* The seeds' part: models fitted to them, then GrabCut's cuts on the
+ * prepared graph; the best cut's labels into mask_out. */
 static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t *mask_out,
                            gcut_segment_info *info)
 {
@@ -359,6 +395,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     if (fg_seeds + bg_seeds == s->n)
         return gcut__fail(ctx, GCUT_E_INVALID,
                           "every pixel is seeded, nothing is left to segment");
+    free(s->seed_list);
     s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
     if (!s->seed_list)
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
@@ -383,24 +420,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     fg.kind = bg.kind = o->model;
     fg.k = bg.k = o->components;
     double t0 = gcut__now_ms();
-    gcut_status st = index_colours(s);
-    if (!st)
-        st = fit_models(s, &fg, &bg);
-    double t1 = gcut__now_ms();
-    info->time_model_ms += t1 - t0;
-    if (!st)
-        st = gcut_grid_create(ctx, s->width, s->height, o->connectivity, &s->grid);
-    if (!st) {
-        /* The cut runs where the solver table says: the GPU's default on a
-         * GPU, else BK on all threads ("pbk": the same flow and labels as
-         * BK, several times faster on a multi-core machine). */
-        gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
-                                    s->threads};
-        st = gcut__grid_energy_open(s->grid, o->algo, "pbk", &image, o->verify, &s->energy);
-    }
-    if (!st)
-        st = set_up_nlinks(s, o);
-    info->time_graph_ms += gcut__now_ms() - t1;
+    count_seeds(s);
+    gcut_status st = fit_models(s, &fg, &bg);
+    info->time_model_ms += gcut__now_ms() - t0;
 
     /* One graph for every cut: only the terminals change between cuts, so a
      * solver that keeps its residual graph can start from the last flow. */
@@ -555,7 +577,160 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
         pack_rgb(&s, pixels, channels, stride_bytes);
     s.rgb = packed ? pixels : s.rgb_copy;
     out->time_model_ms += gcut__now_ms() - t0;
-    st = segment(&s, o, mask, out);
+    /* BK on all threads ("pbk": the same flow and labels as BK, several
+     * times faster on a multi-core machine) when no solver is named. */
+    st = prepare_image(&s, o, "pbk", out);
+    if (!st)
+        st = segment(&s, o, mask, out);
     free_state(&s);
+    return st;
+}
+
+/* ---- sessions: the image prepared once, one segmentation per seeds ---- */
+
+struct gcut_segment_session {
+    seg_state s;
+    gcut_segment_options options;
+    char *algo, *save_graph; /* the options' strings, copied */
+    uint8_t *seeds;          /* the current seeds (the energy reads them) */
+    double prepare_ms;       /* the image's part, reported with the first update */
+    int updates;
+};
+
+void gcut_segment_session_destroy(gcut_segment_session *ss)
+{
+    if (!ss)
+        return;
+    free_state(&ss->s);
+    free(ss->seeds);
+    free(ss->algo);
+    free(ss->save_graph);
+    free(ss);
+}
+
+static char *copy_string(const char *text)
+{
+    if (!text)
+        return NULL;
+    size_t len = strlen(text) + 1;
+    char *copy = malloc(len);
+    if (copy)
+        memcpy(copy, text, len);
+    return copy;
+}
+
+gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels, int width,
+                                        int height, int channels, size_t stride_bytes,
+                                        const gcut_segment_options *options,
+                                        gcut_segment_session **out)
+{
+    gcut__clear_error(ctx);
+    if (!out)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no place for the session");
+    *out = NULL;
+    gcut_segment_options defaults;
+    gcut_segment_options_init(&defaults);
+    const gcut_segment_options *o = options ? options : &defaults;
+    if (!pixels)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no pixels given");
+    if (width < 1 || height < 1 || channels < 1 || channels > 4)
+        return gcut__fail(ctx, GCUT_E_INVALID,
+                          "%dx%d pixels of %d channels (need 1 to 4 channels)", width, height,
+                          channels);
+    if ((int64_t)width * height > GCUT_IMAGE_MAX_PIXELS)
+        return gcut__fail(ctx, GCUT_E_RANGE, "%dx%d is over the limit of %lld pixels", width,
+                          height, (long long)GCUT_IMAGE_MAX_PIXELS);
+    if (stride_bytes < (size_t)width * (size_t)channels)
+        return gcut__fail(ctx, GCUT_E_INVALID, "stride %zu is under a row of %d bytes",
+                          stride_bytes, width * channels);
+    gcut_status st = check_options(ctx, o);
+    if (st)
+        return st;
+
+    gcut_segment_session *ss = calloc(1, sizeof *ss);
+    if (!ss)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for a session");
+    ss->options = *o;
+    ss->algo = copy_string(o->algo);
+    ss->save_graph = copy_string(o->save_graph);
+    ss->options.algo = ss->algo;
+    ss->options.save_graph = ss->save_graph;
+    int64_t n = (int64_t)width * height;
+    size_t un = (size_t)n;
+    seg_state *s = &ss->s;
+    s->ctx = ctx;
+    s->width = width;
+    s->height = height;
+    s->n = n;
+    s->threads = o->threads;
+    s->save_graph = o->save_graph != NULL;
+    /* The session keeps its own copy of the pixels: the caller's may go. */
+    s->rgb_copy = gcut__big_alloc(un * 3);
+    ss->seeds = calloc(un, 1);
+    s->fit_label = gcut__big_alloc(un);
+    s->mask = gcut__big_alloc(un);
+    s->best = gcut__big_alloc(un);
+    s->runs = gcut__big_alloc((un + (size_t)height) * sizeof(int32_t));
+    if (!s->rgb_copy || !ss->seeds || !s->fit_label || !s->mask || !s->best || !s->runs ||
+        (o->algo && !ss->algo) || (o->save_graph && !ss->save_graph)) {
+        gcut_segment_session_destroy(ss);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %dx%d pixels", width, height);
+    }
+    gcut_segment_info info;
+    memset(&info, 0, sizeof info);
+    double t0 = gcut__now_ms();
+    pack_rgb(s, pixels, channels, stride_bytes);
+    s->rgb = s->rgb_copy;
+    s->seeds = ss->seeds;
+    /* The one-shot default ("pbk") when no solver is named: the models are
+     * fitted to each state's seeds afresh, so every pixel's terminals
+     * change between updates, and plain BK warm from the last cut was
+     * measured slower than pbk from zero (bench/segment_session_bench.c). */
+    st = prepare_image(s, &ss->options, "pbk", &info);
+    ss->prepare_ms = gcut__now_ms() - t0;
+    if (st) {
+        gcut_segment_session_destroy(ss);
+        return st;
+    }
+    *out = ss;
+    return GCUT_OK;
+}
+
+gcut_status gcut_segment_session_update(gcut_segment_session *ss, const uint8_t *seeds,
+                                        uint8_t *mask, gcut_segment_info *info)
+{
+    if (!ss)
+        return GCUT_E_INVALID;
+    seg_state *s = &ss->s;
+    gcut_context *ctx = s->ctx;
+    gcut__clear_error(ctx);
+    gcut_segment_info local;
+    gcut_segment_info *out = info ? info : &local;
+    memset(out, 0, sizeof *out);
+    if (!seeds || !mask)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no %s given", !seeds ? "seeds" : "mask");
+    for (int64_t i = 0; i < s->n; i++)
+        if (seeds[i] > GCUT_SEED_BG)
+            return gcut__fail(ctx, GCUT_E_INVALID, "seed value %d at pixel (%lld, %lld)",
+                              seeds[i], (long long)(i % s->width), (long long)(i / s->width));
+    memcpy(ss->seeds, seeds, (size_t)s->n);
+    gcut_status st = GCUT_OK;
+    if (gcut__grid_energy_on_gpu(s->energy)) {
+        /* The device took the seeds with the image: a new energy there. */
+        double t0 = gcut__now_ms();
+        gcut__grid_energy_close(s->energy);
+        s->energy = NULL;
+        gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
+                                    s->threads};
+        st = gcut__grid_energy_open(s->grid, ss->options.algo, "pbk", &image, ss->options.verify,
+                                    &s->energy);
+        if (!st)
+            st = set_up_nlinks(s, &ss->options);
+        out->time_graph_ms += gcut__now_ms() - t0;
+    }
+    if (!st)
+        st = segment(s, &ss->options, mask, out);
+    if (ss->updates++ == 0)
+        out->time_graph_ms += ss->prepare_ms;
     return st;
 }

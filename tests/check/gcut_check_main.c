@@ -18,6 +18,8 @@
 #include "check_flow.h"
 #include "check_graph.h"
 #include "check_graph_gpu.h"
+#include "check_graph_update.h"
+#include "check_segment_session.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_parallel.h"
@@ -64,6 +66,11 @@ static const check_entry checks[] = {
     {"flow.assignment_exact", 300, 40, check_flow_assignment_exact},
     {"flow.flo_files", 100, 20, check_flow_flo_files},
     {"flow.measures", 1, 1, check_flow_measures},
+    {"graph.update_sequences", 2000, 200, check_graph_update_sequences},
+    {"graph.update_families", 200, 24, check_graph_update_families},
+    {"graph.update_refused", 20, 5, check_graph_update_refused},
+    {"graph.update_parser", 2000, 200, check_graph_update_parser},
+    {"segment.session_vs_image", 120, 20, check_segment_session_vs_image},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},

@@ -1,0 +1,248 @@
+/* Dynamic max-flow on the CPU: batches of capacity changes on large
+ * generated graphs, each re-solved from the last flow (after
+ * gcut_graph_update) and, in the same run on a twin of the graph given the
+ * same batches, from zero (GCUT_GRAPH_SOLVE_SCRATCH; the twin keeps the
+ * warm graph's state untouched by other solvers); all flows must agree. Prints a markdown
+ * table: per instance, batch size (share of the arcs) and kind (raise,
+ * lower, mixed), the median times and the speed-up.
+ *
+ * Usage: dynamic-maxflow-bench [--quick] [--batches N] [--only NAME]
+ *                              [--algo bk|prf] [--skip-same] [--max-share F]
+ *                              [--seed S]
+ * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
+ * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
+ * its budget and prf solves from zero; the time counts both).
+ * The warm solver (default bk) is timed against itself from zero and, when
+ * it is not prf, against prf from zero (the CPU default); --skip-same
+ * leaves out the former (BK from zero takes seconds on the large graphs).
+ * Exit status 1 if a warm and a fresh flow differ or a proof fails. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gcut.h"
+#include "graph/gen.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+typedef struct instance {
+    const char *name;
+    int family; /* 0 genrmf, 1 rlg, 2 acyclic-dense */
+    int32_t p1, p2;
+} instance;
+
+static const instance full[] = {
+    {"genrmf-long a=32 b=256", 0, 32, 256},
+    {"genrmf-wide a=64 b=64", 0, 64, 64},
+    {"washington-rlg 512x1024", 1, 512, 1024},
+    {"acyclic-dense n=2000", 2, 2000, 0},
+};
+static const instance quick[] = {
+    {"genrmf a=16 b=64", 0, 16, 64},
+    {"washington-rlg 128x256", 1, 128, 256},
+    {"acyclic-dense n=500", 2, 500, 0},
+};
+
+static gcut_status build(gcut_context *ctx, const instance *in, uint64_t seed, gcut_graph **g)
+{
+    switch (in->family) {
+    case 0:
+        return gcut__gen_genrmf(ctx, in->p1, in->p2, 1, 10000, seed, g);
+    case 1:
+        return gcut__gen_rlg(ctx, in->p1, in->p2, 10000, seed, g);
+    default:
+        return gcut__gen_acyclic_dense(ctx, in->p1, seed, g);
+    }
+}
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+enum { RAISE, LOWER, MIXED };
+static const char *const kind_names[] = {"raise", "lower", "mixed"};
+
+int main(int argc, char **argv)
+{
+    int use_quick = 0, batches = 5, skip_same = 0, max_shares = 4;
+    unsigned warm_flags = 0;
+    const char *only = NULL, *algo = "bk";
+    uint64_t seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            use_quick = 1;
+        else if (!strcmp(argv[i], "--batches") && i + 1 < argc)
+            batches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-share") && i + 1 < argc) {
+            double top = atof(argv[++i]);
+            max_shares = top >= 0.1 ? 4 : top >= 0.01 ? 3 : top >= 0.001 ? 2 : 1;
+        } else if (!strcmp(argv[i], "--bounded"))
+            warm_flags = GCUT_GRAPH_SOLVE_BOUNDED;
+        else if (!strcmp(argv[i], "--skip-same"))
+            skip_same = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--algo") && i + 1 < argc)
+            algo = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--batches N] [--only NAME] [--algo A] [--skip-same] [--bounded] "
+                    "[--seed S]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (batches < 1 || batches > 1000) {
+        fprintf(stderr, "dynamic-maxflow-bench: --batches must be 1..1000\n");
+        return 2;
+    }
+    const instance *list = use_quick ? quick : full;
+    int count = use_quick ? (int)(sizeof quick / sizeof *quick) : (int)(sizeof full / sizeof *full);
+    static const double shares[] = {0.0001, 0.001, 0.01, 0.1};
+
+    gcut_context *ctx = NULL;
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_CPU;
+    opt.verbosity = 0;
+    if (gcut_context_create(&opt, &ctx) != GCUT_OK) {
+        fprintf(stderr, "dynamic-maxflow-bench: no context\n");
+        return 1;
+    }
+    int bad = 0;
+    int also_prf = strcmp(algo, "prf") != 0;
+    printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
+           "speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s\n",
+           algo, also_prf ? " fresh prf ms |" : "", algo, also_prf ? " vs fresh prf |" : "",
+           also_prf ? "---:|" : "", also_prf ? "---:|" : "");
+    fflush(stdout);
+    double *fresh = malloc((size_t)batches * sizeof *fresh);
+    double *warm = malloc((size_t)batches * sizeof *warm);
+    double *fresh_prf = malloc((size_t)batches * sizeof *fresh_prf);
+    for (int k = 0; k < count; k++) {
+        const instance *in = &list[k];
+        if (only && !strstr(in->name, only))
+            continue;
+        for (int kind = RAISE; kind <= MIXED; kind++) {
+            for (int sh = 0; sh < max_shares; sh++) {
+                gcut_graph *g = NULL, *twin = NULL;
+                if (build(ctx, in, seed, &g) != GCUT_OK || build(ctx, in, seed, &twin) != GCUT_OK) {
+                    fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
+                    return 1;
+                }
+                int32_t m = gcut_graph_arcs(g);
+                int64_t per = (int64_t)(shares[sh] * m + 0.5);
+                if (per < 1)
+                    per = 1;
+                int32_t *tail = malloc((size_t)per * sizeof *tail);
+                int32_t *head = malloc((size_t)per * sizeof *head);
+                int32_t *cap = malloc((size_t)per * sizeof *cap);
+                gcut_solve_info info;
+                /* The first solve from zero by prf (BK from zero takes
+                 * minutes on the large graphs), then an empty batch lets
+                 * the warm solver set up its state, untimed. */
+                if (!tail || !head || !cap || gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK ||
+                    gcut_graph_update(g, 0, NULL, NULL, NULL, 0) != GCUT_OK ||
+                    gcut_graph_solve(g, algo, 0, &info) != GCUT_OK) {
+                    fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
+                    return 1;
+                }
+                uint64_t rs = seed * 1000003u + (uint64_t)(k * 16 + kind * 4 + sh);
+                for (int b = 0; b < batches; b++) {
+                    for (int64_t i = 0; i < per; i++) {
+                        int32_t old;
+                        gcut_graph_arc(g, (int32_t)(mix(&rs) % (uint64_t)m), &tail[i], &head[i],
+                                       &old);
+                        int up = kind == RAISE || (kind == MIXED && (mix(&rs) & 1));
+                        int64_t c = up ? old + 1 + (int64_t)(mix(&rs) % (uint64_t)(old + 1))
+                                       : (int64_t)(mix(&rs) % (uint64_t)(old + 1));
+                        cap[i] = c > INT32_MAX ? INT32_MAX : (int32_t)c;
+                    }
+                    double t0 = now_ms();
+                    gcut_status st = gcut_graph_update(g, per, tail, head, cap, 0);
+                    double t1 = now_ms();
+                    if (!st)
+                        st = gcut_graph_update(twin, per, tail, head, cap, 0);
+                    gcut_solve_info wi, fi;
+                    if (!st)
+                        st = gcut_graph_solve(g, algo, warm_flags, &wi);
+                    /* The flow value alone is what both report; the proof
+                     * of the warm one is checked on the last batch. */
+                    if (!st && b == batches - 1)
+                        st = gcut_graph_verify(g, NULL);
+                    gcut_solve_info pi = {0};
+                    if (!st && also_prf)
+                        st = gcut_graph_solve(twin, "prf", GCUT_GRAPH_SOLVE_SCRATCH, &pi);
+                    if (!st && !(skip_same && also_prf))
+                        st = gcut_graph_solve(twin, algo, GCUT_GRAPH_SOLVE_SCRATCH, &fi);
+                    else
+                        fi = pi;
+                    if (st) {
+                        fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
+                        return 1;
+                    }
+                    if (wi.flow != fi.flow || (also_prf && pi.flow != fi.flow)) {
+                        fprintf(stderr, "%s, %s batch %d: warm flow %lld, fresh %lld\n", in->name,
+                                kind_names[kind], b, (long long)wi.flow, (long long)fi.flow);
+                        bad = 1;
+                    }
+                    warm[b] = (t1 - t0) + wi.time_ms;
+                    fresh[b] = fi.time_ms;
+                    fresh_prf[b] = pi.time_ms;
+                }
+                double f = median(fresh, batches), w = median(warm, batches);
+                double fp = median(fresh_prf, batches);
+                printf("| %s | %d | %.2f%% | %s | %lld |", in->name, m, 100 * shares[sh],
+                       kind_names[kind], (long long)per);
+                int same = !(skip_same && also_prf);
+                if (same)
+                    printf(" %.2f |", f);
+                else
+                    printf(" - |");
+                if (also_prf)
+                    printf(" %.2f |", fp);
+                if (same)
+                    printf(" %.3f | %.1fx |", w, f / w);
+                else
+                    printf(" %.3f | - |", w);
+                if (also_prf)
+                    printf(" %.1fx |", fp / w);
+                printf("\n");
+                fflush(stdout);
+                free(tail);
+                free(head);
+                free(cap);
+                gcut_graph_destroy(g);
+                gcut_graph_destroy(twin);
+            }
+        }
+    }
+    free(fresh);
+    free(warm);
+    free(fresh_prf);
+    gcut_context_destroy(ctx);
+    return bad;
+}

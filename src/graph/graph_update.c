@@ -1,0 +1,345 @@
+/* Dynamic graphs: a batch of capacity changes applied to a solved graph so
+ * that the next solve continues from the last flow instead of from zero
+ * (S. Kannappan, A. Kumar, R. Nasre, "Scalable Maxflow Processing for
+ * Dynamic Graphs", section 4).
+ *
+ * The residuals follow each change at once: a raised or lowered capacity
+ * moves the arc's forward residual; a capacity below the arc's flow cuts
+ * the flow back to it, which leaves the arc's tail an excess and its head
+ * a deficit of the difference. The solver then starts from that
+ * pseudo-flow (gcut__prf_resolve). Arcs that do not exist are refused, or
+ * with GCUT_GRAPH_UPDATE_ADD joined to the graph first (a rebuild of the
+ * CSR that carries every arc's flow over). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/csr.h"
+
+int32_t gcut__graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head)
+{
+    int32_t lo = g->out_start[tail], hi = g->out_start[tail + 1];
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (g->out_head[mid] < head)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->out_start[tail + 1] && g->out_head[lo] == head ? lo : -1;
+}
+
+gcut_status gcut_graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head, int32_t *arc)
+{
+    if (!g || !arc)
+        return GCUT_E_INVALID;
+    if (tail < 0 || tail >= g->n || head < 0 || head >= g->n)
+        return gcut__fail(g->ctx, GCUT_E_RANGE, "graph: arc %d -> %d has a node outside 0..%d",
+                          tail, head, g->n - 1);
+    *arc = gcut__graph_find_arc(g, tail, head);
+    return *arc >= 0 ? GCUT_OK
+                     : gcut__fail(g->ctx, GCUT_E_RANGE, "graph: no arc %d -> %d", tail, head);
+}
+
+gcut_status gcut__graph_make_warm(gcut_graph *g)
+{
+    if (g->warm || !g->solved)
+        return GCUT_OK;
+    /* The solver kept its flow (or preflow) in g->flow: the residuals and
+     * excesses follow from it. */
+    if (!g->flow_stored)
+        return gcut__fail(g->ctx, GCUT_E_STATE, "graph: the last solve kept no flow");
+    if (!g->excess && !(g->excess = malloc((size_t)g->n * sizeof *g->excess)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory for %d excesses", g->n);
+    gcut__resnet rn;
+    gcut_status st = gcut__resnet_build(g, g->flow, &rn);
+    if (st)
+        return st;
+    memset(g->excess, 0, (size_t)g->n * sizeof *g->excess);
+    for (int32_t a = 0; a < g->m; a++) {
+        g->excess[g->out_head[a]] += g->flow[a];
+        g->excess[g->arc_tail[a]] -= g->flow[a];
+    }
+    g->excess[g->source] = 0;
+    g->warm = 1;
+    return GCUT_OK;
+}
+
+/* Rebuild the graph with the arcs `add` (k pairs, capacity 0 for now),
+ * carrying every existing arc's flow (when warm) to its new index. */
+static gcut_status add_arcs(gcut_graph *g, int64_t k, const int32_t *add_tail,
+                            const int32_t *add_head)
+{
+    int64_t m = (int64_t)g->m + k;
+    int32_t *tail = malloc((size_t)m * sizeof *tail);
+    int32_t *head = malloc((size_t)m * sizeof *head);
+    int32_t *cap = malloc((size_t)m * sizeof *cap);
+    int32_t *flow = NULL;
+    gcut_graph *ng = NULL;
+    gcut_status st = GCUT_OK;
+    if (!tail || !head || !cap) {
+        st = gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                        (long long)k);
+        goto done;
+    }
+    memcpy(tail, g->arc_tail, (size_t)g->m * sizeof *tail);
+    memcpy(head, g->out_head, (size_t)g->m * sizeof *head);
+    memcpy(cap, g->out_cap, (size_t)g->m * sizeof *cap);
+    memcpy(tail + g->m, add_tail, (size_t)k * sizeof *tail);
+    memcpy(head + g->m, add_head, (size_t)k * sizeof *head);
+    memset(cap + g->m, 0, (size_t)k * sizeof *cap);
+    /* Repeated pairs among the new arcs sum to 0 and merge. */
+    if ((st = gcut__graph_build(g->ctx, g->n, m, tail, head, cap, g->source, g->sink,
+                                "graph update", &ng)))
+        goto done;
+    if (g->warm) {
+        if (!(flow = calloc((size_t)ng->m, sizeof *flow))) {
+            st = gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                            (long long)k);
+            goto done;
+        }
+        gcut__resnet rn;
+        gcut__resnet_view(g, &rn);
+        for (int32_t u = 0; u < g->n; u++)
+            for (int32_t a = g->out_start[u]; a < g->out_start[u + 1]; a++) {
+                int32_t pos = g->res_first[u] + (a - g->out_start[u]);
+                flow[gcut__graph_find_arc(ng, u, g->out_head[a])] = g->out_cap[a] - rn.res[pos];
+            }
+    }
+    /* The new topology moves into g; the old one leaves with ng (and BK's
+     * trees, which name residual positions, with it). */
+    g->bk_trees = 0;
+    gcut_graph old = *g;
+    g->m = ng->m;
+    g->out_start = ng->out_start, ng->out_start = old.out_start;
+    g->out_head = ng->out_head, ng->out_head = old.out_head;
+    g->out_cap = ng->out_cap, ng->out_cap = old.out_cap;
+    g->arc_tail = ng->arc_tail, ng->arc_tail = old.arc_tail;
+    g->in_start = ng->in_start, ng->in_start = old.in_start;
+    g->in_tail = ng->in_tail, ng->in_tail = old.in_tail;
+    g->in_arc = ng->in_arc, ng->in_arc = old.in_arc;
+    g->res_first = ng->res_first, ng->res_first = old.res_first;
+    g->res_head = ng->res_head, ng->res_head = old.res_head;
+    g->res_rev = ng->res_rev, ng->res_rev = old.res_rev;
+    g->res = ng->res, ng->res = old.res;
+    g->res_fresh = ng->res_fresh;
+    g->stats.arcs = ng->m;
+    g->stats.arcs_in += k;
+    /* The solution arrays are sized by the old arc count. */
+    free(g->flow);
+    g->flow = NULL;
+    g->flow_stored = 0;
+    if (g->warm) {
+        gcut__resnet rn;
+        st = gcut__resnet_build(g, flow, &rn);
+    }
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(flow);
+    gcut_graph_destroy(ng);
+    return st;
+}
+
+/* Note node v for the next BK re-solve's tree repair; without room the
+ * trees are given up (that solve grows them anew). */
+static void note_dirty(gcut_graph *g, int32_t v)
+{
+    if (!g->bk_trees)
+        return;
+    if (g->dirty_count == g->dirty_room) {
+        int64_t room = g->dirty_room ? 2 * g->dirty_room : 256;
+        int32_t *bigger = realloc(g->dirty, (size_t)room * sizeof *bigger);
+        if (!bigger) {
+            g->bk_trees = 0;
+            return;
+        }
+        g->dirty = bigger;
+        g->dirty_room = room;
+    }
+    g->dirty[g->dirty_count++] = v;
+}
+
+/* Set arc a's capacity to c, keeping the warm pseudo-flow within it. */
+static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
+{
+    note_dirty(g, g->arc_tail[a]);
+    note_dirty(g, g->out_head[a]);
+    if (g->warm) {
+        int32_t u = g->arc_tail[a];
+        int32_t p = g->res_first[u] + (a - g->out_start[u]);
+        int32_t q = g->res_rev[p];
+        int32_t f = g->res[q]; /* the arc's flow */
+        if (f <= c) {
+            g->res[p] = c - f;
+        } else {
+            /* Cut back to the new capacity: the tail keeps what it can no
+             * longer send, the head misses it. */
+            g->res[p] = 0;
+            g->res[q] = c;
+            g->excess[u] += f - c;
+            g->excess[g->out_head[a]] -= f - c;
+        }
+    }
+    g->out_cap[a] = c;
+}
+
+/* Residual arcs one detour search may scan: enough for a way around a
+ * lowered arc through its neighbourhood, little beside a re-solve. */
+#define DETOUR_SCANS 65536
+
+/* A batch's cut-backs leave pairs of an excess (the tail) and a deficit
+ * (the head). Where a short residual path joins an excess to a deficit,
+ * send the flow along it now: the value is kept and the re-solve finds
+ * nothing left to do there (it would find the same path, at the price of
+ * regrowing its trees or labels around it). A breadth-first search from
+ * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
+ * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
+static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
+                           int32_t *queue, int32_t *via)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = 0;
+    /* All searches together visit at most about the graph's size: a large
+     * batch leaves the rest to the re-solve rather than search for long. */
+    int64_t budget = (int64_t)g->n + g->m;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
+        int32_t u = nodes[k];
+        for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
+             tries++) {
+            stamp++;
+            int32_t qh = 0, qt = 0, found = -1;
+            int64_t scanned = 0;
+            seen[u] = stamp;
+            queue[qt++] = u;
+            while (qh < qt && found < 0 && scanned < DETOUR_SCANS) {
+                int32_t x = queue[qh++];
+                scanned += first[x + 1] - first[x];
+                for (int32_t p = first[x]; p < first[x + 1]; p++) {
+                    int32_t y = head[p];
+                    if (res[p] <= 0 || seen[y] == stamp || y == g->source)
+                        continue;
+                    seen[y] = stamp;
+                    via[y] = p;
+                    if (y != g->sink && g->excess[y] < 0) {
+                        found = y;
+                        break;
+                    }
+                    if (y != g->sink)
+                        queue[qt++] = y;
+                }
+            }
+            budget -= scanned;
+            if (found < 0)
+                break;
+            int64_t m = g->excess[u] < -g->excess[found] ? g->excess[u] : -g->excess[found];
+            for (int32_t y = found; y != u; y = head[rev[via[y]]])
+                if (res[via[y]] < m)
+                    m = res[via[y]];
+            for (int32_t y = found; y != u; y = head[rev[via[y]]]) {
+                res[via[y]] -= (int32_t)m;
+                res[rev[via[y]]] += (int32_t)m;
+                note_dirty(g, y);
+            }
+            g->excess[u] -= m;
+            g->excess[found] += m;
+        }
+    }
+}
+
+gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
+                              const int32_t *heads, const int32_t *new_capacities, unsigned flags)
+{
+    if (!g)
+        return GCUT_E_INVALID;
+    gcut__clear_error(g->ctx);
+    if (flags & ~GCUT_GRAPH_UPDATE_ADD)
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: unknown update flags 0x%x", flags);
+    if (count < 0 || (count > 0 && (!tails || !heads || !new_capacities)))
+        return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: %lld updates but no update arrays",
+                          (long long)count);
+    /* Everything checked before anything changes: a refused batch leaves
+     * the graph and its state as they were. */
+    int64_t missing = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int32_t u = tails[i], v = heads[i];
+        if (u < 0 || u >= g->n || v < 0 || v >= g->n)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) has a node outside 0..%d",
+                              (long long)i, u, v, g->n - 1);
+        if (u == v)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
+                              (long long)i, u, v);
+        if (new_capacities[i] < 0)
+            return gcut__fail(g->ctx, GCUT_E_RANGE,
+                              "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u,
+                              v, new_capacities[i]);
+        if (gcut__graph_find_arc(g, u, v) < 0) {
+            if (!(flags & GCUT_GRAPH_UPDATE_ADD))
+                return gcut__fail(g->ctx, GCUT_E_RANGE,
+                                  "graph: update %lld: no arc %d -> %d in the graph (add it with "
+                                  "GCUT_GRAPH_UPDATE_ADD)",
+                                  (long long)i, u, v);
+            missing++;
+        }
+    }
+    if (missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
+        return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                          "graph: adding %lld arcs to %d would pass the %lld allowed",
+                          (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
+
+    gcut_status st = gcut__graph_make_warm(g);
+    if (st)
+        return st;
+    if (missing) {
+        int32_t *add_tail = malloc((size_t)missing * sizeof *add_tail);
+        int32_t *add_head = malloc((size_t)missing * sizeof *add_head);
+        int64_t k = 0;
+        if (!add_tail || !add_head) {
+            free(add_tail);
+            free(add_head);
+            return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
+                              (long long)missing);
+        }
+        for (int64_t i = 0; i < count; i++)
+            if (gcut__graph_find_arc(g, tails[i], heads[i]) < 0) {
+                add_tail[k] = tails[i];
+                add_head[k++] = heads[i];
+            }
+        st = add_arcs(g, k, add_tail, add_head);
+        free(add_tail);
+        free(add_head);
+        if (st)
+            return st;
+    }
+    /* (Without room for the list, the re-solve copes without detours.) */
+    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * sizeof *cut) : NULL;
+    int64_t n_cut = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
+        int32_t u = g->arc_tail[a];
+        int64_t before = g->warm ? g->excess[u] : 0;
+        set_capacity(g, a, new_capacities[i]);
+        if (cut && g->excess[u] != before)
+            cut[n_cut++] = u;
+    }
+    if (n_cut) {
+        int32_t *seen = calloc((size_t)g->n, sizeof *seen);
+        int32_t *queue = malloc((size_t)g->n * sizeof *queue);
+        int32_t *via = malloc((size_t)g->n * sizeof *via);
+        if (seen && queue && via)
+            settle_detours(g, cut, n_cut, seen, queue, via);
+        free(seen);
+        free(queue);
+        free(via);
+    }
+    free(cut);
+    /* Without a warm state the next solve starts from the new capacities. */
+    if (!g->warm)
+        g->res_fresh = 0;
+    g->updated = 1;
+    g->solved = 0; /* the last result no longer belongs to this graph */
+    return GCUT_OK;
+}

@@ -1,0 +1,393 @@
+/* Dynamic general graphs (see check_graph_update.h): random sequences of
+ * capacity batches, each re-solve checked against the reference on the
+ * graph as it now stands and against a fresh solve of a copy. */
+#include "check_graph_update.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_graph.h"
+#include "check_rng.h"
+#include "graph/gen.h"
+
+static rng rng_for(uint64_t seed, int index)
+{
+    rng r = {seed ^ 0x3c6ef372fe94f82bULL};
+    r.state = rng_next(&r) ^ ((uint64_t)(uint32_t)index * 0x9e3779b97f4a7c15ULL);
+    rng_next(&r);
+    return r;
+}
+
+/* Batch kinds, cycled so that every sequence sees each. */
+enum { RAISE, LOWER, ZERO, MIXED, ADD, KINDS };
+static const char *const kind_names[KINDS] = {"raise", "lower", "zero", "mixed", "add"};
+
+/* A batch of k updates of kind `kind` on g (existing arcs, or new pairs for
+ * ADD), capacities drawn up to `cmax`. */
+static int64_t make_batch(rng *r, const gcut_graph *g, int kind, int32_t cmax, int64_t k,
+                          int32_t *tail, int32_t *head, int32_t *cap)
+{
+    int32_t n = gcut_graph_nodes(g), m = gcut_graph_arcs(g);
+    int64_t made = 0;
+    for (int64_t i = 0; i < k; i++) {
+        int32_t u, v, c, old = 0;
+        if (kind == ADD) {
+            u = (int32_t)rng_below(r, n);
+            v = (int32_t)rng_below(r, n);
+            if (u == v)
+                continue;
+            int32_t a = -1;
+            if (gcut_graph_find_arc(g, u, v, &a) == GCUT_OK)
+                gcut_graph_arc(g, a, NULL, NULL, &old);
+        } else {
+            gcut_graph_arc(g, (int32_t)rng_below(r, m), &u, &v, &old);
+        }
+        int k2 = kind == MIXED || kind == ADD ? (int)rng_below(r, 3) : kind;
+        if (k2 == RAISE)
+            c = old + (int32_t)rng_range(r, 0, cmax - old > 0 ? cmax - old : 0);
+        else if (k2 == LOWER)
+            c = (int32_t)rng_range(r, 0, old);
+        else
+            c = 0;
+        tail[made] = u;
+        head[made] = v;
+        cap[made++] = c;
+    }
+    return made;
+}
+
+/* One sequence on graph g (built from arcs `a0`): `batches` batches, each
+ * re-solve by prf checked. Returns 1 if all held. */
+static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
+                        int batches, int32_t cmax, const char *name)
+{
+    int base = (int)rng_below(rg, 2);
+    int32_t n = gcut_graph_nodes(g);
+    int64_t room = 4 * (int64_t)gcut_graph_arcs(g) + 2 * (int64_t)n + 16;
+    int32_t *tail = malloc((size_t)room * sizeof *tail);
+    int32_t *head = malloc((size_t)room * sizeof *head);
+    int32_t *cap = malloc((size_t)room * sizeof *cap);
+    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n), *fresh_side = malloc((size_t)n);
+    int ok = 0;
+    char what[256];
+    if (!tail || !head || !cap || !ref_side || !side || !fresh_side) {
+        check_fail(r, "%s: out of memory", name);
+        goto done;
+    }
+    gcut_solve_info info;
+    if (gcut_graph_solve(g, base ? "bk" : "prf", 0, &info) != GCUT_OK) {
+        check_fail(r, "%s: first solve: %s", name, gcut_last_error(ctx));
+        goto done;
+    }
+    for (int b = 0; b < batches; b++) {
+        int kind = (int)rng_below(rg, KINDS);
+        int32_t m = gcut_graph_arcs(g);
+        /* From one arc to a few times the graph. */
+        int64_t k = rng_range(rg, 1, rng_below(rg, 3) ? 3 : (m > 0 ? 2 * (int64_t)m : 4));
+        if (k > room)
+            k = room;
+        if (m == 0)
+            kind = ADD;
+        k = make_batch(rg, g, kind, cmax, k, tail, head, cap);
+        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, %s)", name, b,
+                 kind_names[kind], (long long)k, base ? "bk" : "prf");
+        gcut_status st =
+            gcut_graph_update(g, k, tail, head, cap, kind == ADD ? GCUT_GRAPH_UPDATE_ADD : 0);
+        if (st != GCUT_OK) {
+            check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
+            goto done;
+        }
+        /* Sequences alternate between the two warm solvers, and now and
+         * then the other one runs in between: the next solve then continues
+         * from that solver's state. */
+        static const char *const algos[] = {"prf", "bk"};
+        const char *algo = algos[(base + (rng_below(rg, 6) == 0)) % 2];
+        unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
+        if (rng_below(rg, 2))
+            flags |= GCUT_GRAPH_SOLVE_BOUNDED;
+        if ((st = gcut_graph_solve(g, algo, flags, &info)) != GCUT_OK) {
+            check_fail(r, "%s: re-solve (%s): %s", what, algo, gcut_last_error(ctx));
+            goto done;
+        }
+        check_graph_arcs a;
+        if (check_graph_arcs_of(g, &a) != 0) {
+            check_fail(r, "%s: out of memory", what);
+            goto done;
+        }
+        int64_t want = check_graph_reference(&a, ref_side);
+        /* The fresh solve of the same graph: the same canonical side. */
+        gcut_graph *fresh = NULL;
+        int same = 0;
+        if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                        &fresh) == GCUT_OK &&
+            gcut_graph_solve(fresh, "prf", 0, NULL) == GCUT_OK &&
+            gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+            gcut_graph_cut_side(g, side) == GCUT_OK)
+            same = memcmp(side, fresh_side, (size_t)n) == 0;
+        gcut_graph_destroy(fresh);
+        int good = 1;
+        if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
+                                  !((flags & GCUT_GRAPH_SOLVE_BOUNDED) && !strcmp(info.algo, "prf")))) {
+            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
+                       (long long)want);
+            good = 0;
+        } else if (!same) {
+            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
+            good = 0;
+        } else if (rng_below(rg, 2) || b == batches - 1) {
+            /* The full proof now and then: it makes the flow feasible, so
+             * skipping it sometimes lets deficits carry into the next
+             * batch. */
+            int64_t cut = -1;
+            if ((st = gcut_graph_verify(g, &cut)) != GCUT_OK) {
+                check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
+                good = 0;
+            } else {
+                good = check_graph_solution(r, g, &a, want, ref_side, what);
+            }
+        }
+        check_graph_arcs_free(&a);
+        if (!good)
+            goto done;
+    }
+    ok = 1;
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(ref_side);
+    free(side);
+    free(fresh_side);
+    return ok;
+}
+
+void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        check_graph_arcs a;
+        char name[128];
+        snprintf(name, sizeof name, "graph %d (%s, seed %llu)", i,
+                 check_graph_regime_name(i % CHECK_GRAPH_REGIMES), (unsigned long long)seed);
+        if (check_graph_random_arcs(seed ^ 0xd1ce, i, &a) != 0) {
+            check_fail(r, "%s: out of memory", name);
+            continue;
+        }
+        int32_t cmax = 1;
+        for (int64_t k = 0; k < a.m; k++)
+            if (a.cap[k] > cmax)
+                cmax = a.cap[k];
+        gcut_graph *g = NULL;
+        rng rg = rng_for(seed, i);
+        if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                        &g) != GCUT_OK)
+            check_fail(r, "%s: create: %s", name, gcut_last_error(ctx));
+        else if (run_sequence(r, ctx, g, &rg, (int)rng_range(&rg, 1, 8), cmax, name))
+            r->passed++;
+        gcut_graph_destroy(g);
+        check_graph_arcs_free(&a);
+    }
+    gcut_context_destroy(ctx);
+}
+
+void check_graph_update_families(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        rng rg = rng_for(seed ^ 0xfa111e5ULL, i);
+        uint64_t gseed = rng_next(&rg);
+        gcut_graph *g = NULL;
+        gcut_status st;
+        int32_t cmax;
+        char name[128];
+        switch (i % 4) {
+        case 0: {
+            int32_t a = (int32_t)rng_range(&rg, 2, 6), b = (int32_t)rng_range(&rg, 2, 6);
+            snprintf(name, sizeof name, "genrmf a=%d b=%d seed=%llu", a, b,
+                     (unsigned long long)gseed);
+            st = gcut__gen_genrmf(ctx, a, b, 1, 100, gseed, &g);
+            cmax = 100 * a * a;
+            break;
+        }
+        case 1: {
+            int32_t rows = (int32_t)rng_range(&rg, 1, 8), cols = (int32_t)rng_range(&rg, 1, 8);
+            snprintf(name, sizeof name, "rlg rows=%d cols=%d seed=%llu", rows, cols,
+                     (unsigned long long)gseed);
+            st = gcut__gen_rlg(ctx, rows, cols, 100, gseed, &g);
+            cmax = 300;
+            break;
+        }
+        case 2: {
+            int32_t n = (int32_t)rng_range(&rg, 2, 24);
+            snprintf(name, sizeof name, "acyclic-dense n=%d seed=%llu", n,
+                     (unsigned long long)gseed);
+            st = gcut__gen_acyclic_dense(ctx, n, gseed, &g);
+            cmax = 10000;
+            break;
+        }
+        default: {
+            int32_t w = (int32_t)rng_range(&rg, 1, 9), h = (int32_t)rng_range(&rg, 1, 9);
+            int conn = rng_range(&rg, 0, 1) ? 8 : 4;
+            snprintf(name, sizeof name, "vision %dx%d conn=%d seed=%llu", w, h, conn,
+                     (unsigned long long)gseed);
+            st = gcut__gen_vision(ctx, w, h, conn, 0.5, gseed, &g);
+            cmax = 1000;
+            break;
+        }
+        }
+        if (st != GCUT_OK)
+            check_fail(r, "%s: %s", name, gcut_last_error(ctx));
+        else if (run_sequence(r, ctx, g, &rg, (int)rng_range(&rg, 2, 6), cmax, name))
+            r->passed++;
+        gcut_graph_destroy(g);
+    }
+    gcut_context_destroy(ctx);
+}
+
+/* Refused updates: each names the problem with GCUT_E_RANGE and leaves the
+ * graph as it was (the next solve gives the same flow). */
+void check_graph_update_refused(check_report *r, int count, uint64_t seed)
+{
+    (void)seed;
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    /* s=0 -> 1 -> 2=t and 0 -> 2. */
+    const int32_t tail[] = {0, 1, 0}, head[] = {1, 2, 2}, cap[] = {5, 3, 2};
+    static const struct {
+        int32_t u, v, c;
+        const char *says;
+    } bad[] = {{1, 0, 4, "no arc 1 -> 0"},   {0, 3, 1, "outside 0..2"}, {-1, 1, 1, "outside 0..2"},
+               {1, 1, 1, "self-loop"},       {0, 1, -2, "capacity -2"}};
+    const int n_bad = (int)(sizeof bad / sizeof bad[0]);
+    for (int i = 0; i < count; i++) {
+        gcut_graph *g = NULL;
+        gcut_solve_info info;
+        int k = i % n_bad;
+        if (gcut_graph_create_from_arcs(ctx, 3, 3, tail, head, cap, 0, 2, &g) != GCUT_OK ||
+            gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK || info.flow != 5) {
+            check_fail(r, "the 3-node graph: %s", gcut_last_error(ctx));
+            gcut_graph_destroy(g);
+            continue;
+        }
+        /* A good update first in the batch: refused with the rest. */
+        int32_t bt[2] = {0, bad[k].u}, bh[2] = {1, bad[k].v}, bc[2] = {0, bad[k].c};
+        gcut_status st = gcut_graph_update(g, 2, bt, bh, bc, 0);
+        if (st != GCUT_E_RANGE || !strstr(gcut_last_error(ctx), bad[k].says) ||
+            !strstr(gcut_last_error(ctx), "update 1")) {
+            check_fail(r, "update %d -> %d cap %d: %s, \"%s\" (want GCUT_E_RANGE naming '%s')",
+                       bad[k].u, bad[k].v, bad[k].c, gcut_status_str(st), gcut_last_error(ctx),
+                       bad[k].says);
+        } else if (gcut_graph_cut_side(g, (uint8_t[3]){0}) != GCUT_OK ||
+                   gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK || info.flow != 5) {
+            check_fail(r, "after the refused update %d: flow %lld, want 5", k,
+                       (long long)info.flow);
+        } else {
+            r->passed++;
+        }
+        gcut_graph_destroy(g);
+    }
+    gcut_context_destroy(ctx);
+}
+
+/* The update-file parser: random valid files (comments, blank lines,
+ * spaces, empty batches) parse back to what was written; every random
+ * mutation of one either parses or fails with a message naming NAME:LINE;
+ * the fuzz entry takes them all. */
+void check_graph_update_parser(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    enum { MAXU = 64 };
+    const int32_t n = 50;
+    for (int i = 0; i < count; i++) {
+        rng rg = rng_for(seed ^ 0x9a75e5ULL, i);
+        int32_t tail[MAXU], head[MAXU], cap[MAXU];
+        int32_t batch_of[MAXU];
+        char text[MAXU * 48 + 512];
+        size_t len = 0;
+        int batches = 0, k = 0;
+        int want_batches = (int)rng_range(&rg, 0, 6);
+        for (int b = 0; b < want_batches; b++) {
+            if (rng_below(&rg, 3) == 0)
+                len += (size_t)snprintf(text + len, sizeof text - len, "c batch %d\n\n", b);
+            len += (size_t)snprintf(text + len, sizeof text - len, "%sb\n",
+                                    rng_below(&rg, 4) ? "" : "  ");
+            batches++;
+            int per = (int)rng_range(&rg, 0, 10);
+            for (int j = 0; j < per && k < MAXU; j++, k++) {
+                tail[k] = (int32_t)rng_below(&rg, n);
+                head[k] = (int32_t)rng_below(&rg, n);
+                cap[k] = rng_below(&rg, 5) ? (int32_t)rng_below(&rg, 1000) : INT32_MAX;
+                batch_of[k] = b;
+                len += (size_t)snprintf(text + len, sizeof text - len, "%d\t%d  %d%s\n",
+                                        tail[k] + 1, head[k] + 1, cap[k],
+                                        rng_below(&rg, 4) ? "" : " \r");
+            }
+        }
+        gcut_updates *u = NULL;
+        gcut_status st = gcut_updates_parse(ctx, text, len, "u.txt", n, &u);
+        int good = st == GCUT_OK && gcut_updates_batches(u) == batches;
+        /* Batch by batch, in order: the updates as written. */
+        for (int b = 0, j = 0; good && b < batches; b++) {
+            int64_t count = 0;
+            const int32_t *t = NULL, *h = NULL, *c = NULL;
+            good = gcut_updates_batch(u, b, &count, &t, &h, &c, NULL) == GCUT_OK;
+            for (int64_t q = 0; good && q < count; q++, j++)
+                good = j < k && batch_of[j] == b && t[q] == tail[j] && h[q] == head[j] &&
+                       c[q] == cap[j];
+            if (good && b == batches - 1)
+                good = j == k;
+        }
+        gcut_updates_destroy(u);
+        if (!good) {
+            check_fail(r, "parser %d: a valid file of %d batches, %d updates: %s", i, batches, k,
+                       st ? gcut_last_error(ctx) : "parsed differently");
+            continue;
+        }
+        /* Mutations: a few bytes changed, dropped or cut off. */
+        int bad_message = 0;
+        for (int t = 0; t < 8 && len > 0; t++) {
+            char mutated[sizeof text];
+            memcpy(mutated, text, len);
+            size_t mlen = len;
+            int edits = (int)rng_range(&rg, 1, 4);
+            for (int e = 0; e < edits; e++) {
+                size_t at = (size_t)rng_below(&rg, (int64_t)mlen);
+                static const char alphabet[] = "0123456789 -+bcxq\n\t\r\0";
+                if (rng_below(&rg, 4) == 0)
+                    mlen = at; /* cut off */
+                else
+                    mutated[at] = alphabet[rng_below(&rg, (int64_t)sizeof alphabet - 1)];
+                if (mlen == 0)
+                    break;
+            }
+            gcut_fuzz_updates((const uint8_t *)mutated, mlen);
+            u = NULL;
+            st = gcut_updates_parse(ctx, mutated, mlen, "u.txt", n, &u);
+            gcut_updates_destroy(u);
+            if (st != GCUT_OK && (strncmp(gcut_last_error(ctx), "u.txt:", 6) != 0 || st == GCUT_E_NOMEM))
+                bad_message = 1;
+        }
+        if (bad_message)
+            check_fail(r, "parser %d: a malformed file failed without naming u.txt:LINE: %s", i,
+                       gcut_last_error(ctx));
+        else
+            r->passed++;
+    }
+    gcut_context_destroy(ctx);
+}

@@ -1,0 +1,29 @@
+/* Dynamic general graphs in plain C: gcut_graph_update() batches (raised,
+ * lowered, zeroed, mixed and added arcs) followed by re-solves that continue
+ * from the last flow, each checked against the reference max-flow of the
+ * graph as it now stands, against a fresh solve's cut side, and (on most
+ * batches) through the whole proof (gcut_graph_verify and an independent
+ * check of the arc flows). */
+#ifndef GCUT_TESTS_CHECK_GRAPH_UPDATE_H
+#define GCUT_TESTS_CHECK_GRAPH_UPDATE_H
+
+#include <stdint.h>
+
+#include "check_common.h"
+
+/* `count` random graphs (every regime of check_graph.h), each with a
+ * sequence of 1 to 8 batches; one pass per sequence. */
+void check_graph_update_sequences(check_report *r, int count, uint64_t seed);
+
+/* The same on small instances of every generator family. */
+void check_graph_update_families(check_report *r, int count, uint64_t seed);
+
+/* Refused batches (a missing arc, a node out of range, a self-loop, a
+ * negative capacity): GCUT_E_RANGE naming the update, the graph unchanged. */
+void check_graph_update_refused(check_report *r, int count, uint64_t seed);
+
+/* The update-file parser (src/io/updates.c): valid random files round-trip,
+ * mutated ones parse or fail naming NAME:LINE, the fuzz entry survives all. */
+void check_graph_update_parser(check_report *r, int count, uint64_t seed);
+
+#endif

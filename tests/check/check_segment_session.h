@@ -1,0 +1,16 @@
+/* Segmentation sessions in plain C: a session fed a growing sequence of
+ * seeds (scribbles added one after another, as a person would) must give,
+ * at every step, the very mask, flow and cut count of an independent
+ * gcut_segment_image() with the same pixels, seeds and options. */
+#ifndef GCUT_TESTS_CHECK_SEGMENT_SESSION_H
+#define GCUT_TESTS_CHECK_SEGMENT_SESSION_H
+
+#include <stdint.h>
+
+#include "check_common.h"
+
+/* `count` synthetic images (sizes, 1-4 channels with padded strides, both
+ * colour models, 4 and 8 neighbours), each with 3 to 6 seed states. */
+void check_segment_session_vs_image(check_report *r, int count, uint64_t seed);
+
+#endif
