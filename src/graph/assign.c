@@ -33,10 +33,18 @@
 const char *gcut_assign_algorithms(void)
 {
 #ifdef GCUT_HAVE_CUDA
-    return "csa,gpu-csa";
+    return "csa,ssp,gpu-csa";
 #else
-    return "csa";
+    return "csa,ssp";
 #endif
+}
+
+/* The CPU solver when none is named: shortest paths on rectangular and
+ * partial requests, where their many free columns keep every search short;
+ * cost scaling on square ones (measured: bench/results/assign_ssp_dev-vm-2core.md). */
+static int ssp_by_default(int32_t rows, int32_t cols, unsigned flags)
+{
+    return rows != cols || (flags & GCUT_ASSIGN_PARTIAL);
 }
 
 /* The request's arcs checked, and its cost range after the sign. */
@@ -324,6 +332,93 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
             out[rows + c] = V[c];
 }
 
+/* The request solved by shortest augmenting paths (src/cpu/assign_ssp.c),
+ * unsquared: the same proof as cost scaling's, exact (gap 0). Returns
+ * GCUT_E_UNSUPPORTED (no message) when the potentials could pass int64 or
+ * the prices' 2^62: the caller solves by cost scaling instead. */
+static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                           const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                           int64_t cmin, int64_t cmax, int64_t scale, int64_t big, double t0, int32_t *row_to_col, int64_t *total_cost,
+                           int64_t *prices, gcut_assign_info *info)
+{
+    const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
+    const int64_t spread = (cmax > 0 ? cmax : -cmax) + (cmin > 0 ? cmin : -cmin) + big + 1;
+    if ((int64_t)rows + 1 > GCUT__SSP_LIMIT / spread)
+        return GCUT_E_UNSUPPORTED;
+    const int32_t ncol = cols + (partial ? rows : 0);
+    int64_t *own_prices = malloc(((size_t)rows + cols + 1) * sizeof *own_prices);
+    gcut__ssp_problem p = {rows, cols, row_ptr, col_idx, cost,
+                           flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1, big, partial};
+    gcut__ssp_result res;
+    memset(&res, 0, sizeof res);
+    res.row_col = row_to_col;
+    res.v = malloc(((size_t)ncol + 1) * sizeof *res.v);
+    if (!res.v || !own_prices) {
+        free(res.v);
+        free(own_prices);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d columns", ncol);
+    }
+    gcut_status st = gcut__assign_ssp(ctx, &p, &res);
+    if (st == GCUT_E_INFEASIBLE) {
+        st = hall_violator(ctx, rows, cols, row_ptr, col_idx, row_to_col);
+        if (!st)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: ssp: row %d stuck, yet "
+                            "augmentable", res.stuck_row + 1);
+    }
+    /* u_r = least c - v over r's arcs; with PARTIAL, u_r + v(d_r) - B (see the top). */
+    const int64_t price_limit = ((int64_t)1 << 62) / scale;
+    for (int32_t r = 0; r < rows && !st; r++) {
+        int64_t u = partial ? big - res.v[cols + r] : INT64_MAX;
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            const int64_t c = p.sign * cost[k] - res.v[col_idx[k]];
+            if (c < u)
+                u = c;
+        }
+        if (partial)
+            u += res.v[cols + r] - big;
+        if (u > price_limit || u < -price_limit)
+            st = GCUT_E_UNSUPPORTED;
+        own_prices[r] = u * scale;
+    }
+    for (int32_t c = 0; c < cols && !st; c++) {
+        if (res.v[c] < -price_limit)
+            st = GCUT_E_UNSUPPORTED;
+        own_prices[rows + c] = res.v[c] * scale;
+    }
+    int64_t total = 0;
+    int32_t assigned = 0;
+    for (int32_t r = 0; r < rows && !st; r++) {
+        int64_t best = INT64_MAX;
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++)
+            if (col_idx[k] == row_to_col[r] && p.sign * cost[k] < best)
+                best = p.sign * cost[k];
+        if (row_to_col[r] >= 0)
+            total += p.sign * best, assigned++;
+    }
+    if (!st && (st = gcut_assign_verify(ctx, rows, cols, row_ptr, col_idx, cost, flags,
+                                        row_to_col, total, own_prices, NULL)))
+        st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: %s",
+                        gcut_last_error(ctx));
+    if (!st) {
+        *total_cost = total;
+        if (prices)
+            memcpy(prices, own_prices, ((size_t)rows + cols) * sizeof *prices);
+        if (info) {
+            memset(info, 0, sizeof *info);
+            info->cost = total;
+            info->assigned = assigned;
+            info->scale = scale;
+            info->time_ms = gcut__now_ms() - t0;
+            info->device = "cpu";
+            info->algo = "ssp";
+            info->pushes = res.augmentations;
+        }
+    }
+    free(res.v);
+    free(own_prices);
+    return st;
+}
+
 gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                              const int32_t *col_idx, const int32_t *cost, unsigned flags,
                              const char *algo, const gcut__assign_knobs *knobs,
@@ -334,10 +429,12 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     const double t0 = gcut__now_ms();
     if (!row_to_col || !total_cost)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: no row_to_col or total_cost output");
-    int algo_on_gpu = -1;
+    int algo_on_gpu = -1, use_ssp = 0;
     if (algo) {
         if (!strcmp(algo, "csa"))
             algo_on_gpu = 0;
+        else if (!strcmp(algo, "ssp"))
+            algo_on_gpu = 0, use_ssp = 1;
 #ifdef GCUT_HAVE_CUDA
         else if (!strcmp(algo, "gpu-csa"))
             algo_on_gpu = 1;
@@ -376,6 +473,16 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
                           "assign: costs up to %lld%s times the scale %lld pass 2^60",
                           (long long)top, partial ? " (the partial weight)" : "", (long long)scale);
 
+    /* Shortest paths where they win (measured: bench/results/assign_ssp_dev-vm-2core.md). */
+    if (!algo && !on_gpu)
+        use_ssp = ssp_by_default(rows, cols, flags);
+    if (use_ssp) {
+        st = run_ssp(ctx, rows, cols, row_ptr, col_idx, cost, flags, cmin, cmax, scale, big, t0,
+                     row_to_col, total_cost, prices, info);
+        if (st != GCUT_E_UNSUPPORTED)
+            return st;
+        gcut__log(ctx, 1, "assign: ssp: costs too wide for its potentials: solving by csa");
+    }
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
     gcut__assign_result res;

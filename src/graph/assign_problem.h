@@ -72,6 +72,37 @@ gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
                              const char **device);
 #endif
 
+/* The request as the shortest-augmenting-path solver takes it: no squaring,
+ * rows <= cols (with `partial`, one more column per row, cols + r, at cost
+ * big: row r left over). Costs are sign * cost[k], in the caller's units. */
+typedef struct gcut__ssp_problem {
+    int32_t rows, cols;
+    const int64_t *row_ptr;
+    const int32_t *col_idx;
+    const int32_t *cost;
+    int64_t sign;       /* -1 to maximize */
+    int64_t big;        /* B of GCUT_ASSIGN_PARTIAL */
+    int partial;
+} gcut__ssp_problem;
+
+/* Potentials beyond this are not trusted to the solver (the caller falls back
+ * to cost scaling): rows * (cost range + B) must stay under it. */
+#define GCUT__SSP_LIMIT ((int64_t)1 << 61)
+
+typedef struct gcut__ssp_result {
+    int32_t *row_col;   /* rows: a real column or -1 (left over, with partial) */
+    int64_t *v;         /* cols (+ rows with partial) column potentials, <= 0, 0 where free */
+    int64_t augmentations, scanned;
+    int32_t stuck_row;  /* with GCUT_E_INFEASIBLE: the row no free column is reachable from */
+} gcut__ssp_result;
+
+/* CPU successive shortest paths (src/cpu/assign_ssp.c): an optimal
+ * assignment and column potentials with a gap of 0. GCUT_E_INFEASIBLE
+ * (message not set, res->row_col a partial matching) when a row reaches no
+ * free column. */
+gcut_status gcut__assign_ssp(gcut_context *ctx, const gcut__ssp_problem *p,
+                             gcut__ssp_result *res);
+
 /* gcut_assign_csr_info with knobs (NULL: the defaults), for tuning runs,
  * benchmarks and checks (src/graph/assign.c). */
 gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,

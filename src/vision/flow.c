@@ -219,7 +219,9 @@ static gcut_status pick_solver(gcut_context *ctx, const char *algo, gcut_flow_in
                                          &on_gpu);
     if (st)
         return st;
-    *solver = algo ? algo : on_gpu ? "gpu-csa" : "csa";
+    /* On the CPU, shortest paths: each pixel has its own free occlusion
+     * column, so its searches stay short (cost scaling squares the problem). */
+    *solver = algo ? algo : on_gpu ? "gpu-csa" : "ssp";
     snprintf(info->device, sizeof info->device, "cpu");
     if (on_gpu &&
         gcut_device_name(ctx, ctx->options.gpu_index, info->device, sizeof info->device))

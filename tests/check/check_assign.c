@@ -249,7 +249,7 @@ static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *alg
     }
     int32_t *row_to_col = malloc(((size_t)in->rows + 1) * sizeof *row_to_col);
     int64_t *prices = malloc(((size_t)in->rows + in->cols + 1) * sizeof *prices);
-    int64_t total = 0;
+    int64_t total = 0, gap = -1;
     gcut_assign_info info;
     const gcut_status st =
         gcut__assign_run(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost, in->flags, algo,
@@ -270,8 +270,12 @@ static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *alg
         check_fail(r, "%s (%s): cost %lld with %d rows, the reference %lld with %d", in->name,
                    algo, (long long)total, info.assigned, (long long)ref_cost, ref_cards);
     } else if (gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost,
-                                  in->flags, row_to_col, total, prices, NULL) != GCUT_OK) {
+                                  in->flags, row_to_col, total, prices, &gap) != GCUT_OK) {
         check_fail(r, "%s (%s): %s", in->name, algo, gcut_last_error(ctx));
+    } else if (algo && !strcmp(algo, "ssp") && (gap != 0 || strcmp(info.algo, "ssp"))) {
+        /* shortest paths are exact: gap 0, and no fallback on these costs */
+        check_fail(r, "%s (ssp): gap %lld/%lld, solved by %s", in->name, (long long)gap,
+                   (long long)info.scale, info.algo);
     } else {
         r->passed++;
     }
@@ -304,6 +308,17 @@ void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed)
         return;
     }
     run_vs_hungarian(r, count, seed, ctx, "csa", NULL, 0);
+    gcut_context_destroy(ctx);
+}
+
+void check_assign_ssp_vs_hungarian(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    run_vs_hungarian(r, count, seed, ctx, "ssp", NULL, 3);
     gcut_context_destroy(ctx);
 }
 

@@ -12,6 +12,10 @@
  * the proof (gcut_assign_verify) and the Hall violator named. */
 void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed);
 
+/* Shortest augmenting paths (ssp) against the Hungarian reference, as
+ * csa is checked, and exact: the proof's gap is 0. */
+void check_assign_ssp_vs_hungarian(check_report *r, int count, uint64_t seed);
+
 /* CSA with its heuristics on (price updates, arc fixing safe and
  * aggressive), the smallest quick-minima cache, alpha 2 and 10: the same costs. */
 void check_assign_csa_knobs(check_report *r, int count, uint64_t seed);

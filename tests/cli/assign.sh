@@ -52,7 +52,7 @@ expect "maximize: cost 11" eval 'is 0 && out_has "cost 11"'
 expect "pairs file: row col cost, 1-based" eval '[ "$(cat "$TMP/p.txt")" = "$(printf "1 1 4\n2 3 5\n3 2 2")" ]'
 run -d cpu -j -v "$M"
 expect "mtx rectangular: exit 0" is 0
-for key in '"cost": 5' '"rows": 3' '"cols": 4' '"edges": 6' '"time_ms": ' '"device": "cpu"' '"algo": "csa"' '"verified": true'; do
+for key in '"cost": 5' '"rows": 3' '"cols": 4' '"edges": 6' '"time_ms": ' '"device": "cpu"' '"algo": "ssp"' '"verified": true'; do
     expect "--json has $key" out_has "$key"
 done
 if command -v python3 >/dev/null; then
@@ -78,6 +78,10 @@ run -d cpu "$TMP/bad.txt"
 expect "short row: exit 1 naming FILE:3" eval 'is 1 && err_has "bad.txt:3:"'
 run -d cpu "$TMP/missing.txt"
 expect "missing file: exit 1" eval 'is 1 && err_has "missing.txt"'
+run -d cpu -a ssp -v -m "$D"
+expect "--algo ssp: maximize, cost 11, verified" eval 'is 0 && out_has "cost 11" && out_has "verified" && out_has "ssp"'
+run -d cpu -a csa -j "$M"
+expect "--algo csa on a rectangular file: cost 5" eval 'is 0 && out_has "\"cost\": 5" && out_has "\"algo\": \"csa\""'
 
 # --- devices ------------------------------------------------------------------------------
 run -d gpu "$D"
