@@ -642,7 +642,8 @@ const char *gcut_assign_algorithms(void);
  * row r may take column col_idx[k] at cost cost[k] for k in [row_ptr[r], row_ptr[r+1]).
  * flags: GCUT_ASSIGN_MAXIMIZE, GCUT_ASSIGN_PARTIAL (min-cost maximum-cardinality instead of
  * GCUT_E_INFEASIBLE when no perfect assignment of the rows exists). algo NULL = default for the
- * context's device ("csa" on the CPU, "gpu-csa" on the GPU). row_to_col[rows] out (-1 unassigned);
+ * context's device: on the CPU "csa" for a square request and "ssp" (shortest augmenting paths)
+ * for a rectangular or partial one, "gpu-csa" on the GPU. row_to_col[rows] out (-1 unassigned);
  * total_cost out; prices (rows+cols, optional) out: the proof. */
 gcut_status gcut_assign_csr(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                             const int32_t *col_idx, const int32_t *cost, unsigned flags,
