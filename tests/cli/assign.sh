@@ -41,8 +41,12 @@ run --scale 0 "$D"
 expect "bad --scale: exit 2" eval 'is 2 && err_has "--scale"'
 run --device quantum "$D"
 expect "bad --device: exit 2" eval 'is 2 && err_has "quantum"'
-run "$D" -o "$D"
-expect "output onto the input: exit 2" eval 'is 2 && err_has "is the input"'
+cp "$D" "$TMP/keep.txt"
+run "$TMP/keep.txt" -o "$TMP/keep.txt"
+expect "output onto the input: exit 2" eval 'is 2 && err_has "would overwrite the input"'
+expect "output onto the input leaves it alone" cmp -s "$D" "$TMP/keep.txt"
+run -X 10Q "$D"
+expect "bad --max-memory: exit 2 naming it" eval 'is 2 && err_has "--max-memory"'
 
 # --- solving ------------------------------------------------------------------------
 run -d cpu -v "$D"
@@ -78,6 +82,13 @@ run -d cpu "$TMP/bad.txt"
 expect "short row: exit 1 naming FILE:3" eval 'is 1 && err_has "bad.txt:3:"'
 run -d cpu "$TMP/missing.txt"
 expect "missing file: exit 1" eval 'is 1 && err_has "missing.txt"'
+run -d cpu -o "$TMP/no/such/dir/p.txt" "$D"
+expect "an output in a missing folder: exit 1 naming it" eval 'is 1 && err_has "no/such/dir/p.txt"'
+run -d cpu --max-memory 1K -o "$TMP/small.txt" "$D"
+expect "--max-memory too small: exit 1 naming the budget, no file" eval 'is 1 && err_has "over the memory budget" && nothing_at "$TMP/small.txt"'
+run -d cpu --max-memory 64M -o "$TMP/fits.txt" "$D"
+expect "--max-memory large enough: exit 0" eval 'is 0 && out_has "cost 5" && [ -s "$TMP/fits.txt" ]'
+expect "no temporary left beside the outputs" eval '! ls "$TMP" | grep -q "tmp-"'
 
 # --- devices ------------------------------------------------------------------------------
 run -d gpu "$D"
