@@ -64,6 +64,7 @@ static const check_entry checks[] = {
     {"flow.assignment_exact", 300, 40, check_flow_assignment_exact},
     {"flow.flo_files", 100, 20, check_flow_flo_files},
     {"flow.measures", 1, 1, check_flow_measures},
+    {"hostile.matrix_limits", 1, 1, check_hostile_matrix_limits},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
