@@ -110,12 +110,13 @@ int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned fl
     const int64_t n = square ? rows : (int64_t)rows + cols;
     const int64_t room =
         square ? arcs : gcut__memory_mul_add(arcs, 2, (int64_t)cols + (partial ? rows : 0));
-    /* Per arc: the problem's column and cost, and the price updates'
-     * transpose (24 bytes). Per node: row_ptr, the CPU solver's state with
-     * its cache of 4 arcs, the price updates' labels and buckets, the
-     * result (256 bytes, rounded up). Per column: build_problem's lookup. */
+    /* Per arc: the problem's column and cost (12 bytes; the default knobs
+     * make no price updates, whose transpose would double it). Per node:
+     * row_ptr, the CPU solver's state with its cache of 4 arcs, the result
+     * and the request's prices (160 bytes, rounded up). Per column:
+     * build_problem's lookup. */
     return gcut__memory_mul_add(
-        room, 24, gcut__memory_mul_add(n + 1, 256, gcut__memory_mul_add(cols, 12, 0)));
+        room, 12, gcut__memory_mul_add(n + 1, 160, gcut__memory_mul_add(cols, 12, 0)));
 }
 
 /* The square problem of a request (see the top of the file). */

@@ -118,7 +118,7 @@ static int rest_blank(const char *s) { return s[strspn(s, " \t")] == '\0'; }
  * bipartite readers (GCUT__BIPARTITE_EMPTY_MAX), and what a file that holds
  * what it declares will need is asked of the memory budget. */
 static gcut_status check_sizes(reader *r, long long rows, long long cols, long long arcs,
-                               int numbers, long long *room)
+                               int numbers, int bytes_per_arc, long long *room)
 {
     char msg[300];
     const long long empty = (rows > cols ? rows : cols) - arcs;
@@ -126,7 +126,7 @@ static gcut_status check_sizes(reader *r, long long rows, long long cols, long l
         snprintf(msg, sizeof msg,
                  "%lld x %lld with %lld arcs at most: at least %lld %s would have no arc, and at "
                  "most %lld are accepted",
-                 rows, cols, arcs, empty, rows > cols ? "rows" : "columns",
+                 rows, cols, arcs, empty, rows >= cols ? "rows" : "columns",
                  (long long)GCUT__BIPARTITE_EMPTY_MAX);
         return bad(r, GCUT_E_RANGE, msg);
     }
@@ -135,12 +135,13 @@ static gcut_status check_sizes(reader *r, long long rows, long long cols, long l
     *room = arcs < fits ? arcs : fits;
     if (arcs > fits)
         return GCUT_OK;
-    /* row_ptr; per arc the column and cost, and while a coordinate file is
-     * sorted by row, its row and the sorted copies. */
+    /* row_ptr, and per arc what the caller says: the column and cost, and
+     * for a Matrix Market file sorted by row its row and the sorted copies. */
     snprintf(msg, sizeof msg, "%s:%ld: a %lld x %lld cost matrix with %lld arcs", r->path, r->line,
              rows, cols, arcs);
     return gcut__memory_check(
-        r->ctx, msg, gcut__memory_mul_add(arcs, 20, gcut__memory_mul_add(rows + 1, 8, 0)));
+        r->ctx, msg,
+        gcut__memory_mul_add(arcs, bytes_per_arc, gcut__memory_mul_add(rows + 1, 8, 0)));
 }
 
 /* The arrays for `room` arcs. */
@@ -190,7 +191,7 @@ static gcut_status read_mtx(reader *r, char *banner, gcut_assign_input *in)
     in->rows = (int32_t)rows;
     in->cols = (int32_t)cols;
     long long room = 0;
-    gcut_status st = check_sizes(r, rows, cols, nnz, array ? 1 : 3, &room);
+    gcut_status st = check_sizes(r, rows, cols, nnz, array ? 1 : 3, 20, &room);
     if (st || (st = alloc_arcs(r, room, in)))
         return st;
     int32_t *row = malloc((size_t)(room ? room : 1) * sizeof *row);
@@ -282,7 +283,7 @@ static gcut_status read_dense(reader *r, char *s, gcut_assign_input *in)
     /* A row is a line even without a column: count it as one number. */
     const long long width = cols ? cols : 1;
     long long room = 0;
-    gcut_status st = check_sizes(r, rows, cols, rows * width, 1, &room);
+    gcut_status st = check_sizes(r, rows, cols, rows * width, 1, 8, &room);
     if (st)
         return st;
     const long long row_room = room / width; /* the rows the file can hold */

@@ -102,7 +102,7 @@ static gcut_status check_sizes(gcut__text *t, enum field field, int mirrored, in
                     "%lld x %lld with %lld entries: at least %lld %s would have no entry, "
                     "and at most %lld are accepted",
                     (long long)rows, (long long)cols, (long long)nnz, (long long)empty,
-                    rows > cols ? "rows" : "columns", (long long)GCUT__BIPARTITE_EMPTY_MAX);
+                    rows >= cols ? "rows" : "columns", (long long)GCUT__BIPARTITE_EMPTY_MAX);
     const int64_t numbers = field == FIELD_PATTERN ? 2 : field == FIELD_COMPLEX ? 4 : 3;
     const int64_t left = t->p < t->end ? (int64_t)(t->end - t->p) - 1 : 0;
     const int64_t fits = (left + 1) / (2 * numbers);

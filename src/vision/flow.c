@@ -220,8 +220,8 @@ static int64_t frames_bytes(int64_t n, int radius)
     const int64_t side = 2 * (int64_t)radius + 1;
     const int64_t arcs = gcut__memory_mul_add(n, side * side + 1, 0);
     int64_t assign = gcut__memory_mul_add(
-        n + 1, 8, gcut__memory_mul_add(arcs, 8, gcut__assign_bytes((int32_t)n, (int32_t)(2 * n),
-                                                                   arcs, 0)));
+        n + 1, 8,
+        gcut__memory_mul_add(arcs, 8, gcut__assign_bytes((int32_t)n, (int32_t)(2 * n), arcs, 0)));
     int64_t refine = gcut__memory_mul_add(n, 21 * 4, 0);
     return gcut__memory_mul_add(n, 80, assign > refine ? assign : refine);
 }
