@@ -139,10 +139,10 @@ static void budget_cases(check_report *r, const char *dir)
     gcut_bipartite_destroy(b);
     b = NULL;
     snprintf(path, sizeof path, "%s/a.txt", dir);
-    write_text(path, "2 2\n1 2\n3 4\n");
+    write_text(path, "4 4\n1 2 3 4\n5 6 7 8\n9 0 1 2\n3 4 5 6\n");
     gcut_assign_input *in = NULL;
     expect_budget(r, tiny, gcut_assign_read(tiny, path, 0, &in),
-                  "a.txt:1: a 2 x 2 cost matrix with 4 arcs needs about", "dense costs");
+                  "a.txt:1: a 4 x 4 cost matrix with 16 arcs needs about", "dense costs");
     gcut_assign_input_destroy(in);
     in = NULL;
     /* A .flo of 4 x 4 vectors: 128 bytes of data. */

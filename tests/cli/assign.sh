@@ -84,7 +84,7 @@ run -d cpu "$TMP/missing.txt"
 expect "missing file: exit 1" eval 'is 1 && err_has "missing.txt"'
 run -d cpu -o "$TMP/no/such/dir/p.txt" "$D"
 expect "an output in a missing folder: exit 1 naming it" eval 'is 1 && err_has "no/such/dir/p.txt"'
-run -d cpu --max-memory 1K -o "$TMP/small.txt" "$D"
+run -d cpu --max-memory 500 -o "$TMP/small.txt" "$D"
 expect "--max-memory too small: exit 1 naming the budget, no file" eval 'is 1 && err_has "over the memory budget" && nothing_at "$TMP/small.txt"'
 run -d cpu --max-memory 64M -o "$TMP/fits.txt" "$D"
 expect "--max-memory large enough: exit 0" eval 'is 0 && out_has "cost 5" && [ -s "$TMP/fits.txt" ]'
