@@ -96,7 +96,9 @@ static int count_value(char **s, long long *out)
     errno = 0;
     while (**s == ' ' || **s == '\t')
         (*s)++;
-    if (**s == '-' || **s == '+')
+    /* A digit first: strtoll would skip other white space ('\r', '\v')
+     * and then take a sign, so "0 \r-2" would give -2 columns. */
+    if (**s < '0' || **s > '9')
         return 0;
     long long v = strtoll(*s, &e, 10);
     if (e == *s || errno || (*e != '\0' && *e != ' ' && *e != '\t'))

@@ -67,6 +67,11 @@ static const matrix_case cases[] = {
     {READ_ASSIGN, "a.txt", "2000000000 1\n7\n", GCUT_E_TRUNCATED, "a.txt:2: 1 rows of 2000000000"},
     {READ_ASSIGN, "a.txt", "0 2000000000\n", GCUT_E_RANGE, "2000000000 columns would have no arc"},
     {READ_ASSIGN, "a.txt", "3000000000 3000000000\n1\n", GCUT_E_OVERFLOW, "2^31 - 3"},
+    /* A sign behind a carriage return (found by the fuzzer: -2 columns). */
+    {READ_ASSIGN, "a.txt", "0 \r-2\n", GCUT_E_FORMAT, "a.txt:1: bad size line"},
+    {READ_ASSIGN, "a.mtx", MTX_INTEGER "2 \v-2 1\n1 1 5\n", GCUT_E_FORMAT,
+     "a.mtx:2: bad size line"},
+    {READ_ASSIGN, "a.mtx", MTX_INTEGER "2 2 1\n1 \r-1 5\n", GCUT_E_FORMAT, "a.mtx:3: bad entry"},
     /* A dense row with no column is still a line: 3 declared, 2 given. */
     {READ_ASSIGN, "a.txt", "3 0\n\n\n\n", GCUT_E_TRUNCATED, "0 rows of 3"},
 };
