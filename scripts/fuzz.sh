@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dimacs dimacs_grid png jpeg pnm seeds)
+[ ${#targets[@]} -gt 0 ] || targets=(dimacs dimacs_grid png jpeg pnm seeds bipartite assign flo)
 
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCUT_FUZZ=ON \
   -DGCUT_SANITIZE=ON -DGCUT_CUDA=OFF -DGCUT_TESTS=OFF >/dev/null

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "assign";
 
@@ -39,36 +39,35 @@ static void usage(FILE *out)
             "                      total the assignment's); exit 1 if it fails\n"
             "  -j, --json          print the result as one JSON object\n"
             "  -q, --quiet         no notices on stderr\n"
+            "  -X, --max-memory SIZE  memory budget (e.g. 8G; default: the memory available)\n"
             "  -h, --help          show this help\n"
             "  -V, --version       show the version\n\n"
             "Output files appear whole or not at all, and never replace the input.\n",
             gcut_assign_algorithms());
 }
 
-/* 1 when `path` names the same existing file as `other`. */
-static int same_file(const char *path, const char *other)
-{
-    struct stat a, b;
-    return stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
-}
-
 int cli_assign_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"algo", required_argument, NULL, 'a'},   {"device", required_argument, NULL, 'd'},
-        {"maximize", no_argument, NULL, 'm'},     {"partial", no_argument, NULL, 'p'},
-        {"scale", required_argument, NULL, 's'},  {"output", required_argument, NULL, 'o'},
-        {"verify", no_argument, NULL, 'v'},       {"json", no_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
+    static const struct option options[] = {{"algo", required_argument, NULL, 'a'},
+                                            {"device", required_argument, NULL, 'd'},
+                                            {"maximize", no_argument, NULL, 'm'},
+                                            {"partial", no_argument, NULL, 'p'},
+                                            {"scale", required_argument, NULL, 's'},
+                                            {"output", required_argument, NULL, 'o'},
+                                            {"verify", no_argument, NULL, 'v'},
+                                            {"json", no_argument, NULL, 'j'},
+                                            {"quiet", no_argument, NULL, 'q'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {"version", no_argument, NULL, 'V'},
+                                            {"max-memory", required_argument, NULL, 'X'},
+                                            {NULL, 0, NULL, 0}};
     const char *algo = NULL, *out_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
     unsigned flags = 0;
     double scale = 0;
     int verify = 0, json = 0, verbosity = 1;
     int c;
-    const char *shorts = ":a:d:mps:o:vjqhV";
+    const char *shorts = ":a:d:mps:o:X:vjqhV";
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
@@ -106,6 +105,10 @@ int cli_assign_main(int argc, char **argv)
         case 'q':
             verbosity = 0;
             break;
+        case 'X':
+            if (cli_parse_max_memory(cmd, optarg))
+                return CLI_EXIT_USAGE;
+            break;
         default:
             return cli_common_option(cmd, c, argv, shorts, usage);
         }
@@ -115,8 +118,13 @@ int cli_assign_main(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
     const char *path = argv[optind];
-    if (out_path && same_file(out_path, path))
-        return cli_usage_error(cmd, "the output '%s' is the input file", out_path);
+    cli_outputs outs;
+    cli_outputs_init(&outs, cmd);
+    cli_outputs_input(&outs, "the input", path);
+    cli_outputs_add(&outs, "--output", out_path);
+    int checked = cli_outputs_check(&outs);
+    if (checked >= 0)
+        return checked;
 
     gcut_context *ctx = NULL;
     if (cli_context_create(cmd, device, verbosity, 0, &ctx))
@@ -144,12 +152,14 @@ int cli_assign_main(int argc, char **argv)
         st = gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col_idx, in->cost, flags,
                                 row_to_col, total, prices, &gap);
     if (!st && out_path)
-        st = gcut_assign_write_pairs(ctx, out_path, in->rows, in->row_ptr, in->col_idx, in->cost,
-                                     flags, row_to_col);
+        st = gcut_assign_write_pairs(ctx, cli_outputs_temp(&outs, out_path), in->rows, in->row_ptr,
+                                     in->col_idx, in->cost, flags, row_to_col);
     if (st) {
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
+    if ((rc = cli_outputs_commit(&outs)))
+        goto done;
     if (json) {
         printf("{\"cost\": %lld, \"rows\": %d, \"cols\": %d, \"edges\": %lld, \"assigned\": %d, "
                "\"time_ms\": %.3f, \"device\": ",
@@ -176,6 +186,8 @@ int cli_assign_main(int argc, char **argv)
                    (long long)gap, (long long)info.scale);
     }
 done:
+    if (rc)
+        cli_outputs_abort(&outs);
     free(row_to_col);
     free(prices);
     gcut_assign_input_destroy(in);

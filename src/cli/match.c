@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
+#include "cli_outputs.h"
 
 static const char *const cmd = "match";
 
@@ -38,18 +38,12 @@ static void usage(FILE *out)
             "                      edge with as many vertices as pairs; exit 1 if it fails\n"
             "  -j, --json          print the result as one JSON object\n"
             "  -q, --quiet         no notices on stderr\n"
+            "  -X, --max-memory SIZE  memory budget (e.g. 8G; default: the memory available)\n"
             "  -h, --help          show this help\n"
             "  -V, --version       show the version\n\n"
-            "Output files appear whole or not at all, and never replace the input.\n",
+            "Output files appear whole or not at all (both or neither), and never replace\n"
+            "the input or each other.\n",
             gcut_match_algorithms());
-}
-
-/* 1 when `path` names the same existing file as `other`. */
-static int same_file(const char *path, const char *other)
-{
-    struct stat a, b;
-    return stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
 }
 
 int cli_match_main(int argc, char **argv)
@@ -64,13 +58,14 @@ int cli_match_main(int argc, char **argv)
                                             {"quiet", no_argument, NULL, 'q'},
                                             {"help", no_argument, NULL, 'h'},
                                             {"version", no_argument, NULL, 'V'},
+                                            {"max-memory", required_argument, NULL, 'X'},
                                             {NULL, 0, NULL, 0}};
     const char *algo = NULL, *pairs_path = NULL, *cover_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
     unsigned format = GCUT_BIPARTITE_AUTO;
     int verify = 0, json = 0, verbosity = 1;
     int c;
-    const char *shorts = ":a:d:F:o:c:vjqhV";
+    const char *shorts = ":a:d:F:o:c:X:vjqhV";
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, options, NULL)) != -1) {
@@ -108,6 +103,10 @@ int cli_match_main(int argc, char **argv)
         case 'q':
             verbosity = 0;
             break;
+        case 'X':
+            if (cli_parse_max_memory(cmd, optarg))
+                return CLI_EXIT_USAGE;
+            break;
         default:
             return cli_common_option(cmd, c, argv, shorts, usage);
         }
@@ -117,11 +116,14 @@ int cli_match_main(int argc, char **argv)
     if (optind + 1 < argc)
         return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
     const char *path = argv[optind];
-    if ((pairs_path && same_file(pairs_path, path)) || (cover_path && same_file(cover_path, path)))
-        return cli_usage_error(cmd, "an output would replace the input file '%s'", path);
-    if (pairs_path && cover_path &&
-        (!strcmp(pairs_path, cover_path) || same_file(pairs_path, cover_path)))
-        return cli_usage_error(cmd, "--output and --cover name the same file '%s'", cover_path);
+    cli_outputs outs;
+    cli_outputs_init(&outs, cmd);
+    cli_outputs_input(&outs, "the input", path);
+    cli_outputs_add(&outs, "--output", pairs_path);
+    cli_outputs_add(&outs, "--cover", cover_path);
+    int checked = cli_outputs_check(&outs);
+    if (checked >= 0)
+        return checked;
 
     gcut_context *ctx = NULL;
     if (cli_context_create(cmd, device, verbosity, 0, &ctx))
@@ -155,13 +157,17 @@ int cli_match_main(int argc, char **argv)
     if (!st && verify)
         st = gcut_match_verify(b, row_match, col_match, row_cover, col_cover, NULL);
     if (!st && pairs_path)
-        st = gcut_match_write_pairs(ctx, pairs_path, stats.rows, row_match);
+        st =
+            gcut_match_write_pairs(ctx, cli_outputs_temp(&outs, pairs_path), stats.rows, row_match);
     if (!st && cover_path)
-        st = gcut_match_write_cover(ctx, cover_path, stats.rows, stats.cols, row_cover, col_cover);
+        st = gcut_match_write_cover(ctx, cli_outputs_temp(&outs, cover_path), stats.rows,
+                                    stats.cols, row_cover, col_cover);
     if (st) {
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
+    if ((rc = cli_outputs_commit(&outs)))
+        goto done;
 
     if (json) {
         printf("{\"matching_size\": %d, \"rows\": %d, \"cols\": %d, \"edges\": %d, "
@@ -190,6 +196,8 @@ int cli_match_main(int argc, char **argv)
                    info.size);
     }
 done:
+    if (rc)
+        cli_outputs_abort(&outs);
     free(row_match);
     free(col_match);
     free(row_cover);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/memory_budget.h"
 #include "core/solver_device.h"
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
@@ -108,6 +109,22 @@ int64_t gcut_assign_partial_weight(int32_t rows, int32_t cols, const int64_t *ro
     }
     const int64_t k = (rows < cols ? rows : cols) - 1;
     return (k > 0 ? k : 0) * (hi - lo) + (hi < 0 ? -hi : hi) + 1;
+}
+
+int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned flags)
+{
+    const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
+    const int square = rows == cols && !partial;
+    const int64_t n = square ? rows : (int64_t)rows + cols;
+    const int64_t room =
+        square ? arcs : gcut__memory_mul_add(arcs, 2, (int64_t)cols + (partial ? rows : 0));
+    /* Per arc: the problem's column and cost (12 bytes; the default knobs
+     * make no price updates, whose transpose would double it). Per node:
+     * row_ptr, the CPU solver's state with its cache of 4 arcs, the result
+     * and the request's prices (160 bytes, rounded up). Per column:
+     * build_problem's lookup. */
+    return gcut__memory_mul_add(
+        room, 12, gcut__memory_mul_add(n + 1, 160, gcut__memory_mul_add(cols, 12, 0)));
 }
 
 /* The square problem of a request (see the top of the file). */
@@ -465,6 +482,12 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     const int64_t big = partial ? gcut_assign_partial_weight(rows, cols, row_ptr, col_idx, cost,
                                                              flags)
                                 : 0;
+    char what[96];
+    snprintf(what, sizeof what, "assign: %d rows, %d columns and %lld arcs", rows, cols,
+             (long long)(rows > 0 ? row_ptr[rows] : 0));
+    if ((st = gcut__memory_check(
+             ctx, what, gcut__assign_bytes(rows, cols, rows > 0 ? row_ptr[rows] : 0, flags))))
+        return st;
     /* Scaled costs within 2^60: |c| * S and B * S (B < 2^32 * min(rows, cols)). */
     const int64_t cabs = cmax > -cmin ? cmax : -cmin;
     const int64_t top = big > cabs ? big : cabs;

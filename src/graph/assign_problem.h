@@ -111,6 +111,11 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
                              int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
                              gcut_assign_info *info);
 
+/* What gcut_assign_csr allocates on the host for a request of `arcs` arcs,
+ * in bytes: the square problem, the solver's per-node state and price
+ * updates, the result (an estimate for the memory budget; saturates). */
+int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

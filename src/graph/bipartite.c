@@ -2,8 +2,11 @@
  * (duplicates merged), and accessors. */
 #include "graph/bipartite.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/memory_budget.h"
 
 void gcut_bipartite_destroy(gcut_bipartite *b)
 {
@@ -55,6 +58,16 @@ static void fill_stats(gcut_bipartite *b, int64_t nnz)
     }
 }
 
+int64_t gcut__bipartite_bytes(int64_t rows, int64_t cols, int64_t nnz, int with_cost)
+{
+    /* row_start, col_start and the sort's counts; per entry: row_col,
+     * col_row, col_edge, the two sort orders and the cost. */
+    const int64_t wide = rows > cols ? rows : cols;
+    int64_t ids = gcut__memory_mul_add(rows + cols + wide + 3, 4, 0);
+    return gcut__memory_mul_add(nnz, 4 * (5 + (with_cost ? 1 : 0)),
+                                gcut__memory_mul_add(1, ids, sizeof(gcut_bipartite)));
+}
+
 gcut_status gcut__bipartite_build(gcut_context *ctx, int32_t rows, int32_t cols, int64_t nnz,
                                   const int32_t *row_idx, const int32_t *col_idx,
                                   const int32_t *costs, const char *what, gcut_bipartite **out)
@@ -63,6 +76,14 @@ gcut_status gcut__bipartite_build(gcut_context *ctx, int32_t rows, int32_t cols,
     if (nnz > GCUT__BIPARTITE_MAX_EDGES)
         return gcut__fail(ctx, GCUT_E_OVERFLOW, "%s: %lld entries: at most %lld are taken", what,
                           (long long)nnz, (long long)GCUT__BIPARTITE_MAX_EDGES);
+    char what_size[320];
+    snprintf(what_size, sizeof what_size,
+             "%s: a bipartite graph of %d rows, %d columns and %lld entries", what, rows, cols,
+             (long long)nnz);
+    gcut_status budget =
+        gcut__memory_check(ctx, what_size, gcut__bipartite_bytes(rows, cols, nnz, costs != NULL));
+    if (budget)
+        return budget;
     const int32_t m = (int32_t)nnz;
     const size_t room = (size_t)(m ? m : 1);
     gcut_bipartite *b = calloc(1, sizeof *b);

@@ -26,6 +26,16 @@ extern "C" {
 
 #define GCUT__BIPARTITE_MAX_EDGES ((int64_t)INT32_MAX - 1)
 
+/* The readers refuse a file whose sizes leave more rows (or columns) than
+ * this without any entry: such ids cost memory per row while the file says
+ * nothing about them, so a three-line file could otherwise ask for
+ * gigabytes (the DIMACS reader's isolated-node limit, for the same reason). */
+#define GCUT__BIPARTITE_EMPTY_MAX ((int64_t)1 << 20)
+
+/* What gcut__bipartite_build allocates for these sizes, in bytes (an
+ * estimate for the memory budget; saturates, never wraps). */
+int64_t gcut__bipartite_bytes(int64_t rows, int64_t cols, int64_t nnz, int with_cost);
+
 struct gcut_bipartite {
     gcut_context *ctx;
     int32_t rows, cols, edges;

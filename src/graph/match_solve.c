@@ -1,8 +1,10 @@
 /* gcut_match: choosing the solver for the device asked for, running it,
  * and the proof (the König cover from one alternating search). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/memory_budget.h"
 #include "core/solver_device.h"
 #include "graph/match.h"
 
@@ -106,6 +108,11 @@ gcut_status gcut_match(gcut_bipartite *b, const char *algo, int32_t *row_match, 
     gcut_status st;
     const match_solver *s = pick(ctx, algo, b->edges, &st);
     if (!s)
+        return st;
+    /* The solvers' and the cover's state: a few int32 arrays per vertex. */
+    char what[96];
+    snprintf(what, sizeof what, "match: %d rows and %d columns", b->rows, b->cols);
+    if ((st = gcut__memory_check(ctx, what, ((int64_t)b->rows + b->cols + 2) * 64)))
         return st;
     int32_t *rmatch = row_match ? row_match : malloc(((size_t)b->rows + 1) * sizeof *rmatch);
     int32_t *cmatch = col_match ? col_match : malloc(((size_t)b->cols + 1) * sizeof *cmatch);

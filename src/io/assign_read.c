@@ -11,11 +11,14 @@
 #include <strings.h>
 
 #include "core/context.h"
+#include "core/memory_budget.h"
+#include "graph/bipartite.h"
 
 typedef struct reader {
     gcut_context *ctx;
     const char *path;
     char *text;
+    const char *end; /* the text's end */
     char *at;    /* the next line */
     long line;   /* the current line's number */
     double scale;
@@ -93,7 +96,9 @@ static int count_value(char **s, long long *out)
     errno = 0;
     while (**s == ' ' || **s == '\t')
         (*s)++;
-    if (**s == '-' || **s == '+')
+    /* A digit first: strtoll would skip other white space ('\r', '\v')
+     * and then take a sign, so "0 \r-2" would give -2 columns. */
+    if (**s < '0' || **s > '9')
         return 0;
     long long v = strtoll(*s, &e, 10);
     if (e == *s || errno || (*e != '\0' && *e != ' ' && *e != '\t'))
@@ -105,22 +110,55 @@ static int count_value(char **s, long long *out)
 
 static int rest_blank(const char *s) { return s[strspn(s, " \t")] == '\0'; }
 
-static gcut_status alloc_input(reader *r, long long rows, long long cols, long long arcs,
-                               gcut_assign_input *in)
+/* The size line's promises, checked before anything is allocated for
+ * them. `arcs`: the most arcs the file declares (a coordinate file's
+ * entries, every cell of a dense one), each written with `numbers` numbers
+ * of a character and a space or newline at least; *room gets how many of
+ * them the bytes after the size line can hold, which is all the reader ever
+ * allocates for: a file that declares more ends, truncated, before it
+ * reaches them. Rows and columns no arc can name are limited as in the
+ * bipartite readers (GCUT__BIPARTITE_EMPTY_MAX), and what a file that holds
+ * what it declares will need is asked of the memory budget. */
+static gcut_status check_sizes(reader *r, long long rows, long long cols, long long arcs,
+                               int numbers, int bytes_per_arc, long long *room)
 {
-    if (rows > INT32_MAX - 2 || cols > INT32_MAX - 2 || rows + cols > INT32_MAX - 2)
-        return bad(r, GCUT_E_OVERFLOW, "more than 2^31 - 3 rows and columns");
-    if (arcs > ((long long)1 << 40))
-        return bad(r, GCUT_E_OVERFLOW, "more than 2^40 arcs");
-    in->rows = (int32_t)rows;
-    in->cols = (int32_t)cols;
-    in->row_ptr = calloc((size_t)rows + 1, sizeof *in->row_ptr);
-    in->col_idx = malloc((size_t)(arcs ? arcs : 1) * sizeof *in->col_idx);
-    in->cost = malloc((size_t)(arcs ? arcs : 1) * sizeof *in->cost);
-    if (!in->row_ptr || !in->col_idx || !in->cost)
-        return gcut__fail(r->ctx, GCUT_E_NOMEM, "%s: out of memory for %lld arcs", r->path,
-                          arcs);
+    char msg[300];
+    const long long empty = (rows > cols ? rows : cols) - arcs;
+    if (empty > GCUT__BIPARTITE_EMPTY_MAX) {
+        snprintf(msg, sizeof msg,
+                 "%lld x %lld with %lld arcs at most: at least %lld %s would have no arc, and at "
+                 "most %lld are accepted",
+                 rows, cols, arcs, empty, rows >= cols ? "rows" : "columns",
+                 (long long)GCUT__BIPARTITE_EMPTY_MAX);
+        return bad(r, GCUT_E_RANGE, msg);
+    }
+    const long long left = r->at ? (long long)(r->end - r->at) : 0;
+    const long long fits = (left + 1) / (2 * numbers);
+    *room = arcs < fits ? arcs : fits;
+    if (arcs > fits)
+        return GCUT_OK;
+    /* row_ptr, and per arc what the caller says: the column and cost, and
+     * for a Matrix Market file sorted by row its row and the sorted copies. */
+    snprintf(msg, sizeof msg, "%s:%ld: a %lld x %lld cost matrix with %lld arcs", r->path, r->line,
+             rows, cols, arcs);
+    return gcut__memory_check(
+        r->ctx, msg,
+        gcut__memory_mul_add(arcs, bytes_per_arc, gcut__memory_mul_add(rows + 1, 8, 0)));
+}
+
+/* The arrays for `room` arcs. */
+static gcut_status alloc_arcs(reader *r, long long room, gcut_assign_input *in)
+{
+    in->col_idx = malloc((size_t)(room ? room : 1) * sizeof *in->col_idx);
+    in->cost = malloc((size_t)(room ? room : 1) * sizeof *in->cost);
+    if (!in->col_idx || !in->cost)
+        return gcut__fail(r->ctx, GCUT_E_NOMEM, "%s: out of memory for %lld arcs", r->path, room);
     return GCUT_OK;
+}
+
+static gcut_status too_big(reader *r)
+{
+    return bad(r, GCUT_E_OVERFLOW, "more than 2^31 - 3 rows and columns");
 }
 
 /* Matrix Market: the banner is line 1. */
@@ -146,12 +184,19 @@ static gcut_status read_mtx(reader *r, char *banner, gcut_assign_input *in)
         !rest_blank(s))
         return bad(r, GCUT_E_FORMAT, array ? "bad size line (want ROWS COLS)"
                                            : "bad size line (want ROWS COLS NNZ)");
+    if (rows > INT32_MAX - 2 || cols > INT32_MAX - 2 || rows + cols > INT32_MAX - 2)
+        return too_big(r);
     if (array)
-        nnz = rows * cols;
-    gcut_status st = alloc_input(r, rows, cols, nnz, in);
-    if (st)
+        nnz = rows * cols; /* under 2^60: rows + cols < 2^31 */
+    if (nnz > ((long long)1 << 40))
+        return bad(r, GCUT_E_OVERFLOW, "more than 2^40 arcs");
+    in->rows = (int32_t)rows;
+    in->cols = (int32_t)cols;
+    long long room = 0;
+    gcut_status st = check_sizes(r, rows, cols, nnz, array ? 1 : 3, 20, &room);
+    if (st || (st = alloc_arcs(r, room, in)))
         return st;
-    int32_t *row = malloc((size_t)(nnz ? nnz : 1) * sizeof *row);
+    int32_t *row = malloc((size_t)(room ? room : 1) * sizeof *row);
     if (!row)
         return gcut__fail(r->ctx, GCUT_E_NOMEM, "%s: out of memory", r->path);
     int32_t *col = in->col_idx, *cost = in->cost;
@@ -176,13 +221,18 @@ static gcut_status read_mtx(reader *r, char *banner, gcut_assign_input *in)
         }
         s += strspn(s, " \t");
         char *e = NULL;
-        st = cost_value(r, s, &e, &cost[k]);
+        int32_t c = 0;
+        st = cost_value(r, s, &e, &c);
         if (!st && !rest_blank(e))
             st = bad(r, GCUT_E_FORMAT, "text after an entry");
+        /* Past room the file would be longer than it is (check_sizes). */
+        if (!st && k >= room)
+            st = bad(r, GCUT_E_TRUNCATED, "more entries than the file can hold");
         if (st) {
             free(row);
             return st;
         }
+        cost[k] = c;
         row[k] = (int32_t)(i - 1);
         col[k] = (int32_t)(j - 1);
     }
@@ -190,10 +240,12 @@ static gcut_status read_mtx(reader *r, char *banner, gcut_assign_input *in)
         free(row);
         return bad(r, GCUT_E_FORMAT, "more entries than announced");
     }
-    /* Sort the entries by row (counting), in place through a copy. */
+    /* Sort the entries by row (counting), in place through a copy. The
+     * file held them all, so rows <= nnz + GCUT__BIPARTITE_EMPTY_MAX. */
+    in->row_ptr = calloc((size_t)rows + 1, sizeof *in->row_ptr);
     int32_t *c2 = malloc((size_t)(nnz ? nnz : 1) * sizeof *c2);
     int32_t *k2 = malloc((size_t)(nnz ? nnz : 1) * sizeof *k2);
-    if (!c2 || !k2) {
+    if (!in->row_ptr || !c2 || !k2) {
         free(row);
         free(c2);
         free(k2);
@@ -226,9 +278,20 @@ static gcut_status read_dense(reader *r, char *s, gcut_assign_input *in)
     long long rows, cols;
     if (!count_value(&s, &rows) || !count_value(&s, &cols) || !rest_blank(s))
         return bad(r, GCUT_E_FORMAT, "bad size line (want ROWS COLS, or a Matrix Market banner)");
-    gcut_status st = alloc_input(r, rows, cols, rows * cols, in);
+    if (rows > INT32_MAX - 2 || cols > INT32_MAX - 2 || rows + cols > INT32_MAX - 2)
+        return too_big(r);
+    in->rows = (int32_t)rows;
+    in->cols = (int32_t)cols;
+    /* A row is a line even without a column: count it as one number. */
+    const long long width = cols ? cols : 1;
+    long long room = 0;
+    gcut_status st = check_sizes(r, rows, cols, rows * width, 1, 8, &room);
     if (st)
         return st;
+    const long long row_room = room / width; /* the rows the file can hold */
+    in->row_ptr = calloc((size_t)row_room + 1, sizeof *in->row_ptr);
+    if (!in->row_ptr || (st = alloc_arcs(r, room, in)))
+        return st ? st : gcut__fail(r->ctx, GCUT_E_NOMEM, "%s: out of memory", r->path);
     int64_t m = 0;
     for (long long x = 0; x < rows; x++) {
         s = next_line(r, '#');
@@ -244,14 +307,20 @@ static gcut_status read_dense(reader *r, char *s, gcut_assign_input *in)
                 continue;
             }
             char *e = NULL;
-            st = cost_value(r, s, &e, &in->cost[m]);
-            if (st)
+            int32_t c = 0;
+            if ((st = cost_value(r, s, &e, &c)))
                 return st;
+            /* Past room the file would be longer than it is (check_sizes). */
+            if (m >= room)
+                return bad(r, GCUT_E_TRUNCATED, "more costs than the file can hold");
+            in->cost[m] = c;
             in->col_idx[m++] = (int32_t)y;
             s = e;
         }
         if (!rest_blank(s))
             return bad(r, GCUT_E_FORMAT, "more costs than columns");
+        if (x >= row_room)
+            return bad(r, GCUT_E_TRUNCATED, "more rows than the file can hold");
         in->row_ptr[x + 1] = m;
     }
     if (next_line(r, '#'))
@@ -311,7 +380,7 @@ gcut_status gcut_assign_read(gcut_context *ctx, const char *path, double scale,
         free(text);
         return gcut__fail(ctx, GCUT_E_FORMAT, "%s: not a text file (a NUL byte)", path);
     }
-    reader r = {ctx, path, text, text, 0, scale};
+    reader r = {ctx, path, text, text + len, text, 0, scale};
     gcut_assign_input *in = calloc(1, sizeof *in);
     gcut_status st = GCUT_OK;
     if (!in) {

@@ -18,7 +18,7 @@ gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const cha
     if (len == 0)
         return FAIL(GCUT_E_TRUNCATED, "empty file");
     int fields = 0; /* 2 or 3, from the first entry */
-    int64_t rows = 0, cols = 0, first_line = 0;
+    int64_t rows = 0, cols = 0, first_line = 0, rows_line = 0, cols_line = 0;
     while (t->p < t->end) {
         if (gcut__text_at_line_end(t) || *t->p == '#' || *t->p == '%') {
             gcut__text_next_line(t);
@@ -73,9 +73,24 @@ gcut_status gcut__edge_list_parse(gcut_context *ctx, const char *path, const cha
             st = FAIL(GCUT_E_NOMEM, "out of memory for %lld edges", (long long)e.n + 1);
             goto fail;
         }
-        rows = r > rows ? r : rows;
-        cols = c > cols ? c : cols;
+        if (r > rows)
+            rows = r, rows_line = t->line;
+        if (c > cols)
+            cols = c, cols_line = t->line;
         gcut__text_next_line(t);
+    }
+    /* The largest id sets the size: one line must not make a graph of
+     * gigabytes of ids no edge names (GCUT__BIPARTITE_EMPTY_MAX). */
+    if (rows - e.n > GCUT__BIPARTITE_EMPTY_MAX || cols - e.n > GCUT__BIPARTITE_EMPTY_MAX) {
+        const int by_row = rows - e.n > GCUT__BIPARTITE_EMPTY_MAX;
+        t->line = by_row ? rows_line : cols_line;
+        st = FAIL(GCUT_E_RANGE,
+                  "%s id %lld with %lld edges in all: at least %lld %s would have no edge, and "
+                  "at most %lld are accepted",
+                  by_row ? "row" : "column", (long long)(by_row ? rows : cols), (long long)e.n,
+                  (long long)((by_row ? rows : cols) - e.n), by_row ? "rows" : "columns",
+                  (long long)GCUT__BIPARTITE_EMPTY_MAX);
+        goto fail;
     }
     st = gcut__bipartite_build(ctx, (int32_t)rows, (int32_t)cols, e.n, e.row, e.col, e.cost, path,
                                out);

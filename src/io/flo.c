@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "core/memory_budget.h"
 #include "io/atomic_file.h"
 
 #define FLO_TAG 202021.25f
@@ -98,6 +99,10 @@ gcut_status gcut_flow_read(gcut_context *ctx, const char *path, int *width, int 
             goto done;
         }
     }
+    char what[300];
+    snprintf(what, sizeof what, "%s: %d x %d flow vectors", path, (int)w, (int)h);
+    if ((st = gcut__memory_check(ctx, what, (int64_t)(n * sizeof *uv) + 65536 * 4)))
+        goto done;
     uv = malloc(n * sizeof *uv);
     uint8_t *raw = malloc(n > 65536 ? 65536 * 4 : n * 4);
     if (!uv || !raw) {

@@ -2,8 +2,10 @@
  * columns are the two sides, its entries the edges (gcut.h,
  * gcut_bipartite_read). A hand-written parser over the file in memory. */
 #include <limits.h>
+#include <stdio.h>
 #include <strings.h>
 
+#include "core/memory_budget.h"
 #include "graph/bipartite.h"
 #include "io/entry_list.h"
 #include "io/text_reader.h"
@@ -83,6 +85,39 @@ static int data_line(gcut__text *t)
     return 0;
 }
 
+/* The size line's promises, checked before anything is allocated for
+ * them. An entry is 2 to 4 numbers of a character and a space or newline
+ * at least: *room gets how many entries the bytes after the size line can
+ * hold, all the reader reserves up front (a file that declares more ends,
+ * truncated, before the graph is built). Rows and columns no entry can
+ * name are limited (GCUT__BIPARTITE_EMPTY_MAX), and what a file that holds
+ * its entries will need is asked of the memory budget. */
+static gcut_status check_sizes(gcut__text *t, enum field field, int mirrored, int with_cost,
+                               int64_t rows, int64_t cols, int64_t nnz, int64_t *room)
+{
+    const int64_t named = nnz * (mirrored ? 2 : 1); /* rows (columns) the entries can name */
+    const int64_t empty = (rows > cols ? rows : cols) - named;
+    if (empty > GCUT__BIPARTITE_EMPTY_MAX)
+        return FAIL(GCUT_E_RANGE,
+                    "%lld x %lld with %lld entries: at least %lld %s would have no entry, "
+                    "and at most %lld are accepted",
+                    (long long)rows, (long long)cols, (long long)nnz, (long long)empty,
+                    rows >= cols ? "rows" : "columns", (long long)GCUT__BIPARTITE_EMPTY_MAX);
+    const int64_t numbers = field == FIELD_PATTERN ? 2 : field == FIELD_COMPLEX ? 4 : 3;
+    const int64_t left = t->p < t->end ? (int64_t)(t->end - t->p) - 1 : 0;
+    const int64_t fits = (left + 1) / (2 * numbers);
+    *room = (nnz < fits ? nnz : fits) * (mirrored ? 2 : 1);
+    if (nnz > fits)
+        return GCUT_OK;
+    /* The entry list (up to twice its size while it grows) and the graph. */
+    int64_t need = gcut__memory_mul_add(named, 2 * 4 * (with_cost ? 3 : 2),
+                                        gcut__bipartite_bytes(rows, cols, named, with_cost));
+    char what[300];
+    snprintf(what, sizeof what, "%s:%lld: a %lld x %lld matrix with %lld entries", t->path,
+             (long long)t->line, (long long)rows, (long long)cols, (long long)nnz);
+    return gcut__memory_check(t->ctx, what, need);
+}
+
 /* One entry's value(s) after "I J": *cost set for integers. */
 static gcut_status value(gcut__text *t, enum field field, int64_t *cost)
 {
@@ -157,10 +192,13 @@ gcut_status gcut__mtx_parse(gcut_context *ctx, const char *path, const char *tex
     if (nnz > GCUT__BIPARTITE_MAX_EDGES / (mirrored ? 2 : 1))
         return FAIL(GCUT_E_OVERFLOW, "%lld entries: at most %lld are taken", (long long)nnz,
                     (long long)(GCUT__BIPARTITE_MAX_EDGES / (mirrored ? 2 : 1)));
+    const int with_cost = field == FIELD_INTEGER && !(flags & GCUT_BIPARTITE_NO_COSTS);
+    int64_t room = 0;
+    if ((st = check_sizes(t, field, mirrored, with_cost, rows, cols, nnz, &room)))
+        return st;
     gcut__text_next_line(t);
 
-    const int with_cost = field == FIELD_INTEGER && !(flags & GCUT_BIPARTITE_NO_COSTS);
-    if (gcut__entries_init(&e, with_cost, nnz * (mirrored ? 2 : 1)))
+    if (gcut__entries_init(&e, with_cost, room))
         return FAIL(GCUT_E_NOMEM, "out of memory for %lld entries", (long long)nnz);
     int64_t seen = 0;
     while (data_line(t)) {

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "core/memory_budget.h"
 #include "core/solver_device.h"
+#include "graph/assign_problem.h"
 #include "vision/flow_internal.h"
 
 /* A level is not made smaller than this (pixels on its shorter side). */
@@ -209,6 +211,21 @@ static gcut_status level_solve(gcut_context *ctx, flow_level *lv, const float *p
     return st;
 }
 
+/* What the finest level needs at its peak, in bytes: the scratch and the
+ * pyramid all along (under 80 bytes a pixel), then either the assignment
+ * (its arcs, one per window position and the dummy, and what
+ * gcut_assign_csr allocates for them) or the refinement's 21 planes. */
+static int64_t frames_bytes(int64_t n, int radius)
+{
+    const int64_t side = 2 * (int64_t)radius + 1;
+    const int64_t arcs = gcut__memory_mul_add(n, side * side + 1, 0);
+    int64_t assign = gcut__memory_mul_add(
+        n + 1, 8,
+        gcut__memory_mul_add(arcs, 8, gcut__assign_bytes((int32_t)n, (int32_t)(2 * n), arcs, 0)));
+    int64_t refine = gcut__memory_mul_add(n, 21 * 4, 0);
+    return gcut__memory_mul_add(n, 80, assign > refine ? assign : refine);
+}
+
 /* Where the assignment runs, by the rule every solver shares; the name of
  * the solver then given to gcut_assign_csr. */
 static gcut_status pick_solver(gcut_context *ctx, const char *algo, gcut_flow_info *info,
@@ -259,6 +276,12 @@ gcut_status gcut_flow_frames(gcut_context *ctx, const uint8_t *frame0, const uin
     int threads = o.threads ? o.threads : ctx ? ctx->options.threads : 0;
     const char *algo = NULL;
     if ((st = pick_solver(ctx, o.algo, info, &algo)))
+        return st;
+
+    char what[96];
+    snprintf(what, sizeof what, "flow: %d x %d frames with a window of radius %d", width, height,
+             o.radius);
+    if ((st = gcut__memory_check(ctx, what, frames_bytes((int64_t)width * height, o.radius))))
         return st;
 
     flow_level lv[10];

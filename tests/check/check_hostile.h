@@ -23,6 +23,9 @@ void check_hostile_image_limits(check_report *r, int count, uint64_t seed);
 void check_hostile_memory_budget(check_report *r, int count, uint64_t seed);
 void check_hostile_atomic_writer(check_report *r, int count, uint64_t seed);
 void check_hostile_segment_energy(check_report *r, int count, uint64_t seed);
+/* The matrix readers' limits and the matching, assignment and flow
+ * solvers' memory budget (check_hostile_matrices.c). */
+void check_hostile_matrix_limits(check_report *r, int count, uint64_t seed);
 
 /* Shared by the files of these checks: `got` is `want` and the context's
  * message holds `needle` (NULL: any); else a failure naming `what`. */

@@ -41,8 +41,12 @@ run --scale 0 "$D"
 expect "bad --scale: exit 2" eval 'is 2 && err_has "--scale"'
 run --device quantum "$D"
 expect "bad --device: exit 2" eval 'is 2 && err_has "quantum"'
-run "$D" -o "$D"
-expect "output onto the input: exit 2" eval 'is 2 && err_has "is the input"'
+cp "$D" "$TMP/keep.txt"
+run "$TMP/keep.txt" -o "$TMP/keep.txt"
+expect "output onto the input: exit 2" eval 'is 2 && err_has "would overwrite the input"'
+expect "output onto the input leaves it alone" cmp -s "$D" "$TMP/keep.txt"
+run -X 10Q "$D"
+expect "bad --max-memory: exit 2 naming it" eval 'is 2 && err_has "--max-memory"'
 
 # --- solving ------------------------------------------------------------------------
 run -d cpu -v "$D"
@@ -82,6 +86,13 @@ run -d cpu -a ssp -v -m "$D"
 expect "--algo ssp: maximize, cost 11, verified" eval 'is 0 && out_has "cost 11" && out_has "verified" && out_has "ssp"'
 run -d cpu -a csa -j "$M"
 expect "--algo csa on a rectangular file: cost 5" eval 'is 0 && out_has "\"cost\": 5" && out_has "\"algo\": \"csa\""'
+run -d cpu -o "$TMP/no/such/dir/p.txt" "$D"
+expect "an output in a missing folder: exit 1 naming it" eval 'is 1 && err_has "no/such/dir/p.txt"'
+run -d cpu --max-memory 500 -o "$TMP/small.txt" "$D"
+expect "--max-memory too small: exit 1 naming the budget, no file" eval 'is 1 && err_has "over the memory budget" && nothing_at "$TMP/small.txt"'
+run -d cpu --max-memory 64M -o "$TMP/fits.txt" "$D"
+expect "--max-memory large enough: exit 0" eval 'is 0 && out_has "cost 5" && [ -s "$TMP/fits.txt" ]'
+expect "no temporary left beside the outputs" eval '! ls "$TMP" | grep -q "tmp-"'
 
 # --- devices ------------------------------------------------------------------------------
 run -d gpu "$D"

@@ -48,12 +48,15 @@ run "$M" "$M"
 expect "two files: exit 2" is 2
 cp "$M" "$TMP/keep.mtx"
 run -o "$TMP/keep.mtx" "$TMP/keep.mtx"
-expect "-o onto the input: exit 2" eval 'is 2 && err_has "replace the input"'
+expect "-o onto the input: exit 2" eval 'is 2 && err_has "would overwrite the input"'
 expect "-o onto the input leaves it alone" cmp -s "$M" "$TMP/keep.mtx"
 run --cover "$TMP/keep.mtx" "$TMP/keep.mtx"
-expect "--cover onto the input: exit 2" is 2
+expect "--cover onto the input: exit 2" eval 'is 2 && err_has "--cover" && err_has "would overwrite the input"'
+expect "--cover onto the input leaves it alone" cmp -s "$M" "$TMP/keep.mtx"
 run -o "$TMP/same.txt" -c "$TMP/same.txt" "$M"
-expect "-o and --cover on one file: exit 2" eval 'is 2 && nothing_at "$TMP/same.txt"'
+expect "-o and --cover on one file: exit 2" eval 'is 2 && err_has "are the same file" && nothing_at "$TMP/same.txt"'
+run -X 10Q "$M"
+expect "bad --max-memory: exit 2 naming it" eval 'is 2 && err_has "--max-memory"'
 
 # --- solving --------------------------------------------------------------------
 for algo in pr hk; do
@@ -131,5 +134,12 @@ run "$TMP/missing.mtx"
 expect "a missing file: exit 1 naming it" eval 'is 1 && err_has "missing.mtx"'
 run -o "$TMP/no/such/dir/p.txt" "$M"
 expect "an unwritable output: exit 1" eval 'is 1 && err_has "no/such/dir"'
+run -o "$TMP/p2.txt" -c "$TMP/no/such/dir/c.txt" "$M"
+expect "one unwritable output of two: exit 1, neither written" eval 'is 1 && err_has "no/such/dir/c.txt" && nothing_at "$TMP/p2.txt"'
+run --max-memory 100 -o "$TMP/p3.txt" "$M"
+expect "--max-memory too small: exit 1 naming the budget, no file" eval 'is 1 && err_has "over the memory budget" && nothing_at "$TMP/p3.txt"'
+run --max-memory 64M -o "$TMP/p4.txt" "$M"
+expect "--max-memory large enough: exit 0" eval 'is 0 && out_has "matching 3" && [ -s "$TMP/p4.txt" ]'
+expect "no temporary left beside the outputs" eval '! ls "$TMP" | grep -q "tmp-"'
 
 finish
