@@ -58,6 +58,10 @@ int cli_error(const char *cmd, gcut_status status, const char *fmt, ...)
 #endif
     ;
 
+/* The one input file left after the options: -1 to go on with *path set,
+ * else a usage error's exit status (none, or more than one). */
+int cli_single_input(const char *cmd, int argc, char **argv, const char **path);
+
 /* A JSON string literal, escaped. */
 void cli_json_string(FILE *out, const char *s);
 

@@ -179,3 +179,13 @@ int cli_common_option(const char *cmd, int c, char **argv, const char *optstring
                                eq ? (int)(eq - arg) : (int)strlen(arg), arg);
     }
 }
+
+int cli_single_input(const char *cmd, int argc, char **argv, const char **path)
+{
+    if (optind >= argc)
+        return cli_usage_error(cmd, "no input file");
+    if (optind + 1 < argc)
+        return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
+    *path = argv[optind];
+    return -1;
+}

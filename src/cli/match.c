@@ -111,11 +111,10 @@ int cli_match_main(int argc, char **argv)
             return cli_common_option(cmd, c, argv, shorts, usage);
         }
     }
-    if (optind >= argc)
-        return cli_usage_error(cmd, "no input file");
-    if (optind + 1 < argc)
-        return cli_usage_error(cmd, "one input file only, got '%s' too", argv[optind + 1]);
-    const char *path = argv[optind];
+    const char *path = NULL;
+    int given = cli_single_input(cmd, argc, argv, &path);
+    if (given >= 0)
+        return given;
     cli_outputs outs;
     cli_outputs_init(&outs, cmd);
     cli_outputs_input(&outs, "the input", path);

@@ -220,14 +220,9 @@ gcut_status gcut_graph_read_dimacs(gcut_context *ctx, const char *path, gcut_gra
     gcut_status st = gcut__dimacs_open(ctx, path, &r);
     if (st)
         return st;
-    for (;;) {
-        if (r.pos >= r.lim) {
-            int more;
-            if ((st = gcut__dimacs_refill(&r, &more)) || !more)
-                break;
-        }
-        r.line++;
-        const char *line = r.buf + r.pos, *next;
+    const char *line;
+    while ((line = gcut__dimacs_next_line(&r, &st))) {
+        const char *next;
         int64_t field[3];
         if ((next = gcut__dimacs_fast_arc(line, field)))
             st = add_arc(&r, &s, field[0], field[1], field[2]);

@@ -313,14 +313,9 @@ gcut_status gcut_grid_read_dimacs(gcut_context *ctx, const char *path, gcut_grid
     if (st)
         return st;
 
-    for (;;) {
-        if (r.pos >= r.lim) {
-            int more;
-            if ((st = gcut__dimacs_refill(&r, &more)) || !more)
-                break;
-        }
-        r.line++;
-        const char *line = r.buf + r.pos, *next;
+    const char *line;
+    while ((line = gcut__dimacs_next_line(&r, &st))) {
+        const char *next;
         int64_t field[3];
         if ((next = gcut__dimacs_fast_arc(line, field)))
             st = add_arc(&r, &s, field[0], field[1], field[2]);

@@ -50,6 +50,19 @@ gcut_status gcut__dimacs_fail(const gcut__dimacs_lexer *r, gcut_status status, c
  * (line++), and sets pos past its '\n'. */
 gcut_status gcut__dimacs_refill(gcut__dimacs_lexer *r, int *more);
 
+/* The next line to parse, counted in r->line; NULL at the end of the file
+ * or on a read error (*st set). The caller moves r->pos past the line. */
+static inline const char *gcut__dimacs_next_line(gcut__dimacs_lexer *r, gcut_status *st)
+{
+    if (r->pos >= r->lim) {
+        int more;
+        if ((*st = gcut__dimacs_refill(r, &more)) || !more)
+            return NULL;
+    }
+    r->line++;
+    return r->buf + r->pos;
+}
+
 /* The error for a field that is missing or malformed at p. Running into
  * the end of a last line that has no '\n' means the file was cut there. */
 gcut_status gcut__dimacs_bad_field(const gcut__dimacs_lexer *r, const char *p, const char *what);
