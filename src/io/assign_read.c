@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "core/context.h"
+#include "io/text_reader.h"
 #include "core/memory_budget.h"
 #include "graph/bipartite.h"
 
@@ -348,34 +349,11 @@ gcut_status gcut_assign_read(gcut_context *ctx, const char *path, double scale,
     *out = NULL;
     if (!(scale >= 0) || !isfinite(scale))
         return gcut__fail(ctx, GCUT_E_INVALID, "assign read: the scale must be >= 0");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gcut__fail(ctx, GCUT_E_IO, "%s: %s", path, strerror(errno));
-    size_t room = 1 << 16, len = 0;
-    char *text = malloc(room);
-    size_t got;
-    while (text && (got = fread(text + len, 1, room - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == room) {
-            char *t = realloc(text, room * 2);
-            if (!t) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = t;
-            room *= 2;
-        }
-    }
-    const int read_error = ferror(f);
-    fclose(f);
-    if (!text)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "%s: out of memory", path);
-    if (read_error) {
-        free(text);
-        return gcut__fail(ctx, GCUT_E_IO, "%s: read error", path);
-    }
-    text[len] = '\0';
+    char *text;
+    size_t len;
+    gcut_status read = gcut__read_file(ctx, path, &text, &len);
+    if (read)
+        return read;
     if (memchr(text, '\0', len)) {
         free(text);
         return gcut__fail(ctx, GCUT_E_FORMAT, "%s: not a text file (a NUL byte)", path);

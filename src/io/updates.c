@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "io/text_reader.h"
 #include "graph/csr.h"
 
 struct gcut_updates {
@@ -247,31 +248,11 @@ gcut_status gcut_updates_read(gcut_context *ctx, const char *path, int32_t n, gc
     if (!out || !path)
         return gcut__fail(ctx, GCUT_E_INVALID, "updates: no path or no place for the result");
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return gcut__fail(ctx, GCUT_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(fp);
-            return gcut__fail(ctx, GCUT_E_NOMEM, "%s: out of memory reading the file", path);
-        }
-        len += fread(buf + len, 1, cap - len, fp);
-        if (len < cap)
-            break;
-        cap *= 2;
-        char *bigger = realloc(buf, cap);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return gcut__fail(ctx, GCUT_E_IO, "%s: read error", path);
-    }
+    char *buf;
+    size_t len;
+    gcut_status read = gcut__read_file(ctx, path, &buf, &len);
+    if (read)
+        return read;
     gcut_status st = gcut_updates_parse(ctx, buf, len, path, n, out);
     free(buf);
     return st;
