@@ -1042,6 +1042,19 @@ gcut_status gcut_updates_apply(const gcut_updates *updates, int32_t batch, gcut_
  * Returns 0. */
 int gcut_fuzz_updates(const uint8_t *data, size_t size);
 
+/* ------------------------------------------------------------------------
+ * Device start-up beside the caller's own work.
+ * ---------------------------------------------------------------------- */
+
+/* Start the context's GPU (CUDA's start-up: the driver and the device's
+ * context, a few hundred milliseconds) on a thread of its own and return at
+ * once, so that it runs while the caller reads its input. The first call
+ * that uses the GPU waits for it to end, and meets and reports any failure
+ * as it would have without this call. Nothing is started for a context of
+ * GCUT_DEVICE_CPU, in a build without CUDA, or once the GPU is in use.
+ * GCUT_E_INVALID for a NULL context, else GCUT_OK. */
+gcut_status gcut_context_warm_device(gcut_context *ctx);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -81,6 +81,13 @@ void gcut_context_destroy(gcut_context *ctx)
     free(ctx);
 }
 
+gcut_status gcut_context_warm_device(gcut_context *ctx)
+{
+    if (!ctx)
+        return GCUT_E_INVALID;
+    return gcut__gpu_warm_start(ctx);
+}
+
 const gcut_options *gcut_context_options(const gcut_context *ctx)
 {
     return ctx ? &ctx->options : NULL;

@@ -16,6 +16,7 @@ struct gcut_context {
     char error[GCUT__ERROR_MAX];
     int device_count;   /* -1 until probed */
     void *gpu;          /* GPU state owned by src/gpu (NULL until first used) */
+    void *gpu_warm;     /* the device's start-up thread (src/gpu/device.cu), or NULL */
 };
 
 /* Record a formatted message as the context's last error and return

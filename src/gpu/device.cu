@@ -2,6 +2,7 @@
  * error while probing (no driver, driver too old, no device) means "no
  * device", never a crash. */
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,7 @@ static void free_grid_buffers(gcut__gpu *s)
     cudaFree(s->dg.mask);
     cudaFree(s->dg.queued);
     cudaFree(s->dg.queue);
+    cudaFree(s->d_labels);
     cudaFreeHost(s->pinned);
     memset(&s->dg, 0, sizeof s->dg);
     s->pinned = NULL;
@@ -73,11 +75,62 @@ static void free_grid_buffers(gcut__gpu *s)
     s->grid_ndirs = 0;
     s->grid_tiles = 0;
     s->grid_owner = NULL;
+    s->res_owner = NULL;
+    s->d_labels = NULL;
+}
+
+/* ---- the start-up beside the caller (gcut_context_warm_device) -------- */
+
+typedef struct gpu_warm {
+    pthread_t thread;
+    int index;
+} gpu_warm;
+
+/* CUDA's start-up: the driver, and the device's primary context, which
+ * every later call of any thread on that device shares. Errors are left
+ * for the first real call to meet and report. */
+static void *warm_device(void *arg)
+{
+    const gpu_warm *w = (const gpu_warm *)arg;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && w->index < count &&
+        cudaSetDevice(w->index) == cudaSuccess)
+        cudaFree(0);
+    cudaGetLastError(); /* this thread's sticky error */
+    return NULL;
+}
+
+extern "C" gcut_status gcut__gpu_warm_start(gcut_context *ctx)
+{
+    if (ctx->gpu || ctx->gpu_warm || ctx->options.device == GCUT_DEVICE_CPU)
+        return GCUT_OK;
+    gpu_warm *w = (gpu_warm *)calloc(1, sizeof *w);
+    if (!w)
+        return GCUT_OK; /* no start-up beside: the first call starts the device */
+    w->index = ctx->options.gpu_index;
+    if (pthread_create(&w->thread, NULL, warm_device, w) != 0) {
+        free(w);
+        return GCUT_OK;
+    }
+    ctx->gpu_warm = w;
+    return GCUT_OK;
+}
+
+/* Wait for the start-up thread, if one runs. */
+static void warm_join(gcut_context *ctx)
+{
+    gpu_warm *w = (gpu_warm *)ctx->gpu_warm;
+    if (!w)
+        return;
+    pthread_join(w->thread, NULL);
+    free(w);
+    ctx->gpu_warm = NULL;
 }
 
 gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
 {
     gcut_status st = GCUT_OK;
+    warm_join(ctx);
     gcut__gpu *s = (gcut__gpu *)ctx->gpu;
     if (s) {
         GPU_CHECK(ctx, cudaSetDevice(s->device));
@@ -120,12 +173,15 @@ fail:
 
 extern "C" void gcut__gpu_release(gcut_context *ctx)
 {
+    if (ctx)
+        warm_join(ctx);
     gcut__gpu *s = ctx ? (gcut__gpu *)ctx->gpu : NULL;
     if (!s)
         return;
     cudaSetDevice(s->device);
     if (s->stream)
         cudaStreamSynchronize(s->stream);
+    gcut__gpu_grid_save_residuals(ctx, s); /* a grid may outlive its context's buffers */
     free_grid_buffers(s);
     gcut__gpu_release_graph(ctx);
     cudaFreeHost(s->h_counters);
@@ -151,6 +207,7 @@ extern "C" void gcut__gpu_release_grid(gcut_context *ctx)
         return;
     cudaSetDevice(s->device);
     cudaStreamSynchronize(s->stream);
+    gcut__gpu_grid_save_residuals(ctx, s);
     free_grid_buffers(s);
     cudaGetLastError();
 }

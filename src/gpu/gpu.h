@@ -1,6 +1,7 @@
 /* Host side of the GPU path: what the rest of libgcut may ask of it. Built
  * from the .cu files of src/gpu when CUDA is on, from device_nogpu.c otherwise (which
- * has only the first three: the rest is called only under GCUT_HAVE_CUDA). */
+ * has only the calls up to gcut__gpu_grid_forget(): the rest is called only
+ * under GCUT_HAVE_CUDA). */
 #ifndef GCUT_GPU_GPU_H
 #define GCUT_GPU_GPU_H
 
@@ -21,12 +22,25 @@ gcut_status gcut__gpu_name(gcut_context *ctx, int index, char *buf, size_t buf_s
 /* Free the device buffers the context keeps (ctx->gpu). */
 void gcut__gpu_release(gcut_context *ctx);
 
+/* Start the context's GPU on a thread of its own (CUDA's start-up), so
+ * that it runs beside what the caller does next; the first GPU call joins
+ * it (gcut_context_warm_device()). Nothing to do without CUDA or a GPU. */
+gcut_status gcut__gpu_warm_start(gcut_context *ctx);
+
+/* After a GPU grid solve the residuals stay on the device
+ * (g->res_on_device): fetch them into g->res (gcut_grid_verify() does), or
+ * forget them (the grid is destroyed or solved again). */
+gcut_status gcut__gpu_grid_fetch_residuals(gcut_grid *g);
+void gcut__gpu_grid_forget(gcut_grid *g);
+
 /* The GPU grid solvers (src/gpu/grid_gpu*.cu): push-relabel on the device,
  * variant "tiled" (the default) or "lockfree" (the papers' baseline). They
- * fill the grid's solution like the CPU solver: residuals (a preflow),
- * labels (1 = cannot reach the sink in the final residual graph) and the
- * flow; `iterations` = push-relabel launches. GCUT_E_DEVICE_NOMEM when the
- * graph does not fit on the GPU. */
+ * fill the grid's solution like the CPU solver: labels (1 = cannot reach
+ * the sink in the final residual graph) and the flow, and the residuals (a
+ * preflow) left on the device until fetched (g->res_on_device);
+ * `iterations` = push-relabel launches. They check the capacities for
+ * overflow on the device, as gcut__grid_check_overflow() does on the host.
+ * GCUT_E_DEVICE_NOMEM when the graph does not fit on the GPU. */
 gcut_status gcut__gpu_grid_tiled(gcut_grid *g, int64_t *iterations);
 gcut_status gcut__gpu_grid_lockfree(gcut_grid *g, int64_t *iterations);
 
@@ -34,8 +48,9 @@ gcut_status gcut__gpu_grid_lockfree(gcut_grid *g, int64_t *iterations);
 enum { GCUT__GPU_GRID_TILED = 0, GCUT__GPU_GRID_LOCKFREE = 1 };
 
 /* The same in three steps, for benchmarks that time the solve alone:
- * upload the graph, run (timed with CUDA events from the first kernel to
- * the flow value), download the solution. run() may be repeated after each
+ * upload the graph (and check it for overflow on the device), run (timed
+ * with CUDA events from the first kernel to the flow value), download the
+ * solution (labels and residuals). run() may be repeated after each
  * upload(). */
 gcut_status gcut__gpu_grid_upload(gcut_grid *g);
 gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *iterations);
@@ -44,6 +59,10 @@ gcut_status gcut__gpu_grid_download(gcut_grid *g);
 /* The device buffers sized for `g`, for a caller that writes the graph on
  * the device itself (segment_gpu.cu) and then marks it as uploaded. */
 gcut_status gcut__gpu_grid_reserve(gcut_grid *g);
+
+/* Before writing the reserved buffers again for `g`: another grid's
+ * residuals still on the device go to its host arrays first. */
+gcut_status gcut__gpu_grid_claim(gcut_grid *g);
 
 /* What the last grid run did: its time (CUDA events), its push launches
  * and global relabels, and how often the size-dependent parts of the

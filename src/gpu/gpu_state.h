@@ -22,6 +22,10 @@ typedef struct gcut__gpu {
     int grid_ndirs;          /* residual arrays allocated */
     size_t grid_tiles;       /* entries of each flag array */
     const void *grid_owner;  /* the gcut_grid whose graph is on the device */
+    /* The gcut_grid whose last solve's residuals the buffers hold and its
+     * host arrays do not (grid_gpu.cu fetches them on demand), or NULL. */
+    const void *res_owner;
+    uint8_t *d_labels;       /* grid_nodes bytes: the last solve's labels */
 
     /* Pinned staging for transfers: two halves, used in turn. */
     unsigned char *pinned;
@@ -51,6 +55,10 @@ gcut_status gcut__gpu_fail(gcut_context *ctx, cudaError_t err, const char *call,
             goto fail;                                                        \
         }                                                                     \
     } while (0)
+
+/* Save the residuals of s->res_owner into its host arrays (before the
+ * buffers are written for another grid or freed). */
+gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s);
 
 /* The context's GPU state, created on first use (device chosen by the
  * context's gpu_index, stream, events, pinned counters). */

@@ -285,6 +285,7 @@ extern "C" gcut_status gcut_grid_solve_device(gcut_grid *g, const int32_t *d_sou
         ea.e[d] = d_edges[d];
     /* The host's solution no longer describes the grid's last solve. */
     gcut__grid_forget_warm(g);
+    gcut__gpu_grid_forget(g);
     g->solved = 0;
     int before = -1;
     if (cudaGetDevice(&before) != cudaSuccess)

@@ -1,13 +1,36 @@
 /* Host side of the GPU grid solvers: the device buffers kept in the
- * context (grown on demand, reused), moving a grid to the device and the
- * solution back through pinned staging, and the entry points. The solve
- * loop is in grid_gpu_run.cu, the kernels in grid_kernels/. */
+ * context (grown on demand, reused), moving a grid to the device and its
+ * solution back, and the entry points. The solve loop is in
+ * grid_gpu_run.cu, the kernels in grid_kernels/.
+ *
+ * What a solve moves: the capacities up ((ndirs + 2) int32 a node) and one
+ * label byte a node down, computed on the device from the final heights.
+ * The residuals stay on the device (s->res_owner) until something asks for
+ * them (gcut_grid_verify(), or another grid about to take the buffers):
+ * most callers want the cut alone. Transfers go through two pinned halves
+ * in turn, in batches: threads copy batch k + 1 into one half while the
+ * copy engine moves batch k out of the other. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+extern "C" {
+#include "core/parallel.h" /* a C header without C++ guards */
+}
 #include "graph/grid.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_state.h"
+
+#define THREADS 256
+
+/* Bytes of a pinned half, the largest batch: big enough that starting the
+ * copying threads (tens of microseconds) costs little against the batch's
+ * transfer (about 0.3 ms at 50 GB/s), small enough to be pinned cheaply. */
+#define STAGE_BYTES ((size_t)16 << 20)
+
+/* Threads that copy a batch between pageable and pinned memory: one core
+ * copies about 10 GB/s, a host-to-device link 25 to 55 GB/s. */
+#define STAGE_THREADS 8
 
 /* Slots of the relabel's tile queue: more than the tiles, so that a
  * producer hardly ever waits for a slot to be taken. */
@@ -18,24 +41,282 @@ static size_t queue_slots(size_t tiles)
 
 static size_t grid_bytes(size_t nodes, int ndirs, size_t tiles)
 {
-    return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + nodes * sizeof(uint8_t) +
+    return nodes * sizeof(int32_t) * (size_t)(ndirs + 3) + 2 * nodes * sizeof(uint8_t) +
            7 * tiles * sizeof(int32_t) + queue_slots(tiles) * sizeof(unsigned long long) +
            GCUT_CNT_SLOTS * sizeof(unsigned long long);
+}
+
+/* E W S N NE SW SE NW, as gcut_dir. */
+static __device__ __forceinline__ int step_dx(int d)
+{
+    return (d == 0 || d == 4 || d == 6) ? 1 : (d == 1 || d == 5 || d == 7) ? -1 : 0;
+}
+
+static __device__ __forceinline__ int step_dy(int d)
+{
+    return (d == 2 || d == 5 || d == 6) ? 1 : (d == 3 || d == 4 || d == 7) ? -1 : 0;
+}
+
+/* The first pixel (row-major) whose capacities, terminals and arcs out and
+ * in, add up past INT32_MAX (gcut__grid_check_overflow's rule, on the
+ * uploaded graph; the setters refuse negative values), into *first. */
+static __global__ void overflow_kernel(gcut__dgrid g, unsigned long long *first)
+{
+    const long long p = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (p >= (long long)g.img_w * g.img_h)
+        return;
+    const int x = (int)(p % g.img_w), y = (int)(p / g.img_w);
+    const long long i = (long long)(y + 1) * g.pitch + x + 1;
+    long long total = (long long)g.excess[i] + g.sink[i];
+    for (int d = 0; d < g.ndirs; d++)
+        total += (long long)g.res[d][i] + g.res[d ^ 1][i + step_dx(d) + step_dy(d) * g.pitch];
+    if (total > INT_MAX)
+        atomicMin(first, (unsigned long long)p);
+}
+
+/* labels over the host's padded raster (pitch img_w + 2, the ring 0):
+ * 1 = the pixel cannot reach the sink (infinite height after the run's
+ * last, exact global relabel). */
+static __global__ void labels_kernel(gcut__dgrid g, uint8_t *labels)
+{
+    const long long host_pitch = g.img_w + 2;
+    const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (i >= host_pitch * (g.img_h + 2))
+        return;
+    const int x = (int)(i % host_pitch) - 1, y = (int)(i / host_pitch) - 1;
+    const int pixel = x >= 0 && x < g.img_w && y >= 0 && y < g.img_h;
+    labels[i] = pixel && g.height[(long long)(y + 1) * g.pitch + x + 1] >= GCUT_HEIGHT_INF;
+}
+
+static unsigned blocks_for(long long n)
+{
+    long long b = (n + THREADS - 1) / THREADS;
+    return (unsigned)(b > 0 ? b : 1);
+}
+
+/* ---- batched transfers through the pinned halves ---------------------- */
+
+/* One array of a transfer: `rows` rows of row_bytes on the host (packed),
+ * rows dev_pitch bytes apart on the device. */
+typedef struct xfer_array {
+    unsigned char *host;
+    unsigned char *dev;
+    size_t row_bytes, dev_pitch;
+} xfer_array;
+
+/* A batch: consecutive rows of one or more arrays, packed into a half. */
+typedef struct xfer_batch {
+    const xfer_array *arrays;
+    unsigned char *pinned;
+    int to_pinned;  /* 1: host -> pinned (upload), 0: pinned -> host */
+    int count;
+    size_t bytes;
+    struct {
+        int array;
+        size_t row0, rows, offset; /* offset: where its bytes start in the half */
+    } piece[GCUT__MAX_DIRS + 3];
+} xfer_batch;
+
+/* The next batch from (*array, *row) on, at most `half` bytes; 0 when done. */
+static int next_batch(const xfer_array *a, int n, size_t rows, int *array, size_t *row,
+                      size_t half, xfer_batch *b)
+{
+    b->arrays = a;
+    b->count = 0;
+    b->bytes = 0;
+    while (*array < n && b->count < (int)(sizeof b->piece / sizeof b->piece[0])) {
+        const size_t room = (half - b->bytes) / a[*array].row_bytes;
+        if (room == 0)
+            break;
+        const size_t take = room < rows - *row ? room : rows - *row;
+        b->piece[b->count].array = *array;
+        b->piece[b->count].row0 = *row;
+        b->piece[b->count].rows = take;
+        b->piece[b->count].offset = b->bytes;
+        b->count++;
+        b->bytes += take * a[*array].row_bytes;
+        *row += take;
+        if (*row == rows) {
+            (*array)++;
+            *row = 0;
+        }
+    }
+    return b->count > 0;
+}
+
+/* Bytes [begin, end) of the batch between the host arrays and the half. */
+static void copy_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    const xfer_batch *b = (const xfer_batch *)arg;
+    for (int k = 0; k < b->count; k++) {
+        const xfer_array *a = &b->arrays[b->piece[k].array];
+        const size_t lo = b->piece[k].offset, hi = lo + b->piece[k].rows * a->row_bytes;
+        const size_t from = (size_t)begin > lo ? (size_t)begin : lo;
+        const size_t to = (size_t)end < hi ? (size_t)end : hi;
+        if (from >= to)
+            continue;
+        unsigned char *host = a->host + b->piece[k].row0 * a->row_bytes + (from - lo);
+        unsigned char *pinned = b->pinned + from;
+        if (b->to_pinned)
+            memcpy(pinned, host, to - from);
+        else
+            memcpy(host, pinned, to - from);
+    }
+}
+
+static void copy_batch(gcut_context *ctx, xfer_batch *b)
+{
+    int parts = (int)(b->bytes >> 20); /* a thread per MiB at least */
+    if (parts > STAGE_THREADS)
+        parts = STAGE_THREADS;
+    const int cpus = gcut__thread_count(ctx->options.threads, INT64_MAX);
+    if (parts > cpus)
+        parts = cpus;
+    gcut__parallel_for(parts < 1 ? 1 : parts, (int64_t)b->bytes, copy_range, b);
+}
+
+/* Host -> device. Returns with the last copies queued on the stream. */
+static gcut_status xfer_up(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
+                           size_t rows)
+{
+    gcut_status st = GCUT_OK;
+    int array = 0, k = 0;
+    size_t row = 0;
+    xfer_batch b;
+    while (next_batch(a, n, rows, &array, &row, s->pinned_half, &b)) {
+        b.pinned = s->pinned + (size_t)k * s->pinned_half;
+        b.to_pinned = 1;
+        GPU_CHECK(ctx, cudaEventSynchronize(s->staged[k])); /* the half's last copy is done */
+        copy_batch(ctx, &b);
+        for (int p = 0; p < b.count; p++) {
+            const xfer_array *x = &a[b.piece[p].array];
+            GPU_CHECK(ctx, cudaMemcpy2DAsync(x->dev + b.piece[p].row0 * x->dev_pitch,
+                                             x->dev_pitch, b.pinned + b.piece[p].offset,
+                                             x->row_bytes, x->row_bytes, b.piece[p].rows,
+                                             cudaMemcpyHostToDevice, s->stream));
+        }
+        GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
+        k ^= 1;
+    }
+fail:
+    return st;
+}
+
+/* Device -> host, after what the stream holds; done on return. Batch k's
+ * copy out of its half overlaps batch k + 1's copy into the other. */
+static gcut_status xfer_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
+                             size_t rows)
+{
+    gcut_status st = GCUT_OK;
+    int array = 0, k = 0, pending = -1;
+    size_t row = 0;
+    xfer_batch b[2];
+    for (;;) {
+        const int more = next_batch(a, n, rows, &array, &row, s->pinned_half, &b[k]);
+        if (more) {
+            b[k].pinned = s->pinned + (size_t)k * s->pinned_half;
+            b[k].to_pinned = 0;
+            for (int p = 0; p < b[k].count; p++) {
+                const xfer_array *x = &a[b[k].piece[p].array];
+                GPU_CHECK(ctx, cudaMemcpy2DAsync(b[k].pinned + b[k].piece[p].offset,
+                                                 x->row_bytes,
+                                                 x->dev + b[k].piece[p].row0 * x->dev_pitch,
+                                                 x->dev_pitch, x->row_bytes, b[k].piece[p].rows,
+                                                 cudaMemcpyDeviceToHost, s->stream));
+            }
+            GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
+        }
+        if (pending >= 0) {
+            GPU_CHECK(ctx, cudaEventSynchronize(s->staged[pending]));
+            copy_batch(ctx, &b[pending]);
+            pending = -1;
+        }
+        if (!more)
+            break;
+        pending = k;
+        k ^= 1;
+    }
+fail:
+    return st;
+}
+
+/* The pinned halves, sized for `g`: all its graph when it is small, else
+ * STAGE_BYTES, never less than a row. Made at the first transfer, not with
+ * the device buffers: a graph built on the device never needs them, and
+ * pinning costs about a millisecond per few MiB. */
+static gcut_status ensure_pinned(gcut_grid *g, gcut__gpu *s)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const size_t graph = (size_t)g->n_padded * sizeof(int32_t) * (size_t)(g->ndirs + 2);
+    const size_t row = (size_t)g->pitch * sizeof(int32_t);
+    size_t half = graph < STAGE_BYTES ? graph : STAGE_BYTES;
+    half = half > row ? half : row;
+    if (half <= s->pinned_half)
+        return GCUT_OK;
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream)); /* no copy still reads the old halves */
+    cudaFreeHost(s->pinned);
+    s->pinned = NULL;
+    s->pinned_half = 0;
+    GPU_CHECK(ctx, cudaMallocHost((void **)&s->pinned, 2 * half));
+    s->pinned_half = half;
+fail:
+    return st;
+}
+
+/* The grid's residual arrays as a transfer (the device's from `s`). */
+static int residual_arrays(gcut_grid *g, gcut__gpu *s, xfer_array *a)
+{
+    const size_t row = (size_t)g->pitch * sizeof(int32_t);
+    const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
+    for (int d = 0; d < g->ndirs; d++)
+        a[d] = {(unsigned char *)g->res[d], (unsigned char *)s->dg.res[d], row, dev_pitch};
+    return g->ndirs;
+}
+
+/* ---- whose graph the device buffers hold ------------------------------ */
+
+gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s)
+{
+    gcut_grid *owner = (gcut_grid *)s->res_owner;
+    if (!owner)
+        return GCUT_OK;
+    s->res_owner = NULL;
+    owner->res_on_device = 0;
+    xfer_array a[GCUT__MAX_DIRS];
+    const int n = residual_arrays(owner, s, a);
+    gcut_status st = ensure_pinned(owner, s);
+    if (!st)
+        st = xfer_down(ctx, s, a, n, (size_t)owner->height + 2);
+    if (st)
+        owner->solved = 0; /* its proof is gone: verify says so, never reads stale arrays */
+    return st;
+}
+
+/* The device buffers are about to be written for `g`: another grid's
+ * residuals still there go to its host arrays first. */
+static gcut_status claim(gcut_grid *g, gcut__gpu *s)
+{
+    if (s->res_owner && s->res_owner != g)
+        return gcut__gpu_grid_save_residuals(g->ctx, s);
+    s->res_owner = NULL;
+    return GCUT_OK;
 }
 
 /* Make the device buffers fit `g` (grow only), and the pinned staging. */
 static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
 {
     gcut_context *ctx = g->ctx;
-    gcut_status st = GCUT_OK;
+    gcut_status st = claim(g, s);
+    if (st)
+        return st;
     const int tiles_x = (g->width + GCUT_TILE_W - 1) / GCUT_TILE_W;
     const int tiles_y = (g->height + GCUT_TILE_H - 1) / GCUT_TILE_H;
     const int pitch = tiles_x * GCUT_TILE_W + 2, rows = tiles_y * GCUT_TILE_H + 2;
     const size_t nodes = (size_t)pitch * rows, tiles = (size_t)tiles_x * tiles_y;
-    const size_t half = (size_t)g->n_padded * sizeof(int32_t);
 
-    if (nodes > s->grid_nodes || g->ndirs > s->grid_ndirs || tiles > s->grid_tiles ||
-        half > s->pinned_half) {
+    if (nodes > s->grid_nodes || g->ndirs > s->grid_ndirs || tiles > s->grid_tiles) {
         gcut__gpu_release_grid(ctx);
         size_t free_bytes = 0, total_bytes = 0;
         GPU_CHECK(ctx, cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -56,6 +337,7 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.mask, nodes * sizeof(uint8_t)));
+        GPU_CHECK(ctx, cudaMalloc((void **)&s->d_labels, nodes * sizeof(uint8_t)));
         /* queued, dirty, touched: one allocation, freed through queued. */
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queued, 3 * tiles * sizeof(int32_t)));
         s->dg.dirty = s->dg.queued + tiles;
@@ -63,11 +345,9 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&s->dg.queue,
                                   queue_slots(tiles) * sizeof(unsigned long long)));
         s->dg.queue_cap = (long long)queue_slots(tiles);
-        GPU_CHECK(ctx, cudaMallocHost((void **)&s->pinned, 2 * half));
         s->grid_nodes = nodes;
         s->grid_ndirs = g->ndirs;
         s->grid_tiles = tiles;
-        s->pinned_half = half;
     }
     s->dg.img_w = g->width;
     s->dg.img_h = g->height;
@@ -82,35 +362,49 @@ fail:
     return st;
 }
 
-/* Host padded array (pitch width+2) -> device raster, through pinned half k. */
-static gcut_status upload_array(gcut_grid *g, gcut__gpu *s, int k, int32_t *d_dst,
-                                const int32_t *src)
+/* Zero what the upload leaves: the columns right of the host's pitch and
+ * the rows below the host's raster (the tail of the last tiles). */
+static cudaError_t zero_margins(gcut_grid *g, gcut__gpu *s, int32_t *d)
 {
-    gcut_context *ctx = g->ctx;
-    gcut_status st = GCUT_OK;
-    const size_t host_row = (size_t)g->pitch * sizeof(int32_t);
-    unsigned char *stage = s->pinned + (size_t)k * s->pinned_half;
-    GPU_CHECK(ctx, cudaEventSynchronize(s->staged[k]));
-    memcpy(stage, src, (size_t)g->n_padded * sizeof(int32_t));
-    GPU_CHECK(ctx, cudaMemcpy2DAsync(d_dst, (size_t)s->dg.pitch * sizeof(int32_t), stage,
-                                     host_row, host_row, (size_t)g->height + 2,
-                                     cudaMemcpyHostToDevice, s->stream));
-    GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
-fail:
-    return st;
+    const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
+    const size_t host_rows = (size_t)g->height + 2;
+    cudaError_t err = cudaSuccess;
+    if (s->dg.pitch > g->pitch)
+        err = cudaMemset2DAsync(d + g->pitch, dev_pitch, 0,
+                                (size_t)(s->dg.pitch - g->pitch) * sizeof(int32_t), host_rows,
+                                s->stream);
+    if (err == cudaSuccess && (size_t)s->dg.rows > host_rows)
+        err = cudaMemsetAsync((unsigned char *)d + host_rows * dev_pitch, 0,
+                              ((size_t)s->dg.rows - host_rows) * dev_pitch, s->stream);
+    return err;
 }
 
-/* Device raster -> host padded array, through pinned half 0. */
-static gcut_status download_array(gcut_grid *g, gcut__gpu *s, void *dst, const int32_t *d_src)
+/* The device's overflow check of the uploaded graph; the message as the
+ * host check words it, its total recomputed from the host arrays. */
+static gcut_status check_overflow(gcut_grid *g, gcut__gpu *s)
 {
     gcut_context *ctx = g->ctx;
     gcut_status st = GCUT_OK;
-    const size_t host_row = (size_t)g->pitch * sizeof(int32_t);
-    GPU_CHECK(ctx, cudaMemcpy2DAsync(s->pinned, host_row, d_src,
-                                     (size_t)s->dg.pitch * sizeof(int32_t), host_row,
-                                     (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
+    unsigned long long *d_first = s->dg.counters; /* zeroed by the run */
+    GPU_CHECK(ctx, cudaMemsetAsync(d_first, 0xff, sizeof *d_first, s->stream));
+    overflow_kernel<<<blocks_for((long long)g->width * g->height), THREADS, 0, s->stream>>>(
+        s->dg, d_first);
+    GPU_CHECK(ctx, cudaGetLastError());
+    GPU_CHECK(ctx, cudaMemcpyAsync(s->h_counters, d_first, sizeof *d_first,
+                                   cudaMemcpyDeviceToHost, s->stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
-    memcpy(dst, s->pinned, (size_t)g->n_padded * sizeof(int32_t));
+    if (s->h_counters[0] != ~0ull) {
+        const long long p = (long long)s->h_counters[0];
+        const int x = (int)(p % g->width), y = (int)(p / g->width);
+        const int32_t i = gcut__grid_node(g, x, y);
+        long long total = (long long)g->source_cap[i] + g->sink_cap[i];
+        for (int d = 0; d < g->ndirs; d++)
+            total += (long long)g->cap[d][i] + g->cap[d ^ 1][i + g->offset[d]];
+        st = gcut__fail(ctx, GCUT_E_OVERFLOW,
+                        "grid: the capacities at pixel (%d, %d) add up to %lld, over the int32 "
+                        "limit %d",
+                        x, y, total, INT32_MAX);
+    }
 fail:
     return st;
 }
@@ -124,21 +418,25 @@ extern "C" gcut_status gcut__gpu_grid_upload(gcut_grid *g)
         return st;
     if ((st = reserve(g, s)))
         return st;
-    const size_t bytes = s->grid_nodes * sizeof(int32_t);
-    for (int d = 0; d < g->ndirs; d++)
-        GPU_CHECK(ctx, cudaMemsetAsync(s->dg.res[d], 0, bytes, s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.excess, 0, bytes, s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.sink, 0, bytes, s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, bytes, s->stream));
-    for (int d = 0; d < g->ndirs && !st; d++)
-        st = upload_array(g, s, d & 1, s->dg.res[d], g->cap[d]);
-    if (!st)
-        st = upload_array(g, s, 0, s->dg.excess, g->source_cap);
-    if (!st)
-        st = upload_array(g, s, 1, s->dg.sink, g->sink_cap);
-    if (st)
+    s->grid_owner = NULL;
+    {
+        xfer_array a[GCUT__MAX_DIRS + 2];
+        const size_t row = (size_t)g->pitch * sizeof(int32_t);
+        const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
+        int n = 0;
+        for (int d = 0; d < g->ndirs; d++)
+            a[n++] = {(unsigned char *)g->cap[d], (unsigned char *)s->dg.res[d], row, dev_pitch};
+        a[n++] = {(unsigned char *)g->source_cap, (unsigned char *)s->dg.excess, row, dev_pitch};
+        a[n++] = {(unsigned char *)g->sink_cap, (unsigned char *)s->dg.sink, row, dev_pitch};
+        for (int k = 0; k < n; k++)
+            GPU_CHECK(ctx, zero_margins(g, s, (int32_t *)a[k].dev));
+        GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, s->grid_nodes * sizeof(int32_t),
+                                       s->stream));
+        if ((st = ensure_pinned(g, s)) || (st = xfer_up(ctx, s, a, n, (size_t)g->height + 2)))
+            goto fail;
+    }
+    if ((st = check_overflow(g, s)))
         goto fail;
-    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
     s->grid_owner = g;
     return GCUT_OK;
 fail:
@@ -159,6 +457,29 @@ extern "C" gcut_status gcut__gpu_grid_reserve(gcut_grid *g)
     return st;
 }
 
+extern "C" gcut_status gcut__gpu_grid_claim(gcut_grid *g)
+{
+    gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+    return s ? claim(g, s) : GCUT_OK;
+}
+
+/* The labels of the run just done into g->label (host padded raster). */
+static gcut_status download_labels(gcut_grid *g, gcut__gpu *s)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    labels_kernel<<<blocks_for((long long)g->n_padded), THREADS, 0, s->stream>>>(s->dg,
+                                                                                s->d_labels);
+    GPU_CHECK(ctx, cudaGetLastError());
+    {
+        const xfer_array a = {g->label, s->d_labels, (size_t)g->pitch, (size_t)g->pitch};
+        if (!(st = ensure_pinned(g, s)))
+            st = xfer_down(ctx, s, &a, 1, (size_t)g->height + 2);
+    }
+fail:
+    return st;
+}
+
 extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
 {
     gcut_context *ctx = g->ctx;
@@ -166,31 +487,58 @@ extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
     gcut_status st = gcut__gpu_acquire(ctx, &s);
     if (st)
         return st;
-    for (int d = 0; d < g->ndirs && !st; d++)
-        st = download_array(g, s, g->res[d], s->dg.res[d]);
-    if (st)
+    if ((st = download_labels(g, s)))
         return st;
-    /* Labels from the exact heights of the last global relabel. */
-    if ((st = download_array(g, s, s->pinned + s->pinned_half, s->dg.height)))
+    xfer_array a[GCUT__MAX_DIRS];
+    const int n = residual_arrays(g, s, a);
+    if ((st = xfer_down(ctx, s, a, n, (size_t)g->height + 2)))
         return st;
-    const int32_t *h = (const int32_t *)(s->pinned + s->pinned_half);
-    memset(g->label, 0, (size_t)g->n_padded);
-    for (int y = 0; y < g->height; y++) {
-        const int32_t row = gcut__grid_node(g, 0, y);
-        for (int x = 0; x < g->width; x++)
-            g->label[row + x] = h[row + x] >= GCUT_HEIGHT_INF;
-    }
+    g->res_on_device = 0;
+    if (s->res_owner == g)
+        s->res_owner = NULL;
     return GCUT_OK;
 }
 
+extern "C" gcut_status gcut__gpu_grid_fetch_residuals(gcut_grid *g)
+{
+    if (!g->res_on_device)
+        return GCUT_OK;
+    gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+    if (!s || s->res_owner != g) {
+        g->res_on_device = 0;
+        g->solved = 0;
+        return gcut__fail(g->ctx, GCUT_E_STATE,
+                          "grid: the residuals of the last GPU solve are no longer on the device");
+    }
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(g->ctx, cudaSetDevice(s->device));
+    st = gcut__gpu_grid_save_residuals(g->ctx, s);
+fail:
+    return st;
+}
+
+extern "C" void gcut__gpu_grid_forget(gcut_grid *g)
+{
+    gcut__gpu *s = g->ctx ? (gcut__gpu *)g->ctx->gpu : NULL;
+    if (s && s->res_owner == g)
+        s->res_owner = NULL;
+    g->res_on_device = 0;
+}
+
+/* Upload, run, labels down; the residuals stay on the device. */
 static gcut_status solve(gcut_grid *g, int variant, int64_t *iterations)
 {
     gcut_status st = gcut__gpu_grid_upload(g);
     if (!st)
         st = gcut__gpu_grid_run(g, variant, iterations);
-    if (!st)
-        st = gcut__gpu_grid_download(g);
-    return st;
+    if (st)
+        return st;
+    gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+    if ((st = download_labels(g, s)))
+        return st;
+    s->res_owner = g;
+    g->res_on_device = 1;
+    return GCUT_OK;
 }
 
 extern "C" gcut_status gcut__gpu_grid_tiled(gcut_grid *g, int64_t *iterations)

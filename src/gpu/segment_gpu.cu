@@ -251,6 +251,8 @@ extern "C" gcut_status gcut__seg_gpu_build(gcut__seg_gpu *sg, const int32_t *tca
     gcut_status st = GCUT_OK;
     if (!sg->d_table)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: segmentation graph built before its n-links");
+    if ((st = gcut__gpu_grid_claim(sg->g)))
+        return st;
     /* Pageable source: the copy is done when the call returns. */
     GPU_CHECK(ctx, cudaMemcpyAsync(sg->d_tcap, tcap, (size_t)(sg->colors + 2) * sizeof(int32_t),
                                    cudaMemcpyHostToDevice, s->stream));

@@ -8,6 +8,7 @@
 
 #include "core/big_alloc.h"
 #include "core/memory_budget.h"
+#include "gpu/gpu.h"
 
 /* Bytes to build and solve a grid, per padded pixel and direction (a
  * capacity and a residual) and per padded pixel (two terminal capacities,
@@ -86,6 +87,8 @@ void gcut_grid_destroy(gcut_grid *g)
 {
     if (!g)
         return;
+    if (g->res_on_device)
+        gcut__gpu_grid_forget(g);
     for (int d = 0; d < GCUT__MAX_DIRS; d++) {
         free(g->cap[d]);
         free(g->res[d]);

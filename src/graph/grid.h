@@ -45,6 +45,9 @@ struct gcut_grid {
     int32_t *res[GCUT__MAX_DIRS];
     uint8_t *label;
     gcut_solve_info info;
+    /* res is still on the device (a GPU solve's; gcut__gpu_grid_fetch_residuals()
+     * brings it when asked for) */
+    int res_on_device;
 
     /* A solver's state kept for a warm re-solve (BK's trees and flow,
      * src/cpu/bk_grid.c); NULL when none is kept. */

@@ -70,7 +70,11 @@ const gcut__grid_solver *gcut__grid_fallback(gcut_grid *g, const gcut__grid_solv
 gcut_status gcut__grid_run_solver(gcut_grid *g, const gcut__grid_solver *s,
                                   gcut_solve_info *info)
 {
-    gcut_status st = gcut__grid_check_overflow(g);
+    /* The residuals of a GPU solve left on the device are no longer this
+     * grid's; a GPU solver checks for overflow on the device. */
+    if (g->res_on_device)
+        gcut__gpu_grid_forget(g);
+    gcut_status st = s->gpu_variant < 0 ? gcut__grid_check_overflow(g) : GCUT_OK;
     if (!st)
         st = gcut__grid_alloc_solution(g);
     /* BK keeps its flow and trees for a warm re-solve; any other solver's

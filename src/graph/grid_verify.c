@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "graph/grid.h"
+#include "gpu/gpu.h"
 
 gcut_status gcut_grid_cut_capacity(const gcut_grid *g, const uint8_t *labels, int64_t *capacity)
 {
@@ -47,6 +48,9 @@ gcut_status gcut_grid_verify(gcut_grid *g, int64_t *cut_capacity)
         return GCUT_E_INVALID;
     if (!g->solved)
         return gcut__fail(g->ctx, GCUT_E_STATE, "grid: verify asked for before a solve");
+    gcut_status fetched = gcut__gpu_grid_fetch_residuals(g); /* after a GPU solve */
+    if (fetched)
+        return fetched;
     int64_t *outflow = calloc((size_t)g->n_padded, sizeof *outflow);
     uint8_t *labels = malloc((size_t)g->width * g->height);
     if (!outflow || !labels) {
