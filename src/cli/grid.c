@@ -194,6 +194,8 @@ int cli_grid_main(int argc, char **argv)
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.threads, &ctx)))
         return rc;
+    /* CUDA's start-up runs while the file is read. */
+    gcut_context_warm_device(ctx);
     gcut_grid *grid = NULL;
     gcut_solve_info info;
     int64_t cut = 0;

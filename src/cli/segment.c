@@ -593,6 +593,8 @@ int cli_segment_main(int argc, char **argv)
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.opt.threads, &ctx)))
         return rc;
+    /* CUDA's start-up runs while the files are read and decoded. */
+    gcut_context_warm_device(ctx);
     if (a.sequence) {
         rc = run_sequence(&a, ctx);
         gcut_context_destroy(ctx);

@@ -43,6 +43,25 @@ static void number_pixels(void *arg, int64_t begin, int64_t end, int part)
     }
 }
 
+typedef struct mark_job {
+    const uint8_t *rgb;
+    uint64_t *bits;
+} mark_job;
+
+/* Each pixel's colour bit; an atomic OR, since neighbouring parts share
+ * words (the set of bits is the same for any number of threads). */
+static void mark_colours(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    const mark_job *j = arg;
+    for (int64_t i = begin; i < end; i++) {
+        uint32_t key = key_of(j->rgb + 3 * i);
+        uint64_t bit = UINT64_C(1) << (key & 63);
+        if (!(__atomic_load_n(&j->bits[key >> 6], __ATOMIC_RELAXED) & bit))
+            __atomic_fetch_or(&j->bits[key >> 6], bit, __ATOMIC_RELAXED);
+    }
+}
+
 gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64_t n,
                                     int threads, gcut__color_index *out)
 {
@@ -53,10 +72,8 @@ gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64
     uint32_t *rank = malloc(WORDS * sizeof *rank);
     if (!out->of_pixel || !bits || !rank)
         goto nomem;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t key = key_of(rgb + 3 * i);
-        bits[key >> 6] |= UINT64_C(1) << (key & 63);
-    }
+    mark_job marks = {rgb, bits};
+    gcut__parallel_for(gcut__thread_count(threads, n), n, mark_colours, &marks);
     uint32_t total = 0;
     for (int w = 0; w < WORDS; w++) {
         rank[w] = total;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
+
 /* Fitting uses at most this many samples: the mixture's 50 parameters are
  * well determined by far fewer, and a 4-megapixel image stays fast. */
 #define FIT_MAX_SAMPLES 65536
@@ -193,6 +195,27 @@ static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uin
     }
 }
 
+/* A hard-assignment round over samples, in parts: each part's cluster
+ * stats in its own row of st. */
+typedef struct assign_job {
+    gauss_set g;
+    const float *x;
+    int k, parts;
+    stats *st; /* parts x k */
+} assign_job;
+
+static void assign_samples(void *arg, int64_t begin, int64_t end, int part)
+{
+    assign_job *j = arg;
+    stats *st = j->st + (size_t)part * j->k;
+    for (int64_t i = begin; i < end; i++) {
+        const float *p = j->x + 3 * i;
+        float cost;
+        int u = gauss_best(&j->g, p[0], p[1], p[2], &cost);
+        stats_add(&st[u < 0 ? 0 : j->g.index[u]], p);
+    }
+}
+
 static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float *x, int64_t ns)
 {
     uint8_t *assign = malloc((size_t)ns);
@@ -208,15 +231,31 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
         m->fitted = 1;
     }
     for (int round = 0; round < GMM_ROUNDS; round++) {
-        gauss_set g;
-        gauss_prepare(m, &g);
-        memset(st, 0, sizeof(stats) * (size_t)m->k);
-        for (int64_t i = 0; i < ns; i++) {
-            const float *p = x + 3 * i;
-            float cost;
-            int u = gauss_best(&g, p[0], p[1], p[2], &cost);
-            stats_add(&st[u < 0 ? 0 : g.index[u]], p);
+        assign_job job;
+        gauss_prepare(m, &job.g);
+        job.x = x;
+        job.k = m->k;
+        job.parts = gcut__thread_count(m->threads, ns * m->k / 4);
+        job.st = calloc((size_t)job.parts * (size_t)m->k, sizeof *job.st);
+        if (!job.st) {
+            free(assign);
+            free(st);
+            return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
         }
+        gcut__parallel_for(job.parts, ns, assign_samples, &job);
+        /* Every sum is of 8-bit levels and their products, exact in double:
+         * the parts add up to the same bits in any order. */
+        memset(st, 0, sizeof(stats) * (size_t)m->k);
+        for (int p = 0; p < job.parts; p++)
+            for (int k = 0; k < m->k; k++) {
+                const stats *a = &job.st[(size_t)p * m->k + k];
+                st[k].count += a->count;
+                for (int c = 0; c < 3; c++)
+                    st[k].sum[c] += a->sum[c];
+                for (int e = 0; e < 6; e++)
+                    st[k].sq[e] += a->sq[e];
+            }
+        free(job.st);
         gmm_from_stats(m, st, (double)ns);
     }
     free(assign);
@@ -275,12 +314,60 @@ static gcut_status fit_hist(gcut_context *ctx, gcut__color_model *m, const uint8
     return GCUT_OK;
 }
 
+/* The fit's subsample: of the pixels with label == want, in order, those
+ * whose selection number is a multiple of step. Two passes over parts:
+ * each part's count, then (knowing the numbers its pixels start from)
+ * its samples, to the places a serial scan would put them. */
+typedef struct sample_job {
+    const uint8_t *rgb, *label;
+    uint8_t want;
+    int64_t step;
+    int parts;
+    int64_t *first; /* per part: its count, then its first selection number */
+    float *x;
+} sample_job;
+
+static void count_selected(void *arg, int64_t begin, int64_t end, int part)
+{
+    sample_job *j = arg;
+    int64_t c = 0;
+    for (int64_t i = begin; i < end; i++)
+        c += j->label[i] == j->want;
+    j->first[part] = c;
+}
+
+static void take_samples(void *arg, int64_t begin, int64_t end, int part)
+{
+    sample_job *j = arg;
+    int64_t number = j->first[part];
+    int64_t next = (number + j->step - 1) / j->step * j->step; /* the next one taken */
+    for (int64_t i = begin; i < end; i++) {
+        if (j->label[i] != j->want)
+            continue;
+        if (number == next) {
+            float *out = j->x + 3 * (number / j->step);
+            for (int c = 0; c < 3; c++)
+                out[c] = j->rgb[3 * i + c];
+            next += j->step;
+        }
+        number++;
+    }
+}
+
 gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
                                   const uint8_t *label, uint8_t want, int64_t n)
 {
+    sample_job job = {rgb, label, want, 0, 1, NULL, NULL};
+    job.parts = gcut__thread_count(m->threads, n);
+    int64_t counts[GCUT__MAX_THREADS + 1] = {0};
+    job.first = counts;
+    gcut__parallel_for(job.parts, n, count_selected, &job);
     int64_t count = 0;
-    for (int64_t i = 0; i < n; i++)
-        count += label[i] == want;
+    for (int p = 0; p < job.parts; p++) {
+        int64_t c = counts[p];
+        counts[p] = count; /* the selection number of the part's first pixel */
+        count += c;
+    }
     if (count == 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
                           want ? "foreground" : "background");
@@ -293,16 +380,10 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
     float *x = malloc((size_t)ns * 3 * sizeof *x);
     if (!x)
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
-    int64_t skip = 0, j = 0;
-    for (int64_t i = 0; i < n && j < ns; i++) {
-        if (label[i] != want || skip-- > 0)
-            continue;
-        for (int c = 0; c < 3; c++)
-            x[3 * j + c] = rgb[3 * i + c];
-        j++;
-        skip = step - 1;
-    }
-    gcut_status st = fit_gmm(ctx, m, x, j);
+    job.x = x;
+    job.step = step;
+    gcut__parallel_for(job.parts, n, take_samples, &job);
+    gcut_status st = fit_gmm(ctx, m, x, ns);
     free(x);
     return st;
 }

@@ -21,6 +21,7 @@ typedef struct gcut__color_model {
     double inv_cov[GCUT__GMM_MAX_K][6]; /* symmetric: xx xy xz yy yz zz */
     double log_norm[GCUT__GMM_MAX_K];   /* -log weight + log det / 2 + 3 log(2 pi) / 2 */
     int fitted;
+    int threads; /* CPU threads of a fit (0: one per online CPU); the fit is the same for any */
     /* Histogram: -log P(bin), filled by the fit. */
     float *neg_log;
 } gcut__color_model;

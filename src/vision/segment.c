@@ -90,6 +90,7 @@ typedef struct seg_state {
      * terminal capacity of a free pixel of that colour (> 0: to the source). */
     uint32_t *n_free, *n_fg_seed, *n_bg_seed;
     float *cost_fg, *cost_bg;
+    double *constant_of; /* each colour's part of the energy's constant */
     int32_t *tcap;      /* colors + 2 entries: then the seeds' (grid_energy.h) */
     uint8_t *fit_label; /* 1 fit to foreground, 0 to background, 2 neither */
     uint8_t *mask, *best;
@@ -184,15 +185,16 @@ static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int
     return GCUT_OK;
 }
 
-/* The terminal capacity of a free pixel of each colour from the region
- * costs; returns the part of the energy that does not depend on the cut:
- * each free pixel's smaller (clamped) cost plus each seeded pixel's cost
- * under its label. */
-static double colour_terminals(seg_state *s)
+/* The terminal capacity of a free pixel of colours [begin, end) from the
+ * region costs, and each colour's part of the energy that does not depend
+ * on the cut: its free pixels' smaller (clamped) cost plus its seeded
+ * pixels' cost under their label. */
+static void colour_terminal_range(void *arg, int64_t begin, int64_t end, int part)
 {
+    (void)part;
+    seg_state *s = arg;
     const double max_scaled = GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE;
-    double constant = 0;
-    for (int64_t u = 0; u < s->colors.count; u++) {
+    for (int64_t u = begin; u < end; u++) {
         /* Source arc = cost of the background label, sink arc = cost of
          * foreground; only the difference matters to the cut. */
         double diff = ((double)s->cost_bg[u] - (double)s->cost_fg[u]) * GCUT_SEGMENT_SCALE;
@@ -202,10 +204,21 @@ static double colour_terminals(seg_state *s)
             diff = -max_scaled;
         int32_t c = (int32_t)lround(fabs(diff));
         s->tcap[u] = diff > 0 ? c : -c;
-        constant += (double)s->n_free[u] * (diff > 0 ? s->cost_fg[u] : s->cost_bg[u]) +
-                    (double)s->n_fg_seed[u] * s->cost_fg[u] +
-                    (double)s->n_bg_seed[u] * s->cost_bg[u];
+        s->constant_of[u] = (double)s->n_free[u] * (diff > 0 ? s->cost_fg[u] : s->cost_bg[u]) +
+                            (double)s->n_fg_seed[u] * s->cost_fg[u] +
+                            (double)s->n_bg_seed[u] * s->cost_bg[u];
     }
+}
+
+/* The terminal table (colours on threads) and the energy's constant part,
+ * summed in colour order: the same bits for any number of threads. */
+static double colour_terminals(seg_state *s)
+{
+    gcut__parallel_for(gcut__thread_count(s->threads, s->colors.count), s->colors.count,
+                       colour_terminal_range, s);
+    double constant = 0;
+    for (int64_t u = 0; u < s->colors.count; u++)
+        constant += s->constant_of[u];
     s->tcap[s->colors.count] = s->hard_cap;
     s->tcap[s->colors.count + 1] = -s->hard_cap;
     return constant;
@@ -304,6 +317,7 @@ static void free_state(seg_state *s)
     free(s->n_bg_seed);
     free(s->cost_fg);
     free(s->cost_bg);
+    free(s->constant_of);
     free(s->tcap);
     free(s->fit_label);
     free(s->mask);
@@ -327,14 +341,31 @@ static gcut_status index_colours(seg_state *s)
     s->n_bg_seed = calloc(u, sizeof(uint32_t));
     s->cost_fg = malloc(u * sizeof(float));
     s->cost_bg = malloc(u * sizeof(float));
+    s->constant_of = malloc(u * sizeof(double));
     s->tcap = malloc((u + 2) * sizeof(int32_t));
     if (s->save_graph)
         s->best_tcap = malloc((u + 2) * sizeof(int32_t));
-    if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg || !s->tcap ||
+    if (!s->n_free || !s->n_fg_seed || !s->n_bg_seed || !s->cost_fg || !s->cost_bg ||
+        !s->constant_of || !s->tcap ||
         (s->save_graph && !s->best_tcap))
         return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory for %lld colours",
                           (long long)s->colors.count);
     return GCUT_OK;
+}
+
+/* Pixels [begin, end) into their colour's count (atomic: integer sums, the
+ * same for any number of threads). */
+static void count_seed_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    seg_state *s = arg;
+    const uint32_t *of = s->colors.of_pixel;
+    for (int64_t i = begin; i < end; i++) {
+        uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
+                          : s->seeds[i] == GCUT_SEED_BG ? s->n_bg_seed
+                                                        : s->n_free;
+        __atomic_fetch_add(&count[of[i]], 1u, __ATOMIC_RELAXED);
+    }
 }
 
 /* How many free, foreground- and background-seeded pixels each colour has. */
@@ -344,26 +375,17 @@ static void count_seeds(seg_state *s)
     memset(s->n_free, 0, u * sizeof(uint32_t));
     memset(s->n_fg_seed, 0, u * sizeof(uint32_t));
     memset(s->n_bg_seed, 0, u * sizeof(uint32_t));
-    const uint32_t *of = s->colors.of_pixel;
-    for (int64_t i = 0; i < s->n; i++) {
-        uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
-                          : s->seeds[i] == GCUT_SEED_BG ? s->n_bg_seed
-                                                        : s->n_free;
-        count[of[i]]++;
-    }
+    gcut__parallel_for(gcut__thread_count(s->threads, s->n), s->n, count_seed_range, s);
 }
 
-/* What depends on the image alone: the colour index, the grid and the
- * energy where its solver runs, the n-links and K. `cpu_default`: the CPU
- * solver when none is named. */
-static gcut_status prepare_image(seg_state *s, const gcut_segment_options *o,
-                                 const char *cpu_default, gcut_segment_info *info)
+/* The grid and the energy where its solver runs, the n-links and K.
+ * `cpu_default`: the CPU solver when none is named. */
+static gcut_status open_energy(seg_state *s, const gcut_segment_options *o,
+                               const char *cpu_default, gcut_segment_info *info)
 {
-    double t0 = gcut__now_ms();
-    gcut_status st = index_colours(s);
     double t1 = gcut__now_ms();
-    info->time_model_ms += t1 - t0;
-    if (!st)
+    gcut_status st = GCUT_OK;
+    if (!s->grid)
         st = gcut_grid_create(s->ctx, s->width, s->height, o->connectivity, &s->grid);
     if (!st) {
         /* The cut runs where the solver table says: the GPU's default on a
@@ -375,6 +397,22 @@ static gcut_status prepare_image(seg_state *s, const gcut_segment_options *o,
     if (!st)
         st = set_up_nlinks(s, o);
     info->time_graph_ms += gcut__now_ms() - t1;
+    return st;
+}
+
+/* What depends on the image alone: the colour index, and with
+ * `with_energy` the energy (else segment() opens it after the first
+ * models: a GPU still starting up, gcut_context_warm_device(), is then
+ * waited for as late as can be). */
+static gcut_status prepare_image(seg_state *s, const gcut_segment_options *o,
+                                 const char *cpu_default, int with_energy,
+                                 gcut_segment_info *info)
+{
+    double t0 = gcut__now_ms();
+    gcut_status st = index_colours(s);
+    info->time_model_ms += gcut__now_ms() - t0;
+    if (!st && with_energy)
+        st = open_energy(s, o, cpu_default, info);
     return st;
 }
 
@@ -419,10 +457,13 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     gcut__color_model fg = {0}, bg = {0};
     fg.kind = bg.kind = o->model;
     fg.k = bg.k = o->components;
+    fg.threads = bg.threads = s->threads;
     double t0 = gcut__now_ms();
     count_seeds(s);
     gcut_status st = fit_models(s, &fg, &bg);
     info->time_model_ms += gcut__now_ms() - t0;
+    if (!st && !s->energy)
+        st = open_energy(s, o, "pbk", info);
 
     /* One graph for every cut: only the terminals change between cuts, so a
      * solver that keeps its residual graph can start from the last flow. */
@@ -579,7 +620,7 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
     out->time_model_ms += gcut__now_ms() - t0;
     /* BK on all threads ("pbk": the same flow and labels as BK, several
      * times faster on a multi-core machine) when no solver is named. */
-    st = prepare_image(&s, o, "pbk", out);
+    st = prepare_image(&s, o, "pbk", 0, out);
     if (!st)
         st = segment(&s, o, mask, out);
     free_state(&s);
@@ -686,7 +727,7 @@ gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels
      * fitted to each state's seeds afresh, so every pixel's terminals
      * change between updates, and plain BK warm from the last cut was
      * measured slower than pbk from zero (bench/segment_session_bench.c). */
-    st = prepare_image(s, &ss->options, "pbk", &info);
+    st = prepare_image(s, &ss->options, "pbk", 1, &info);
     ss->prepare_ms = gcut__now_ms() - t0;
     if (st) {
         gcut_segment_session_destroy(ss);

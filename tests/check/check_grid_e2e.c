@@ -1,0 +1,165 @@
+/* GPU grid solves from host arrays (check_grid_e2e.h). */
+#include "check_grid_e2e.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_grid.h"
+#include "gcut.h"
+
+/* BK's flow of grid `index` of `seed`, built in the CPU context. */
+static gcut_status bk_flow(gcut_context *cpu, uint64_t seed, int index, int64_t *flow)
+{
+    gcut_grid *g = NULL;
+    gcut_solve_info info;
+    gcut_status st = check_grid_random(cpu, seed, index, &g);
+    if (!st)
+        st = gcut_grid_solve(g, "bk", &info);
+    if (!st)
+        *flow = info.flow;
+    gcut_grid_destroy(g);
+    return st;
+}
+
+static int solve_and_check(check_report *r, gcut_context *ctx, gcut_grid *g, const char *algo,
+                           int64_t want, const char *what)
+{
+    gcut_solve_info info;
+    gcut_status st = gcut_grid_solve(g, algo, &info);
+    if (st) {
+        check_fail(r, "%s: %s solve failed (%s): %s", what, algo, gcut_status_str(st),
+                   gcut_last_error(ctx));
+        return 0;
+    }
+    if (info.flow != want) {
+        check_fail(r, "%s: %s flow %lld, BK %lld", what, algo, (long long)info.flow,
+                   (long long)want);
+        return 0;
+    }
+    return 1;
+}
+
+static int verify(check_report *r, gcut_context *ctx, gcut_grid *g, int64_t want,
+                  const char *what)
+{
+    int64_t cut = 0;
+    gcut_status st = gcut_grid_verify(g, &cut);
+    if (st || cut != want) {
+        check_fail(r, "%s: verify %s (cut %lld, flow %lld): %s", what, gcut_status_str(st),
+                   (long long)cut, (long long)want, gcut_last_error(ctx));
+        return 0;
+    }
+    return 1;
+}
+
+static void residuals_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                          const char *algo, uint64_t seed, int index)
+{
+    const int ia = 2 * index, ib = 2 * index + 1;
+    int64_t fa = 0, fb = 0;
+    gcut_grid *a = NULL, *b = NULL, *c = NULL;
+    char what[160];
+    snprintf(what, sizeof what, "seed %llu pair %d", (unsigned long long)seed, index);
+    if (bk_flow(cpu, seed, ia, &fa) || bk_flow(cpu, seed, ib, &fb) ||
+        check_grid_random(gpu, seed, ia, &a) || check_grid_random(gpu, seed, ib, &b)) {
+        check_fail(r, "%s: the generator failed", what);
+        goto done;
+    }
+    int ok = solve_and_check(r, gpu, a, algo, fa, what) &&
+             solve_and_check(r, gpu, b, algo, fb, what) && verify(r, gpu, a, fa, what) &&
+             verify(r, gpu, b, fb, what) && verify(r, gpu, a, fa, what) &&
+             solve_and_check(r, gpu, a, algo, fa, what);
+    if (!ok)
+        goto done;
+    gcut_grid_destroy(a); /* its residuals are still on the device */
+    a = NULL;
+    if (check_grid_random(gpu, seed, ib, &c)) {
+        check_fail(r, "%s: the generator failed", what);
+        goto done;
+    }
+    if (solve_and_check(r, gpu, c, "bk", fb, what) && verify(r, gpu, c, fb, what) &&
+        verify(r, gpu, b, fb, what))
+        r->passed++;
+done:
+    gcut_grid_destroy(a);
+    gcut_grid_destroy(b);
+    gcut_grid_destroy(c);
+}
+
+/* A context started beside the caller solves as any other; one started
+ * and never used goes away cleanly. */
+static void warm_contexts(check_report *r, gcut_context *cpu, uint64_t seed)
+{
+    gcut_context *warm = check_context(GCUT_DEVICE_GPU), *idle = check_context(GCUT_DEVICE_GPU);
+    gcut_context *cpu_only = check_context(GCUT_DEVICE_CPU);
+    gcut_grid *g = NULL;
+    int64_t want = 0;
+    if (!warm || !idle || !cpu_only || gcut_context_warm_device(warm) ||
+        gcut_context_warm_device(idle) || gcut_context_warm_device(cpu_only) ||
+        gcut_context_warm_device(NULL) != GCUT_E_INVALID) {
+        check_fail(r, "warm contexts: creating or warming failed");
+    } else if (bk_flow(cpu, seed, 7, &want) || check_grid_random(warm, seed, 7, &g)) {
+        check_fail(r, "warm contexts: the generator failed");
+    } else if (solve_and_check(r, warm, g, "tiled", want, "warm context") &&
+               verify(r, warm, g, want, "warm context")) {
+        r->passed++;
+    }
+    gcut_grid_destroy(g);
+    gcut_context_destroy(warm);
+    gcut_context_destroy(idle);
+    gcut_context_destroy(cpu_only);
+}
+
+void check_grid_gpu_residuals_on_demand(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, residuals_one, "tiled", count, seed);
+    if (r->skipped == 0 && count > 0) {
+        gcut_context *cpu = check_context(GCUT_DEVICE_CPU);
+        if (cpu)
+            warm_contexts(r, cpu, seed);
+        gcut_context_destroy(cpu);
+    }
+}
+
+/* A grid of w x h with capacities at pixel (x, y) adding up past INT32_MAX. */
+static gcut_status overflow_grid(gcut_context *ctx, uint64_t seed, int index, gcut_grid **out)
+{
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)index + 1;
+    const int conn = index % 2 ? 8 : 4, w = 2 + (int)(check_mix(&s) % 40),
+              h = 2 + (int)(check_mix(&s) % 40);
+    const int x = (int)(check_mix(&s) % (uint64_t)(w - 1)), y = (int)(check_mix(&s) % (uint64_t)h);
+    gcut_status st = gcut_grid_create(ctx, w, h, conn, out);
+    if (!st)
+        st = gcut_grid_set_terminal(*out, x, y, INT32_MAX - 3, 2);
+    if (!st)
+        st = gcut_grid_set_edge(*out, x, y, GCUT_DIR_E, 2 + (int32_t)(check_mix(&s) % 100));
+    return st;
+}
+
+static void overflow_one(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
+                         uint64_t seed, int index)
+{
+    gcut_grid *cg = NULL, *gg = NULL;
+    char cpu_msg[512];
+    if (overflow_grid(cpu, seed, index, &cg) || overflow_grid(gpu, seed, index, &gg)) {
+        check_fail(r, "overflow grid %d: the generator failed", index);
+        goto done;
+    }
+    gcut_status cs = gcut_grid_solve(cg, "bk", NULL);
+    snprintf(cpu_msg, sizeof cpu_msg, "%s", gcut_last_error(cpu));
+    gcut_status gs = gcut_grid_solve(gg, algo, NULL);
+    if (cs != GCUT_E_OVERFLOW || gs != GCUT_E_OVERFLOW || strcmp(cpu_msg, gcut_last_error(gpu)))
+        check_fail(r, "overflow grid %d: BK %s '%s', %s %s '%s'", index, gcut_status_str(cs),
+                   cpu_msg, algo, gcut_status_str(gs), gcut_last_error(gpu));
+    else
+        r->passed++;
+done:
+    gcut_grid_destroy(cg);
+    gcut_grid_destroy(gg);
+}
+
+void check_grid_gpu_overflow(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, overflow_one, "tiled", count, seed);
+}
