@@ -163,3 +163,49 @@ void check_grid_gpu_overflow(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, overflow_one, "tiled", count, seed);
 }
+
+void check_grid_warm_device(check_report *r, int count, uint64_t seed)
+{
+    static const gcut_device devices[3] = {GCUT_DEVICE_CPU, GCUT_DEVICE_AUTO, GCUT_DEVICE_GPU};
+    gcut_context *cpu = check_context(GCUT_DEVICE_CPU);
+    if (!cpu || gcut_context_warm_device(NULL) != GCUT_E_INVALID) {
+        check_fail(r, "warm device: no CPU context, or NULL not refused");
+        gcut_context_destroy(cpu);
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        const gcut_device device = devices[i % 3];
+        gcut_context *warm = check_context(device), *cold = check_context(device);
+        gcut_context *idle = check_context(device);
+        gcut_grid *gw = NULL, *gc = NULL;
+        int64_t want = 0;
+        char what[96];
+        snprintf(what, sizeof what, "warm device: seed %llu grid %d (device %d)",
+                 (unsigned long long)seed, i, (int)device);
+        if (!warm || !cold || !idle || gcut_context_warm_device(warm) ||
+            gcut_context_warm_device(warm) || gcut_context_warm_device(idle) ||
+            bk_flow(cpu, seed, i, &want) || check_grid_random(warm, seed, i, &gw) ||
+            check_grid_random(cold, seed, i, &gc)) {
+            check_fail(r, "%s: setting up failed", what);
+        } else {
+            gcut_solve_info wi, ci;
+            gcut_status ws = gcut_grid_solve(gw, NULL, &wi), cs = gcut_grid_solve(gc, NULL, &ci);
+            if (ws != cs)
+                check_fail(r, "%s: status %s started beside, %s not", what, gcut_status_str(ws),
+                           gcut_status_str(cs));
+            else if (ws == GCUT_OK && (wi.flow != want || strcmp(wi.device, ci.device)))
+                check_fail(r, "%s: flow %lld on %s, BK %lld (not started beside: %s)", what,
+                           (long long)wi.flow, wi.device, (long long)want, ci.device);
+            else if (ws == GCUT_OK && !verify(r, warm, gw, want, what))
+                ; /* verify() said why */
+            else
+                r->passed++;
+        }
+        gcut_grid_destroy(gw);
+        gcut_grid_destroy(gc);
+        gcut_context_destroy(warm);
+        gcut_context_destroy(cold);
+        gcut_context_destroy(idle);
+    }
+    gcut_context_destroy(cpu);
+}

@@ -23,4 +23,12 @@ void check_grid_gpu_residuals_on_demand(check_report *r, int count, uint64_t see
  * message (naming the pixel and the total) as BK's host check. */
 void check_grid_gpu_overflow(check_report *r, int count, uint64_t seed);
 
+/* On any machine: contexts for each device, started with
+ * gcut_context_warm_device() (twice: the second is a no-op), solve
+ * `count` random grids with the default solver exactly as contexts not
+ * started so (the same status, and where they solve, BK's flow and a
+ * verified proof); NULL is refused; a context started and never used is
+ * destroyed cleanly (the start-up thread joined). */
+void check_grid_warm_device(check_report *r, int count, uint64_t seed);
+
 #endif

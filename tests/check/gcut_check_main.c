@@ -72,6 +72,7 @@ static const check_entry checks[] = {
     {"graph.update_refused", 20, 5, check_graph_update_refused},
     {"graph.update_parser", 2000, 200, check_graph_update_parser},
     {"segment.session_vs_image", 120, 20, check_segment_session_vs_image},
+    {"grid.warm_device", 30, 6, check_grid_warm_device},
     {"hostile.matrix_limits", 1, 1, check_hostile_matrix_limits},
     /* GPU checks: add rows here. */
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
