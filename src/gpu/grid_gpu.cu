@@ -304,7 +304,8 @@ static gcut_status claim(gcut_grid *g, gcut__gpu *s)
     return GCUT_OK;
 }
 
-/* Make the device buffers fit `g` (grow only), and the pinned staging. */
+/* Make the device buffers fit `g` (grow only); another grid's residuals
+ * still there are saved first. */
 static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
 {
     gcut_context *ctx = g->ctx;
