@@ -314,8 +314,10 @@ static void *bk_thread(void *arg)
 }
 
 /* Parse a mode: "d" (the defaults), or letters with values: p (push
- * launches a phase), s (sweeps a tile run), c (the height cap's margin;
- * negative: none), e.g. "p16c32". */
+ * launches a phase), s (sweeps a tile run), c (the height cap's margin
+ * above the relabel's largest height), t (the same above each tile's), a
+ * (the most launches a phase grows to while relabels stall); a negative
+ * value turns a part off; e.g. "p16c32". */
 static int parse_mode(const char *text, gcut__gpu_grid_knobs *k)
 {
     memset(k, 0, sizeof *k);
@@ -335,6 +337,10 @@ static int parse_mode(const char *text, gcut__gpu_grid_knobs *k)
             k->sweeps = (int)v;
         else if (key == 'c')
             k->cap_margin = (int)v;
+        else if (key == 't')
+            k->tile_cap = (int)v;
+        else if (key == 'a')
+            k->adaptive = (int)v;
         else
             return -1;
     }
@@ -657,7 +663,7 @@ int main(int argc, char **argv)
         memcpy(modes[nmodes], c, len);
         modes[nmodes][len] = '\0';
         if (parse_mode(modes[nmodes], &knobs[nmodes])) {
-            fprintf(stderr, "gpu-grid-bench: bad mode '%s' (d, or p N, s N, c N: e.g. p16c32)\n",
+            fprintf(stderr, "gpu-grid-bench: bad mode '%s' (d, or pN sN cN tN aN: e.g. a64t16)\n",
                     modes[nmodes]);
             return 2;
         }
@@ -709,7 +715,8 @@ int main(int argc, char **argv)
     for (int m = 0; m < nmodes; m++)
         fprintf(out, " %s%s", modes[m], m ? "" : " (GPU ms)");
     fprintf(out, " (d: the defaults; pN: N push launches a phase; sN: N sweeps a tile run; cN: "
-                 "the height cap N above the relabel's largest height, c-1 none).\n\n");
+                 "the height cap N above the relabel's largest height; tN: N above each tile's; "
+                 "aN: a phase doubles up to N launches while relabels stall; -1: off).\n\n");
     fprintf(out, "| graph | size | conn | BK ms | GPU ms | speed-up | PyMaxflow ms | solve e2e ms "
                  "| segment ms | launches push/relabels | lockfree ms | flow ok |");
     for (int m = 1; m < nmodes; m++)
