@@ -26,9 +26,18 @@
 #define SWEEPS 16
 #define PUSH_LAUNCHES 8
 
-/* The push launches' height cap above the last global relabel's largest
- * finite height (0: none; grid_tiled.cu). */
-#define CAP_MARGIN 0
+/* The push launches' height cap (grid_tiled.cu): a pixel whose local
+ * relabel would lift it more than CAP_MARGIN above the last global
+ * relabel's largest finite height goes to infinite height until the next
+ * global relabel. On the whole GrabCut set (bench/results/gpu_grid_all_*)
+ * 95 to 99% of the excess ends stranded on pixels cut off from the sink,
+ * and on 8-connected grids the tail's worklist phases let a handful of
+ * such pixels pass flow around for up to a few milliseconds (its budget);
+ * the cap ends that. On 8-connected grids with the tail worklist (below)
+ * only: on 4-connected grids it measured within the spread. The same
+ * cap relative to each tile's largest height (TILE_CAP_MARGIN, a knob)
+ * measured no better. */
+#define CAP_MARGIN 16
 #define TILE_CAP_MARGIN 0
 
 /* The most launches a push phase grows to while relabels stall (0: the
@@ -212,7 +221,9 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
     pl.push_blocks = 0;
     pl.sweeps = knob(s->grid_knobs.sweeps, SWEEPS);
     pl.push_launches = knob(s->grid_knobs.push_launches, PUSH_LAUNCHES);
-    pl.cap_margin = pl.tiled ? knob(s->grid_knobs.cap_margin, CAP_MARGIN) : 0;
+    pl.cap_margin = pl.tiled ? knob(s->grid_knobs.cap_margin,
+                                    pl.tail_worklist ? CAP_MARGIN : 0)
+                             : 0;
     pl.cap_tile = 0;
     if (pl.tiled && knob(s->grid_knobs.tile_cap, TILE_CAP_MARGIN) > 0) {
         pl.cap_margin = knob(s->grid_knobs.tile_cap, TILE_CAP_MARGIN);
