@@ -316,9 +316,8 @@ static void *bk_thread(void *arg)
 
 /* Parse a mode: "d" (the defaults), or letters with values: p (push
  * launches a phase), s (sweeps a tile run), c (the height cap's margin
- * above the relabel's largest height), t (the same above each tile's), a
- * (the most launches a phase grows to while relabels stall); a negative
- * value turns a part off; e.g. "p16c32". */
+ * above the relabel's largest height); a negative value turns a part off;
+ * e.g. "p16c32". */
 static int parse_mode(const char *text, gcut__gpu_grid_knobs *k)
 {
     memset(k, 0, sizeof *k);
@@ -338,10 +337,6 @@ static int parse_mode(const char *text, gcut__gpu_grid_knobs *k)
             k->sweeps = (int)v;
         else if (key == 'c')
             k->cap_margin = (int)v;
-        else if (key == 't')
-            k->tile_cap = (int)v;
-        else if (key == 'a')
-            k->adaptive = (int)v;
         else
             return -1;
     }
@@ -666,7 +661,7 @@ int main(int argc, char **argv)
         memcpy(modes[nmodes], c, len);
         modes[nmodes][len] = '\0';
         if (parse_mode(modes[nmodes], &knobs[nmodes])) {
-            fprintf(stderr, "gpu-grid-bench: bad mode '%s' (d, or pN sN cN tN aN: e.g. a64t16)\n",
+            fprintf(stderr, "gpu-grid-bench: bad mode '%s' (d, or pN sN cN: e.g. p16c32)\n",
                     modes[nmodes]);
             return 2;
         }
@@ -718,8 +713,7 @@ int main(int argc, char **argv)
     for (int m = 0; m < nmodes; m++)
         fprintf(out, " %s%s", modes[m], m ? "" : " (GPU ms)");
     fprintf(out, " (d: the defaults; pN: N push launches a phase; sN: N sweeps a tile run; cN: "
-                 "the height cap N above the relabel's largest height; tN: N above each tile's; "
-                 "aN: a phase doubles up to N launches while relabels stall; -1: off).\n\n");
+                 "the height cap N above the relabel's largest height; -1: off).\n\n");
     fprintf(out, "| graph | size | conn | BK ms | GPU ms | speed-up | PyMaxflow ms | solve e2e ms "
                  "| segment ms | launches push/relabels | lockfree ms | flow ok |");
     for (int m = 1; m < nmodes; m++)

@@ -51,11 +51,8 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(g
         if (threadIdx.x == 0 && m)
             atomicMax(&sh_max, m);
         __syncthreads();
-        if (threadIdx.x == 0 && threadIdx.y == 0) {
-            g.tile_height[tile] = sh_max;
-            if (sh_max)
-                atomicMax(&g.counters[GCUT_CNT_HEIGHT_MAX], (unsigned long long)sh_max);
-        }
+        if (threadIdx.x == 0 && threadIdx.y == 0 && sh_max)
+            atomicMax(&g.counters[GCUT_CNT_HEIGHT_MAX], (unsigned long long)sh_max);
     }
     if (threadIdx.x == 0 && threadIdx.y == 0) {
         g.flag[out][tile] = n > 0;

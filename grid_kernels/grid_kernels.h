@@ -74,11 +74,6 @@ typedef struct gcut__dgrid {
     int32_t *touched;    /* relabel (keep): per tile, 1 once its first pass reset a pixel */
     unsigned long long *queue; /* worklist: queue_cap slots (grid_relabel.cu) */
     long long queue_cap;
-    /* Per tile, the largest finite height the last relabel left (the
-     * count's, with `height_max`), the base of the push launches' tile cap.
-     * It may share `touched`'s memory: that is used only inside a keep
-     * relabel, whose prep writes it first. */
-    int32_t *tile_height;
 } gcut__dgrid;
 
 /* Cancel min(source, sink) at every pixel into GCUT_CNT_CANCELLED and sum the
@@ -106,7 +101,7 @@ cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int all_dirty, int k
  * only if it has active pixels (the relabel before read them; a tile with
  * work keeps the flag even if no push runs it). With `height_max`, the
  * largest finite height into GCUT_CNT_HEIGHT_MAX (zeroed by the relabel's
- * prep) and each tile's into tile_height, for the push launches' cap. */
+ * prep), for the push launches' cap. */
 cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int height_max,
                                            cudaStream_t stream);
 
@@ -122,10 +117,9 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
  * the tiles of list[in]; each tile gets up to `sweeps` synchronous
  * push/relabel sweeps with heights, excess and residuals in shared memory;
  * with `cap_margin` > 0 a pixel whose relabel would lift it above the
- * last global relabel's largest finite height (GCUT_CNT_HEIGHT_MAX; with
- * `cap_tile`, its tile's, tile_height) plus the margin goes to infinite
- * height instead (it waits for the next global relabel, which sets every
- * height again);
+ * last global relabel's largest finite height (GCUT_CNT_HEIGHT_MAX) plus
+ * the margin goes to infinite height instead (it waits for the next
+ * global relabel, which sets every height again);
  * the tiles that still have work or received flow go to flag[1 - in] and
  * list[1 - in], which must be empty (flag zero, count zero) on entry. On
  * return flag[in] is all zero and list[in]'s count is zero again, so
@@ -134,7 +128,7 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
  * programmatic dependent, so that its blocks are placed while the other's
  * last tiles run and start the moment it completes. */
 cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps, int cap_margin,
-                                    int cap_tile, int overlap, cudaStream_t stream);
+                                    int overlap, cudaStream_t stream);
 
 /* The blocks a tiled launch on `g` runs (its resident blocks, at most the
  * tiles). */
@@ -145,7 +139,7 @@ cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int *blocks);
  * until GCUT_CNT_TAKEN reaches `budget`, tile runs of up to `sweeps`
  * sweeps each (`cap_margin` as above). */
 cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps, int cap_margin,
-                                             int cap_tile, long long budget, cudaStream_t stream);
+                                             long long budget, cudaStream_t stream);
 
 /* Put the tiles of list[in] on the worklist, which must be empty (queue
  * slots and queued flags zero; head, tail and pending zero). */

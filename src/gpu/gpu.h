@@ -79,8 +79,6 @@ typedef struct gcut__gpu_grid_knobs {
     int sweeps;        /* sweeps of a tile run */
     int push_launches; /* tiled launches a push phase */
     int cap_margin;    /* the push launches' height cap above the relabel's largest height */
-    int tile_cap;      /* the same above each tile's largest height (instead) */
-    int adaptive;      /* the most launches a phase grows to while relabels stall */
     int trace;
 } gcut__gpu_grid_knobs;
 gcut_status gcut__gpu_grid_knobs_set(gcut_context *ctx, const gcut__gpu_grid_knobs *knobs);

@@ -34,15 +34,11 @@
  * and on 8-connected grids the tail's worklist phases let a handful of
  * such pixels pass flow around for up to a few milliseconds (its budget);
  * the cap ends that. On 8-connected grids with the tail worklist (below)
- * only: on 4-connected grids it measured within the spread. The same
- * cap relative to each tile's largest height (TILE_CAP_MARGIN, a knob)
- * measured no better. */
+ * only: on 4-connected grids it measured within the spread. Measured and
+ * dropped (bench/results): the cap above each tile's largest height, and
+ * push phases that double while relabels leave more than half the active
+ * pixels of the one before (fewer relabels, more launches, slower). */
 #define CAP_MARGIN 16
-#define TILE_CAP_MARGIN 0
-
-/* The most launches a push phase grows to while relabels stall (0: the
- * phase keeps PUSH_LAUNCHES). */
-#define ADAPTIVE_LAUNCHES 0
 
 /* Cycles of a lock-free launch between global relabels. */
 #define LOCKFREE_CYCLES 256
@@ -71,9 +67,7 @@ typedef struct plan {
     int keep, sweep, tail_worklist;
     long long tiles;
     int push_blocks;    /* resident blocks of a tiled launch */
-    int sweeps, push_launches, cap_margin, cap_tile;
-    int adaptive;       /* the most launches a phase grows to, 0: fixed */
-    int launches;       /* this phase's launches (before the doubling for few tiles) */
+    int sweeps, push_launches, cap_margin;
     int trace;
 } plan;
 
@@ -135,7 +129,7 @@ static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const plan *
     const unsigned long long *c = s->h_counters;
     const long long listed = (long long)c[GCUT_CNT_LIST0];
     const int few = 4 * listed <= pl->push_blocks;
-    const int launches = few ? 2 * pl->launches : pl->launches;
+    const int launches = few ? 2 * pl->push_launches : pl->push_launches;
     if (few && pl->tail_worklist) {
         const long long budget = (long long)c[GCUT_CNT_TAKEN] + listed +
                                  (long long)(launches - 1) * (listed > 64 ? listed : 64);
@@ -146,32 +140,18 @@ static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const plan *
         GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_HEAD], 0,
                                        3 * sizeof(unsigned long long), s->stream));
         GPU_CHECK(ctx, gcut__grid_enqueue_list_launch(dg, 1, s->stream));
-        GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, pl->sweeps, pl->cap_margin,
-                                                        pl->cap_tile, budget, s->stream));
+        GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, pl->sweeps, pl->cap_margin, budget,
+                                                        s->stream));
         s->grid_stats.push_launches++;
         s->grid_stats.worklist_phases++;
         return GCUT_OK;
     }
     for (int k = 1; k < launches; k++) {
-        GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, pl->sweeps, pl->cap_margin, pl->cap_tile,
-                                               1, s->stream));
+        GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, pl->sweeps, pl->cap_margin, 1, s->stream));
         s->grid_stats.push_launches++;
     }
 fail:
     return st;
-}
-
-/* The push phase's launches when they adapt to progress: a relabel that
- * leaves more than half the active pixels of the one before has found
- * little to cut off, and the excess is still on its way along long paths
- * (heights of hundreds to thousands), which only more pushes move: the
- * phase doubles, up to pl->adaptive launches; otherwise it is back to the
- * default. */
-static int next_launches(const plan *pl, long long active_px, long long last_active_px)
-{
-    if (last_active_px < 0 || 2 * active_px <= last_active_px)
-        return pl->push_launches;
-    return 2 * pl->launches < pl->adaptive ? 2 * pl->launches : pl->adaptive;
 }
 
 /* A traced run's record of one cycle: waits for the push phase enqueued
@@ -224,14 +204,6 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
     pl.cap_margin = pl.tiled ? knob(s->grid_knobs.cap_margin,
                                     pl.tail_worklist ? CAP_MARGIN : 0)
                              : 0;
-    pl.cap_tile = 0;
-    if (pl.tiled && knob(s->grid_knobs.tile_cap, TILE_CAP_MARGIN) > 0) {
-        pl.cap_margin = knob(s->grid_knobs.tile_cap, TILE_CAP_MARGIN);
-        pl.cap_tile = 1;
-    }
-    pl.adaptive = knob(s->grid_knobs.adaptive, ADAPTIVE_LAUNCHES);
-    pl.launches = pl.push_launches;
-    s->dg.tile_height = s->dg.touched; /* see gcut__dgrid */
     pl.trace = s->grid_knobs.trace;
     s->grid_trace_n = 0;
     cudaEvent_t mark[2] = {NULL, NULL}; /* a traced run: the relabel's start, the phase's end */
@@ -245,7 +217,7 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
                                    s->stream));
     GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
     GPU_CHECK(ctx, gcut__grid_init_launch(dg, s->stream));
-    for (long long round = 0, active_tiles = 0, last_active_px = -1;; round++) {
+    for (long long round = 0, active_tiles = 0;; round++) {
         if (round == MAX_ROUNDS) {
             st = gcut__fail(ctx, GCUT_E_DEVICE,
                             "gpu: push-relabel did not finish in %d rounds on a %dx%d grid",
@@ -260,15 +232,11 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
         /* The first push launch runs while the host reads the count; after
          * the last relabel it finds no active tile and ends. */
         if (pl.tiled)
-            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, pl.sweeps, pl.cap_margin, pl.cap_tile, 0,
+            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, pl.sweeps, pl.cap_margin, 0,
                                                    s->stream));
         if ((st = relabel_collect(ctx, s)))
             goto fail;
         active_tiles = (long long)s->h_counters[GCUT_CNT_LIST0];
-        const long long active_px = (long long)s->h_counters[GCUT_CNT_ACTIVE];
-        if (pl.adaptive)
-            pl.launches = next_launches(&pl, active_px, last_active_px);
-        last_active_px = active_px;
         const long long launches_before = s->grid_stats.push_launches;
         if (s->h_counters[GCUT_CNT_ACTIVE] != 0) {
             s->grid_stats.push_launches++;

@@ -167,22 +167,16 @@ void check_grid_gpu_large_vs_cpu(check_report *r, int count, uint64_t seed)
 }
 
 #ifdef GCUT_HAVE_CUDA
-/* The knobs of instance `index`: the height cap (above the largest
- * height, or every other time each tile's) at margins from 1 up, or none;
- * from 1 to 3 push launches a phase, growing up to 2 to 16 while relabels
- * stall on two instances of three, and 1 to 16 sweeps a tile run, so that
- * cycles end in every state; every fourth instance traced. */
+/* The knobs of instance `index`: the height cap at margins from 1 up, or
+ * none; from 1 to 3 push launches a phase and 1 to 16 sweeps a tile run,
+ * so that cycles end in every state; every fourth instance traced. */
 static gcut__gpu_grid_knobs knobs_of(int index)
 {
     static const int margins[] = {1, 2, 8, 64, -1};
     static const int sweeps[] = {1, 3, 16};
     gcut__gpu_grid_knobs k = {0};
-    if ((index / 5) % 2)
-        k.tile_cap = margins[index % 5];
-    else
-        k.cap_margin = margins[index % 5];
+    k.cap_margin = margins[index % 5];
     k.push_launches = 1 + index % 3;
-    k.adaptive = (index / 7) % 3 ? 2 << (index % 4) : -1;
     k.sweeps = sweeps[(index / 3) % 3];
     k.trace = index % 4 == 0;
     return k;
@@ -228,10 +222,8 @@ static void check_one_knobs(check_report *r, gcut_context *cpu, gcut_context *gp
 #ifdef GCUT_HAVE_CUDA
     const gcut__gpu_grid_knobs k = knobs_of(index), none = {0};
     char what[160];
-    snprintf(what, sizeof what,
-             "knobs: seed %llu index %d (cap %d, tile cap %d, %d launches up to %d, %d sweeps)",
-             (unsigned long long)seed, index, k.cap_margin, k.tile_cap, k.push_launches,
-             k.adaptive, k.sweeps);
+    snprintf(what, sizeof what, "knobs: seed %llu index %d (cap %d, %d launches, %d sweeps)",
+             (unsigned long long)seed, index, k.cap_margin, k.push_launches, k.sweeps);
     if (gcut__gpu_grid_knobs_set(gpu, &k) != GCUT_OK) {
         check_fail(r, "%s: %s", what, gcut_last_error(gpu));
         return;
