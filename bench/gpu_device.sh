@@ -13,6 +13,10 @@
 #   grid[=ARGS]    gpu-grid-bench on $DATA (default .devdata/grabcut, bench/prepare_devdata.sh);
 #                  ARGS comma-separated, e.g. grid=--min-mp,1,--reps,5
 #   graph[=ARGS]   gpu-maxflow-bench, ARGS comma-separated, e.g. graph=-g,rlg-wide:1536
+#   set[=ARGS]     gpu-grid-bench on the whole set: every image of $DATA upscaled to 1, 4 and
+#                  8.3 MP, 4- and 8-connected, per image and a summary (median, worst), with a
+#                  per-relabel diagnosis of every graph (OUTDIR/gpu_grid_all_trace_DEVICE.md);
+#                  ARGS comma-separated, e.g. set=--sizes,1152x864,--modes,d,c16
 #   ab=TREE        A/B against another source tree (e.g. an older commit's `git archive`):
 #                  builds it in $AB_BUILD (default TREE/build-dev) unless built, then $ROUNDS (default 3) rounds of both trees'
 #                  benchmarks alternating (the grid graphs of $AB_IMAGES at 1, 4 and 8.3 MP, both
@@ -38,7 +42,7 @@ build_tree() { # SRC BUILD: a Release sm_90 build of SRC in BUILD
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DGCUT_TESTS=ON >"$out/build_$(basename "$2").log" 2>&1 &&
     cmake --build "$2" -j"$(nproc)" --target gcut gcut-check gpu-grid-bench \
-      gpu-maxflow-bench >>"$out/build_$(basename "$2").log" 2>&1 ||
+      ${TARGETS:-gpu-maxflow-bench} >>"$out/build_$(basename "$2").log" 2>&1 ||
     { tail -30 "$out/build_$(basename "$2").log"; return 1; }
   echo "built $2, warnings: $(grep -c 'warning' "$out/build_$(basename "$2").log")"
 }
@@ -121,7 +125,7 @@ for step in "$@"; do
   san | san_large)
     # san: the GPU checks on small instances; san_large: the large grids
     # (2 MP, the tiled solver's size-dependent parts), slower under the tools.
-    checks="grid.gpu_tiled_vs grid.gpu_lockfree graph.gpu segment.gpu"
+    checks="grid.gpu_tiled_vs grid.gpu_lockfree grid.gpu_knobs grid.gpu_snapshot graph.gpu segment.gpu"
     [ "${step%%=*}" = san_large ] && checks=grid.gpu_tiled_large
     for tool in ${SAN_TOOLS:-memcheck racecheck}; do
       for only in $checks; do
@@ -136,6 +140,11 @@ for step in "$@"; do
     timeout 400 "$build/bench/gpu-grid-bench" "$data" "$out/gpu_grid_$dev.md" ${arg//,/ } \
       >"$out/grid.log" 2>&1 || status=1
     tail -12 "$out/grid.log" ;;
+  set)
+    timeout "${SET_TIMEOUT:-400}" "$build/bench/gpu-grid-bench" "$data" "$out/gpu_grid_all_$dev.md" \
+      --set up --lockfree-max-mp 0 --reps "${SET_REPS:-5}" \
+      --trace "$out/gpu_grid_all_trace_$dev.md" ${arg//,/ } >"$out/set.log" 2>&1 || status=1
+    sed -n '/^## Summary/,$p' "$out/gpu_grid_all_$dev.md" ;;
   graph)
     timeout 400 "$build/bench/gpu-maxflow-bench" -o "$out/gpu_maxflow_$dev.md" ${arg//,/ } \
       >"$out/graph.log" 2>&1 || status=1

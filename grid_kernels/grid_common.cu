@@ -33,14 +33,27 @@ static __global__ __launch_bounds__(256) void sink_sum_kernel(gcut__dgrid g)
 
 /* One block per tile, one thread per pixel. */
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(gcut__dgrid g,
-                                                                               int out)
+                                                                               int out,
+                                                                               int height_max)
 {
+    __shared__ int sh_max;
     const int tile = blockIdx.x;
     const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
     const long long p = ((long long)ty * GCUT_TILE_H + threadIdx.y + 1) * g.pitch +
                         (long long)tx * GCUT_TILE_W + threadIdx.x + 1;
-    const int active = g.height[p] < GCUT_HEIGHT_INF && g.excess[p] > 0;
+    const int h = g.height[p];
+    const int active = h < GCUT_HEIGHT_INF && g.excess[p] > 0;
+    if (height_max && threadIdx.x == 0 && threadIdx.y == 0)
+        sh_max = 0;
     const int n = __syncthreads_count(active);
+    if (height_max) {
+        const int m = __reduce_max_sync(0xffffffffu, h < GCUT_HEIGHT_INF ? h : 0);
+        if (threadIdx.x == 0 && m)
+            atomicMax(&sh_max, m);
+        __syncthreads();
+        if (threadIdx.x == 0 && threadIdx.y == 0 && sh_max)
+            atomicMax(&g.counters[GCUT_CNT_HEIGHT_MAX], (unsigned long long)sh_max);
+    }
     if (threadIdx.x == 0 && threadIdx.y == 0) {
         g.flag[out][tile] = n > 0;
         g.flag[1 - out][tile] = 0; /* the first push launch's out: no memset needed */
@@ -50,6 +63,26 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void count_active_kernel(g
             g.list[out][atomicAdd(&g.counters[GCUT_CNT_LIST0 + out], 1ull)] = tile;
         }
     }
+}
+
+/* One block per tile: the pixels of the image only (the tail of the last
+ * tiles has infinite height too). */
+static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void diagnose_kernel(gcut__dgrid g)
+{
+    const int tile = blockIdx.x;
+    const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+    const int x = tx * GCUT_TILE_W + threadIdx.x, y = ty * GCUT_TILE_H + threadIdx.y;
+    const long long p = (long long)(y + 1) * g.pitch + x + 1;
+    const int inside = x < g.img_w && y < g.img_h;
+    const int h = g.height[p], e = g.excess[p];
+    const int cut = inside && h >= GCUT_HEIGHT_INF;
+    const int n = __syncthreads_count(cut);
+    if (threadIdx.x == 0 && threadIdx.y == 0 && n)
+        atomicAdd(&g.counters[GCUT_CNT_CUTOFF_PX], (unsigned long long)n);
+    block_add(&g.counters[GCUT_CNT_CUTOFF_EXCESS],
+              cut && e > 0 ? (unsigned long long)e : 0ull);
+    block_add(&g.counters[GCUT_CNT_ACTIVE_EXCESS],
+              inside && !cut && e > 0 ? (unsigned long long)e : 0ull);
 }
 
 /* The tiles of list[in] onto the push worklist (gcut__put_tile). */
@@ -80,10 +113,18 @@ extern "C" cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStre
 }
 
 extern "C" cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out,
-                                                      cudaStream_t stream)
+                                                      int height_max, cudaStream_t stream)
 {
     const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
-    count_active_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g, out);
+    count_active_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g, out,
+                                                                                   height_max);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__grid_diagnose_launch(const gcut__dgrid *g, cudaStream_t stream)
+{
+    const dim3 block(GCUT_TILE_W, GCUT_TILE_H);
+    diagnose_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), block, 0, stream>>>(*g);
     return cudaPeekAtLastError();
 }
 

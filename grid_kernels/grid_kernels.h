@@ -50,7 +50,11 @@ enum {
     GCUT_CNT_CHECKS,        /* relabel (keep): the head its first pass left */
     GCUT_CNT_SWEEP,         /* relabel (sweep): next tile of its first pass */
     GCUT_CNT_BARRIER,       /* relabel (sweep): blocks past the pass's end */
-    GCUT_CNT_SLOTS = 16
+    GCUT_CNT_HEIGHT_MAX,    /* the largest finite height the last relabel left (the cap's base) */
+    GCUT_CNT_CUTOFF_PX,     /* diagnosis: pixels of infinite height */
+    GCUT_CNT_CUTOFF_EXCESS, /* diagnosis: excess held by them (it stays on the source side) */
+    GCUT_CNT_ACTIVE_EXCESS, /* diagnosis: excess held by active pixels */
+    GCUT_CNT_SLOTS = 24
 };
 
 typedef struct gcut__dgrid {
@@ -95,8 +99,16 @@ cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int all_dirty, int k
  * tiles appended to list[out] (emptied by the relabel's prep); their
  * number is added to GCUT_CNT_ACTIVE; each tile's dirty flag is left set
  * only if it has active pixels (the relabel before read them; a tile with
- * work keeps the flag even if no push runs it). */
-cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, cudaStream_t stream);
+ * work keeps the flag even if no push runs it). With `height_max`, the
+ * largest finite height into GCUT_CNT_HEIGHT_MAX (zeroed by the relabel's
+ * prep), for the push launches' cap. */
+cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int height_max,
+                                           cudaStream_t stream);
+
+/* A diagnosis of the state after a relabel (not part of a solve): pixels
+ * of infinite height and the excess they hold, and the excess of active
+ * pixels, added into their GCUT_CNT_ slots (zeroed by the relabel's prep). */
+cudaError_t gcut__grid_diagnose_launch(const gcut__dgrid *g, cudaStream_t stream);
 
 /* Sum the final sink residuals into GCUT_CNT_SINK_END. */
 cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream);
@@ -104,6 +116,10 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
 /* The tiled push-relabel (grid_tiled.cu): the resident blocks share out
  * the tiles of list[in]; each tile gets up to `sweeps` synchronous
  * push/relabel sweeps with heights, excess and residuals in shared memory;
+ * with `cap_margin` > 0 a pixel whose relabel would lift it above the
+ * last global relabel's largest finite height (GCUT_CNT_HEIGHT_MAX) plus
+ * the margin goes to infinite height instead (it waits for the next
+ * global relabel, which sets every height again);
  * the tiles that still have work or received flow go to flag[1 - in] and
  * list[1 - in], which must be empty (flag zero, count zero) on entry. On
  * return flag[in] is all zero and list[in]'s count is zero again, so
@@ -111,8 +127,8 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
  * right after another tiled launch in `stream`): launch as that one's
  * programmatic dependent, so that its blocks are placed while the other's
  * last tiles run and start the moment it completes. */
-cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps, int overlap,
-                                    cudaStream_t stream);
+cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps, int cap_margin,
+                                    int overlap, cudaStream_t stream);
 
 /* The blocks a tiled launch on `g` runs (its resident blocks, at most the
  * tiles). */
@@ -121,9 +137,9 @@ cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int *blocks);
 /* A push phase's rest as one persistent (cooperative) launch over the
  * worklist of tiles, which gcut__grid_enqueue_list_launch() fills; at most
  * until GCUT_CNT_TAKEN reaches `budget`, tile runs of up to `sweeps`
- * sweeps each. */
-cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps, long long budget,
-                                             cudaStream_t stream);
+ * sweeps each (`cap_margin` as above). */
+cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps, int cap_margin,
+                                             long long budget, cudaStream_t stream);
 
 /* Put the tiles of list[in] on the worklist, which must be empty (queue
  * slots and queued flags zero; head, tail and pending zero). */

@@ -99,6 +99,10 @@ static __device__ __forceinline__ void reset_counters(const gcut__dgrid &g,
     g.counters[GCUT_CNT_LIST0] = 0;
     g.counters[GCUT_CNT_LIST1] = 0;
     g.counters[GCUT_CNT_RESTART] = 0;
+    g.counters[GCUT_CNT_HEIGHT_MAX] = 0;
+    g.counters[GCUT_CNT_CUTOFF_PX] = 0;
+    g.counters[GCUT_CNT_CUTOFF_EXCESS] = 0;
+    g.counters[GCUT_CNT_ACTIVE_EXCESS] = 0;
 }
 
 /* The relabel's queue and counters, reset by the prep's blocks: every tile

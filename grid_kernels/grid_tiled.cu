@@ -42,7 +42,23 @@ struct tile_smem {
     int32_t res[NDIR][GCUT_TILE_PIXELS];
     unsigned notify; /* bit 3 * (dy + 1) + dx + 1: flow went to that neighbour tile */
     int tile;
+    int cap; /* a relabel to this height or above goes to infinity (tile_cap) */
 };
+
+/* The height from which a local relabel gives up on a pixel: infinity, or
+ * with `cap_margin` > 0 the largest finite height of the last global
+ * relabel plus the margin. A pixel lifted that far holds excess that the
+ * last relabel's shortest paths no longer carry (mostly excess circling in
+ * a region about to be cut off, each sweep lifting it by one); it stops
+ * pushing until the next global relabel, which sets every height again
+ * from scratch or from exact values, so this costs no exactness. */
+static __device__ __forceinline__ int tile_cap(const gcut__dgrid &g, int cap_margin)
+{
+    if (cap_margin <= 0)
+        return GCUT_HEIGHT_INF;
+    const long long c = (long long)__ldcg(&g.counters[GCUT_CNT_HEIGHT_MAX]) + cap_margin;
+    return c < GCUT_HEIGHT_INF ? (int)c : GCUT_HEIGHT_INF;
+}
 
 /* Push pixel (lx, ly) of the tile, node p, with excess e and sink residual
  * sink_res: to the sink first, then to every lower neighbour. The
@@ -146,7 +162,7 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps, tile
                 low = cand < low ? cand : low;
             }
             if (low >= h)
-                h_new = low >= GCUT_HEIGHT_INF ? GCUT_HEIGHT_INF : low + 1;
+                h_new = low >= sm.cap ? GCUT_HEIGHT_INF : low + 1;
         }
         __syncthreads(); /* every height read of this sweep is done */
         h = h_new;
@@ -182,7 +198,8 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps, tile
  * tile runs, not two. */
 template <int NDIR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void tiled_kernel(gcut__dgrid g, int in,
-                                                                           int sweeps)
+                                                                           int sweeps,
+                                                                           int cap_margin)
 {
     __shared__ tile_smem<NDIR> sm;
     const int out = 1 - in, tid = threadIdx.y * GCUT_TILE_W + threadIdx.x;
@@ -202,6 +219,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 4) void tiled_kernel(gcut_
         const int tile = g.list[in][k];
         if (tid == 0) {
             sm.notify = 0;
+            sm.cap = tile_cap(g, cap_margin);
             g.flag[in][tile] = 0; /* no one marks flag[in] in this launch */
             g.dirty[tile] = 1;    /* its residuals change (the relabel's prep reads it) */
         }
@@ -268,7 +286,7 @@ static __device__ int take_push_tile(const gcut__dgrid &g, long long budget)
  * the sink). */
 template <int NDIR>
 static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_kernel(
-    gcut__dgrid g, int sweeps, long long budget)
+    gcut__dgrid g, int sweeps, int cap_margin, long long budget)
 {
     __shared__ tile_smem<NDIR> sm;
     const int lx = threadIdx.x, ly = threadIdx.y, tid = ly * GCUT_TILE_W + lx;
@@ -276,6 +294,7 @@ static __global__ __launch_bounds__(GCUT_TILE_PIXELS, 3) void tiled_worklist_ker
         if (tid == 0) {
             sm.tile = take_push_tile(g, budget);
             sm.notify = 0;
+            sm.cap = tile_cap(g, cap_margin);
         }
         __syncthreads();
         const int tile = sm.tile;
@@ -320,7 +339,7 @@ static void *tiled_kernel_for(int ndirs)
 }
 
 extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int sweeps,
-                                               int overlap, cudaStream_t stream)
+                                               int cap_margin, int overlap, cudaStream_t stream)
 {
     void *kernel = tiled_kernel_for(g->ndirs);
     int blocks = 0;
@@ -328,7 +347,7 @@ extern "C" cudaError_t gcut__grid_tiled_launch(const gcut__dgrid *g, int in, int
     if (err != cudaSuccess)
         return err;
     gcut__dgrid arg = *g;
-    void *args[] = {&arg, &in, &sweeps};
+    void *args[] = {&arg, &in, &sweeps, &cap_margin};
     cudaLaunchConfig_t config = {};
     cudaLaunchAttribute attr[1] = {};
     config.gridDim = dim3((unsigned)blocks);
@@ -352,7 +371,8 @@ extern "C" cudaError_t gcut__grid_tiled_blocks(const gcut__dgrid *g, int *blocks
 }
 
 extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, int sweeps,
-                                                        long long budget, cudaStream_t stream)
+                                                        int cap_margin, long long budget,
+                                                        cudaStream_t stream)
 {
     void *kernel = g->ndirs == 8 ? (void *)tiled_worklist_kernel<8>
                                  : (void *)tiled_worklist_kernel<4>;
@@ -361,7 +381,7 @@ extern "C" cudaError_t gcut__grid_tiled_worklist_launch(const gcut__dgrid *g, in
     if (err != cudaSuccess)
         return err;
     gcut__dgrid arg = *g;
-    void *args[] = {&arg, &sweeps, &budget};
+    void *args[] = {&arg, &sweeps, &cap_margin, &budget};
     return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)blocks),
                                        dim3(GCUT_TILE_W, GCUT_TILE_H), args, 0, stream);
 }

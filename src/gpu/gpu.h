@@ -77,6 +77,42 @@ typedef struct gcut__gpu_grid_stats {
 } gcut__gpu_grid_stats;
 gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_grid_stats *stats);
 
+/* A record of each global relabel of a traced grid run (gcut__gpu_grid_knobs'
+ * trace): what it left (active pixels and tiles, the excess they hold, the
+ * pixels cut off from the sink and the excess stranded on them, the largest
+ * finite height), its time and the push phase's after it (the run waits for
+ * each, so a traced run is slower than an untraced one). */
+typedef struct gcut__gpu_grid_cycle {
+    long long active_px, active_tiles, active_excess;
+    long long cutoff_px, cutoff_excess, height_max;
+    int push_launches;
+    float relabel_ms, push_ms;
+} gcut__gpu_grid_cycle;
+#define GCUT__GPU_GRID_TRACE_MAX 256
+
+/* Knobs of the tiled grid run for benchmarks (src/gpu/grid_gpu_run.cu);
+ * 0 keeps the default, a negative value turns a part off. Kept in the
+ * context for its later runs. `trace`: fill gcut__gpu_grid_trace_get()'s
+ * record. */
+typedef struct gcut__gpu_grid_knobs {
+    int sweeps;        /* sweeps of a tile run */
+    int push_launches; /* tiled launches a push phase */
+    int cap_margin;    /* the push launches' height cap above the relabel's largest height */
+    int trace;
+} gcut__gpu_grid_knobs;
+gcut_status gcut__gpu_grid_knobs_set(gcut_context *ctx, const gcut__gpu_grid_knobs *knobs);
+
+/* The last traced run's cycles (at most GCUT__GPU_GRID_TRACE_MAX): *n, and
+ * the initial cancel's flow (what the terminals sent straight through). */
+gcut_status gcut__gpu_grid_trace_get(gcut_context *ctx, const gcut__gpu_grid_cycle **cycles,
+                                     int *n);
+
+/* For benchmarks: keep a device copy of the uploaded graph (`op` 1), put
+ * it back so that the graph counts as uploaded again (2, after a run), or
+ * free it (0). The copy takes (ndirs + 2) x 4 bytes a node besides the
+ * solver's buffers. */
+gcut_status gcut__gpu_grid_snapshot(gcut_grid *g, int op);
+
 /* Free the grid buffers only (the state stays). */
 void gcut__gpu_release_grid(gcut_context *ctx);
 

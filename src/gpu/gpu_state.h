@@ -37,6 +37,14 @@ typedef struct gcut__gpu {
 
     /* The last grid run's record (gcut__gpu_grid_stats). */
     gcut__gpu_grid_stats grid_stats;
+
+    /* Benchmark knobs of the grid run, the last traced run's cycles, and
+     * the grid snapshot (src/gpu/grid_gpu_snapshot.cu). */
+    gcut__gpu_grid_knobs grid_knobs;
+    gcut__gpu_grid_cycle grid_trace[GCUT__GPU_GRID_TRACE_MAX];
+    int grid_trace_n;
+    int32_t *grid_snapshot;          /* freed by gcut__gpu_grid_snapshot(g, 0) only */
+    size_t grid_snapshot_nodes;
 } gcut__gpu;
 
 /* Record a failed CUDA call (call text, file:line, CUDA's message) as the

@@ -26,6 +26,20 @@
 #define SWEEPS 16
 #define PUSH_LAUNCHES 8
 
+/* The push launches' height cap (grid_tiled.cu): a pixel whose local
+ * relabel would lift it more than CAP_MARGIN above the last global
+ * relabel's largest finite height goes to infinite height until the next
+ * global relabel. On the whole GrabCut set (bench/results/gpu_grid_all_*)
+ * 95 to 99% of the excess ends stranded on pixels cut off from the sink,
+ * and on 8-connected grids the tail's worklist phases let a handful of
+ * such pixels pass flow around for up to a few milliseconds (its budget);
+ * the cap ends that. On 8-connected grids with the tail worklist (below)
+ * only: on 4-connected grids it measured within the spread. Measured and
+ * dropped (bench/results): the cap above each tile's largest height, and
+ * push phases that double while relabels leave more than half the active
+ * pixels of the one before (fewer relabels, more launches, slower). */
+#define CAP_MARGIN 16
+
 /* Cycles of a lock-free launch between global relabels. */
 #define LOCKFREE_CYCLES 256
 
@@ -53,7 +67,15 @@ typedef struct plan {
     int keep, sweep, tail_worklist;
     long long tiles;
     int push_blocks;    /* resident blocks of a tiled launch */
+    int sweeps, push_launches, cap_margin;
+    int trace;
 } plan;
+
+/* A knob's value: the default for 0, off (0) for a negative value. */
+static int knob(int value, int fallback)
+{
+    return value > 0 ? value : value < 0 ? 0 : fallback;
+}
 
 /* The global relabel, enqueued: the persistent launch, the count of active
  * pixels (their tiles in flag[0] and list[0]), and the counters' copy to
@@ -68,7 +90,10 @@ static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, const plan *
     int blocks = 0;
     GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, all_dirty, keep, pl->sweep, &blocks,
                                              s->stream));
-    GPU_CHECK(ctx, gcut__grid_count_active_launch(&s->dg, 0, s->stream));
+    GPU_CHECK(ctx, gcut__grid_count_active_launch(&s->dg, 0, pl->cap_margin > 0 || pl->trace,
+                                                  s->stream));
+    if (pl->trace)
+        GPU_CHECK(ctx, gcut__grid_diagnose_launch(&s->dg, s->stream));
     GPU_CHECK(ctx, cudaMemcpyAsync(s->h_counters, s->dg.counters,
                                    GCUT_CNT_SLOTS * sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost, s->stream));
@@ -104,7 +129,7 @@ static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const plan *
     const unsigned long long *c = s->h_counters;
     const long long listed = (long long)c[GCUT_CNT_LIST0];
     const int few = 4 * listed <= pl->push_blocks;
-    const int launches = few ? 2 * PUSH_LAUNCHES : PUSH_LAUNCHES;
+    const int launches = few ? 2 * pl->push_launches : pl->push_launches;
     if (few && pl->tail_worklist) {
         const long long budget = (long long)c[GCUT_CNT_TAKEN] + listed +
                                  (long long)(launches - 1) * (listed > 64 ? listed : 64);
@@ -115,14 +140,41 @@ static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const plan *
         GPU_CHECK(ctx, cudaMemsetAsync(&dg->counters[GCUT_CNT_HEAD], 0,
                                        3 * sizeof(unsigned long long), s->stream));
         GPU_CHECK(ctx, gcut__grid_enqueue_list_launch(dg, 1, s->stream));
-        GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, SWEEPS, budget, s->stream));
+        GPU_CHECK(ctx, gcut__grid_tiled_worklist_launch(dg, pl->sweeps, pl->cap_margin, budget,
+                                                        s->stream));
         s->grid_stats.push_launches++;
         s->grid_stats.worklist_phases++;
         return GCUT_OK;
     }
     for (int k = 1; k < launches; k++) {
-        GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, SWEEPS, 1, s->stream));
+        GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, k & 1, pl->sweeps, pl->cap_margin, 1, s->stream));
         s->grid_stats.push_launches++;
+    }
+fail:
+    return st;
+}
+
+/* A traced run's record of one cycle: waits for the push phase enqueued
+ * after the relabel (mark[0] before the relabel, s->stop after its count,
+ * mark[1] after the phase), with the relabel's counters already read. */
+static gcut_status trace_cycle(gcut_context *ctx, gcut__gpu *s, cudaEvent_t *mark,
+                               long long launches)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaEventRecord(mark[1], s->stream));
+    GPU_CHECK(ctx, cudaEventSynchronize(mark[1]));
+    if (s->grid_trace_n < GCUT__GPU_GRID_TRACE_MAX) {
+        const unsigned long long *c = s->h_counters;
+        gcut__gpu_grid_cycle *t = &s->grid_trace[s->grid_trace_n++];
+        t->active_px = (long long)c[GCUT_CNT_ACTIVE];
+        t->active_tiles = (long long)c[GCUT_CNT_LIST0];
+        t->active_excess = (long long)c[GCUT_CNT_ACTIVE_EXCESS];
+        t->cutoff_px = (long long)c[GCUT_CNT_CUTOFF_PX];
+        t->cutoff_excess = (long long)c[GCUT_CNT_CUTOFF_EXCESS];
+        t->height_max = (long long)c[GCUT_CNT_HEIGHT_MAX];
+        t->push_launches = (int)launches;
+        GPU_CHECK(ctx, cudaEventElapsedTime(&t->relabel_ms, mark[0], s->stop));
+        GPU_CHECK(ctx, cudaEventElapsedTime(&t->push_ms, s->stop, mark[1]));
     }
 fail:
     return st;
@@ -147,6 +199,18 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
     pl.sweep = g->ndirs == 4 && pl.tiles >= LARGE_TILES_4;
     pl.tail_worklist = pl.tiled && g->ndirs == 8 && pl.tiles >= LARGE_TILES_8;
     pl.push_blocks = 0;
+    pl.sweeps = knob(s->grid_knobs.sweeps, SWEEPS);
+    pl.push_launches = knob(s->grid_knobs.push_launches, PUSH_LAUNCHES);
+    pl.cap_margin = pl.tiled ? knob(s->grid_knobs.cap_margin,
+                                    pl.tail_worklist ? CAP_MARGIN : 0)
+                             : 0;
+    pl.trace = s->grid_knobs.trace;
+    s->grid_trace_n = 0;
+    cudaEvent_t mark[2] = {NULL, NULL}; /* a traced run: the relabel's start, the phase's end */
+    if (pl.trace) {
+        GPU_CHECK(ctx, cudaEventCreate(&mark[0]));
+        GPU_CHECK(ctx, cudaEventCreate(&mark[1]));
+    }
     GPU_CHECK(ctx, gcut__grid_tiled_blocks(dg, &pl.push_blocks));
 
     GPU_CHECK(ctx, cudaMemsetAsync(dg->counters, 0, GCUT_CNT_SLOTS * sizeof(unsigned long long),
@@ -161,22 +225,31 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             goto fail;
         }
         const int keep = pl.keep && active_tiles * 16 <= pl.tiles;
+        if (pl.trace)
+            GPU_CHECK(ctx, cudaEventRecord(mark[0], s->stream));
         if ((st = relabel_enqueue(ctx, s, &pl, !pl.tiled || round == 0, keep)))
             goto fail;
         /* The first push launch runs while the host reads the count; after
          * the last relabel it finds no active tile and ends. */
         if (pl.tiled)
-            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, SWEEPS, 0, s->stream));
+            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, pl.sweeps, pl.cap_margin, 0,
+                                                   s->stream));
         if ((st = relabel_collect(ctx, s)))
             goto fail;
         active_tiles = (long long)s->h_counters[GCUT_CNT_LIST0];
+        const long long launches_before = s->grid_stats.push_launches;
+        if (s->h_counters[GCUT_CNT_ACTIVE] != 0) {
+            s->grid_stats.push_launches++;
+            if (!pl.tiled)
+                GPU_CHECK(ctx, gcut__grid_lockfree_launch(dg, LOCKFREE_CYCLES, s->stream));
+            else if ((st = push_phase_rest(ctx, s, &pl)))
+                goto fail;
+        }
+        if (pl.trace && (st = trace_cycle(ctx, s, mark, s->grid_stats.push_launches -
+                                                            launches_before)))
+            goto fail;
         if (s->h_counters[GCUT_CNT_ACTIVE] == 0)
             break;
-        s->grid_stats.push_launches++;
-        if (!pl.tiled)
-            GPU_CHECK(ctx, gcut__grid_lockfree_launch(dg, LOCKFREE_CYCLES, s->stream));
-        else if ((st = push_phase_rest(ctx, s, &pl)))
-            goto fail;
     }
     GPU_CHECK(ctx, gcut__grid_sink_sum_launch(dg, s->stream));
     GPU_CHECK(ctx, cudaEventRecord(s->stop, s->stream));
@@ -194,9 +267,35 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
     if (iterations)
         *iterations = s->grid_stats.push_launches;
     g->info.device = s->name;
-    return GCUT_OK;
 fail:
-    cudaStreamSynchronize(s->stream);
-    cudaGetLastError();
+    if (st) {
+        cudaStreamSynchronize(s->stream);
+        cudaGetLastError();
+    }
+    if (mark[0])
+        cudaEventDestroy(mark[0]);
+    if (mark[1])
+        cudaEventDestroy(mark[1]);
     return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_knobs_set(gcut_context *ctx,
+                                                const gcut__gpu_grid_knobs *knobs)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (!st)
+        s->grid_knobs = *knobs;
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_trace_get(gcut_context *ctx,
+                                                const gcut__gpu_grid_cycle **cycles, int *n)
+{
+    const gcut__gpu *s = (const gcut__gpu *)ctx->gpu;
+    if (!s)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: no GPU run yet");
+    *cycles = s->grid_trace;
+    *n = s->grid_trace_n;
+    return GCUT_OK;
 }

@@ -165,3 +165,135 @@ void check_grid_gpu_large_vs_cpu(check_report *r, int count, uint64_t seed)
                       "run at least once",
                    r->passed, parts_seen.kept, parts_seen.swept, parts_seen.worklist);
 }
+
+#ifdef GCUT_HAVE_CUDA
+/* The knobs of instance `index`: the height cap at margins from 1 up, or
+ * none; from 1 to 3 push launches a phase and 1 to 16 sweeps a tile run,
+ * so that cycles end in every state; every fourth instance traced. */
+static gcut__gpu_grid_knobs knobs_of(int index)
+{
+    static const int margins[] = {1, 2, 8, 64, -1};
+    static const int sweeps[] = {1, 3, 16};
+    gcut__gpu_grid_knobs k = {0};
+    k.cap_margin = margins[index % 5];
+    k.push_launches = 1 + index % 3;
+    k.sweeps = sweeps[(index / 3) % 3];
+    k.trace = index % 4 == 0;
+    return k;
+}
+
+/* A traced run's record must account for the run: one cycle a relabel,
+ * the last one leaving no active pixel, and at every cycle the excess held
+ * by active and cut-off pixels no more than after the first relabel (the
+ * rest went to the sink; pushes only move it). */
+static int check_trace(check_report *r, gcut_context *gpu, const char *what)
+{
+    const gcut__gpu_grid_cycle *c = NULL;
+    gcut__gpu_grid_stats stats = {0};
+    int n = 0;
+    if (gcut__gpu_grid_trace_get(gpu, &c, &n) != GCUT_OK ||
+        gcut__gpu_grid_stats_get(gpu, &stats) != GCUT_OK) {
+        check_fail(r, "%s: no trace: %s", what, gcut_last_error(gpu));
+        return 0;
+    }
+    if (n != stats.relabels || n < 1 || c[n - 1].active_px != 0 || c[n - 1].active_excess != 0) {
+        check_fail(r, "%s: the trace has %d cycles for %lld relabels, the last leaving %lld active "
+                      "pixels", what, n, stats.relabels, n ? c[n - 1].active_px : -1ll);
+        return 0;
+    }
+    const long long total = c[0].active_excess + c[0].cutoff_excess;
+    for (int k = 1; k < n; k++)
+        if (c[k].active_excess + c[k].cutoff_excess > total || c[k].cutoff_px < c[k - 1].cutoff_px) {
+            check_fail(r, "%s: cycle %d holds %lld excess (the first %lld) and %lld cut-off pixels "
+                          "(the one before %lld)", what, k, c[k].active_excess + c[k].cutoff_excess,
+                       total, c[k].cutoff_px, c[k - 1].cutoff_px);
+            return 0;
+        }
+    return 1;
+}
+#endif
+
+/* check_one() with the tiled solver's knobs set per instance (knobs_of),
+ * then the trace's record checked, and the graph run again from the
+ * solver's device copy: the same flow. */
+static void check_one_knobs(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                            const char *algo, uint64_t seed, int index)
+{
+#ifdef GCUT_HAVE_CUDA
+    const gcut__gpu_grid_knobs k = knobs_of(index), none = {0};
+    char what[160];
+    snprintf(what, sizeof what, "knobs: seed %llu index %d (cap %d, %d launches, %d sweeps)",
+             (unsigned long long)seed, index, k.cap_margin, k.push_launches, k.sweeps);
+    if (gcut__gpu_grid_knobs_set(gpu, &k) != GCUT_OK) {
+        check_fail(r, "%s: %s", what, gcut_last_error(gpu));
+        return;
+    }
+    const int failed = r->failed;
+    check_one(r, cpu, gpu, algo, seed, index);
+    if (r->failed == failed && k.trace && !check_trace(r, gpu, what))
+        r->passed--;
+    gcut__gpu_grid_knobs_set(gpu, &none);
+#else
+    check_one(r, cpu, gpu, algo, seed, index);
+#endif
+}
+
+void check_grid_gpu_knobs_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_knobs, "tiled", count, seed);
+}
+
+/* A run from the bench's device copy of the graph gives the first run's
+ * flow, and so does a traced one. */
+static void check_one_snapshot(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                               const char *algo, uint64_t seed, int index)
+{
+    (void)cpu;
+    (void)algo;
+#ifdef GCUT_HAVE_CUDA
+    gcut_grid *g = NULL;
+    char what[120];
+    snprintf(what, sizeof what, "snapshot: seed %llu index %d", (unsigned long long)seed, index);
+    gcut_status st = check_grid_random(gpu, seed, index, &g);
+    gcut_solve_info info;
+    if (!st)
+        st = gcut_grid_solve(g, "tiled", &info);
+    if (st) {
+        check_fail(r, "%s: %s", what, gcut_last_error(gpu));
+        gcut_grid_destroy(g);
+        return;
+    }
+    gcut__gpu_grid_knobs k = {0};
+    k.trace = 1;
+    int ok = 1;
+    for (int pass = 0; pass < 2 && ok; pass++) {
+        int64_t it = 0, cut = 0;
+        ok = gcut__gpu_grid_upload(g) == GCUT_OK && gcut__gpu_grid_snapshot(g, 1) == GCUT_OK &&
+             gcut__gpu_grid_run(g, GCUT__GPU_GRID_TILED, &it) == GCUT_OK &&
+             gcut__gpu_grid_knobs_set(gpu, &k) == GCUT_OK &&
+             gcut__gpu_grid_snapshot(g, 2) == GCUT_OK &&
+             gcut__gpu_grid_run(g, GCUT__GPU_GRID_TILED, &it) == GCUT_OK &&
+             gcut__gpu_grid_download(g) == GCUT_OK && gcut_grid_verify(g, &cut) == GCUT_OK &&
+             cut == info.flow;
+        k.trace = 0;
+        gcut__gpu_grid_knobs_set(gpu, &k);
+        if (!ok)
+            check_fail(r, "%s: the run from the copy: cut %lld, first solve %lld (%s)", what,
+                       (long long)cut, (long long)info.flow, gcut_last_error(gpu));
+    }
+    gcut__gpu_grid_snapshot(g, 0);
+    gcut_grid_destroy(g);
+    if (ok)
+        r->passed++;
+#else
+    (void)r;
+    (void)gpu;
+    (void)seed;
+    (void)index;
+#endif
+}
+
+void check_grid_gpu_snapshot(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_snapshot, "tiled", count, seed);
+}

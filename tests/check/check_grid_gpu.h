@@ -22,5 +22,13 @@ void check_grid_gpu_lockfree_vs_cpu(check_report *r, int count, uint64_t seed);
  * (relabels from the last heights, swept relabels, worklist push phases)
  * ran at least once. */
 void check_grid_gpu_large_vs_cpu(check_report *r, int count, uint64_t seed);
+/* As check_grid_gpu_tiled_vs_cpu() with the tiled solver's benchmark knobs
+ * set per instance (the height cap at small margins, short push phases and
+ * tile runs), and on every fourth instance a traced run whose record
+ * accounts for the run (a cycle a relabel, the excess conserved). */
+void check_grid_gpu_knobs_vs_cpu(check_report *r, int count, uint64_t seed);
+/* Runs from the benchmarks' device copy of an uploaded grid, traced or
+ * not, give the first solve's flow and verify. */
+void check_grid_gpu_snapshot(check_report *r, int count, uint64_t seed);
 
 #endif

@@ -80,6 +80,8 @@ static const check_entry checks[] = {
     {"grid.gpu_tiled_large_vs_cpu", 24, 2, check_grid_gpu_large_vs_cpu},
     {"grid.gpu_residuals_on_demand", 100, 10, check_grid_gpu_residuals_on_demand},
     {"grid.gpu_overflow", 40, 8, check_grid_gpu_overflow},
+    {"grid.gpu_knobs_vs_cpu", 300, 20, check_grid_gpu_knobs_vs_cpu},
+    {"grid.gpu_snapshot", 40, 5, check_grid_gpu_snapshot},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_worklist_shapes_vs_cpu", 200, 10, check_graph_gpu_worklist_shapes_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
