@@ -73,6 +73,7 @@ static void free_grid_buffers(gcut__gpu *s)
     s->grid_ndirs = 0;
     s->grid_tiles = 0;
     s->grid_owner = NULL;
+    s->grid_warm = NULL;
 }
 
 gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)

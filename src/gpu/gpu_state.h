@@ -23,6 +23,10 @@ typedef struct gcut__gpu {
     size_t grid_tiles;       /* entries of each flag array */
     const void *grid_owner;  /* the gcut_grid whose graph is on the device */
 
+    /* The warm state (grid_gpu_update.cu) whose flow the grid buffers hold;
+     * NULL once anything else writes them. */
+    void *grid_warm;
+
     /* Pinned staging for transfers: two halves, used in turn. */
     unsigned char *pinned;
     size_t pinned_half;

@@ -34,6 +34,8 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
     const size_t nodes = (size_t)pitch * rows, tiles = (size_t)tiles_x * tiles_y;
     const size_t half = (size_t)g->n_padded * sizeof(int32_t);
 
+    s->grid_warm = NULL; /* the buffers are about to hold another graph */
+
     if (nodes > s->grid_nodes || g->ndirs > s->grid_ndirs || tiles > s->grid_tiles ||
         half > s->pinned_half) {
         gcut__gpu_release_grid(ctx);

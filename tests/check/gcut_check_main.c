@@ -22,6 +22,7 @@
 #include "check_segment_session.h"
 #include "check_grid.h"
 #include "check_grid_gpu.h"
+#include "check_grid_gpu_update.h"
 #include "check_grid_parallel.h"
 #include "check_match.h"
 #include "check_match_gpu.h"
@@ -76,6 +77,9 @@ static const check_entry checks[] = {
     {"grid.gpu_tiled_vs_cpu", 500, 40, check_grid_gpu_tiled_vs_cpu},
     {"grid.gpu_lockfree_vs_cpu", 300, 20, check_grid_gpu_lockfree_vs_cpu},
     {"grid.gpu_tiled_large_vs_cpu", 24, 2, check_grid_gpu_large_vs_cpu},
+    {"grid.gpu_tiled_resolve", 300, 40, check_grid_gpu_resolve},
+    {"grid.gpu_tiled_resolve_large", 12, 2, check_grid_gpu_resolve_large},
+    {"segment.session_gpu", 60, 12, check_segment_session_gpu},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_worklist_shapes_vs_cpu", 200, 10, check_graph_gpu_worklist_shapes_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
