@@ -513,6 +513,7 @@ typedef struct gcut_segment_info {
     double time_cut_ms;    /* the solver */
     const char *device;    /* where the cuts ran: "cpu" or the GPU's name */
     const char *algo;      /* the solver */
+    double time_recut_max_ms; /* the longest cut: its terminals set, solved, labels back */
 } gcut_segment_info;
 
 /* Fill `options` with the defaults. */

@@ -249,6 +249,9 @@ static gcut_status pull(warm_state *w, gcut__gpu *s, int *settled)
     }
     if (*settled)
         w->flow -= (int64_t)w->h_counters[GCUT_UPD_UNSENT];
+    else
+        gcut__log(ctx, 2, "gpu: deficits left after %d pull sweeps: the solve starts from no flow",
+                  PULL_MAX);
 fail:
     return st;
 }

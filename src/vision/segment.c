@@ -436,6 +436,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         info->time_graph_ms += t3 - t2;
         if (!st)
             st = gcut__grid_energy_solve(s->energy, s->mask, &si);
+        double t5 = gcut__now_ms();
+        if (t5 - t2 > info->time_recut_max_ms)
+            info->time_recut_max_ms = t5 - t2;
         if (!st && o->verify)
             st = gcut_grid_verify(s->grid, NULL);
         info->time_cut_ms += gcut__now_ms() - t3;
