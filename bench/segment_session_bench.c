@@ -16,7 +16,7 @@
  * additions (at 4 MP its updates take seconds), the others go on.
  *
  * Usage: segment-session-bench DATA_DIR [--megapixels M] [--additions N]
- *                              [--only NAME] [--devices cpu|gpu|cpu,gpu]
+ *                              [--only NAME] [--devices cpu|gpu|cpu+gpu]
  *                              [--one-shot] [--cpu-additions K]
  * DATA_DIR is the shared data's grabcut/ folder. Prints markdown tables (per
  * image, then over every update of every image) and exits 1 if a mask
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s DATA_DIR [--megapixels M] [--additions N] [--only NAME] "
-                        "[--devices cpu|gpu|cpu,gpu] [--one-shot]\n",
+                        "[--devices cpu|gpu|cpu+gpu] [--one-shot]\n",
                 argv[0]);
         return 2;
     }
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
             dev_name[ndev++] = name;
         }
         if (ndev == 0) {
-            fprintf(stderr, "segment-session-bench: --devices cpu, gpu or cpu,gpu\n");
+            fprintf(stderr, "segment-session-bench: --devices cpu, gpu or cpu+gpu\n");
             return 2;
         }
     }

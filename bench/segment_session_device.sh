@@ -11,7 +11,7 @@
 #   san[=N]       compute-sanitizer memcheck on the warm re-solve checks, N instances each
 #                 (default 4; the large grids and the sessions: N / 4, at least 1)
 #   bench[=ARGS]  segment-session-bench on $DATA (default .devdata/grabcut); ARGS
-#                 comma-separated, e.g. bench=--devices,cpu,gpu,--additions,10; the table
+#                 comma-separated, e.g. bench=--devices,cpu+gpu,--additions,10; the table
 #                 goes to OUTDIR/segment_session_<device>.md
 # Logs go to OUTDIR. The exit status is non-zero when a step failed.
 set -uo pipefail
