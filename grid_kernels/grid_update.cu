@@ -52,8 +52,8 @@ static __device__ unsigned long long set_terminals(const gcut__dgrid &g, const g
 }
 
 static __global__ __launch_bounds__(THREADS) void pairs_kernel(gcut__dgrid g, gcut__dcaps c,
-                                                             const gcut__pair_change *changes,
-                                                             int count)
+                                                               const gcut__pair_change *changes,
+                                                               int count)
 {
     const int k = blockIdx.x * THREADS + threadIdx.x;
     if (k >= count)
@@ -80,15 +80,10 @@ static __global__ __launch_bounds__(THREADS) void pairs_kernel(gcut__dgrid g, gc
     }
 }
 
-/* Add `value` of every thread of the block into *sum. */
-static __device__ __forceinline__ void sum_into(unsigned long long *sum, unsigned long long value)
-{
-    block_add(sum, value);
-}
-
-static __global__ __launch_bounds__(THREADS) void terminals_kernel(
-    gcut__dgrid g, gcut__dcaps c, const gcut__terminal_change *changes, int count,
-    unsigned long long *counters)
+static __global__
+__launch_bounds__(THREADS) void terminals_kernel(gcut__dgrid g, gcut__dcaps c,
+                                                 const gcut__terminal_change *changes, int count,
+                                                 unsigned long long *counters)
 {
     const int k = blockIdx.x * THREADS + threadIdx.x;
     unsigned long long unsent = 0;
@@ -96,7 +91,7 @@ static __global__ __launch_bounds__(THREADS) void terminals_kernel(
         const gcut__terminal_change ch = changes[k];
         unsent = set_terminals(g, c, ch.node, ch.source, ch.sink);
     }
-    sum_into(&counters[GCUT_UPD_UNSENT], unsent);
+    block_add(&counters[GCUT_UPD_UNSENT], unsent);
 }
 
 static __global__ __launch_bounds__(THREADS) void table_kernel(
@@ -123,7 +118,7 @@ static __global__ __launch_bounds__(THREADS) void table_kernel(
             unsent += set_terminals(g, c, p, s, k);
         }
     }
-    sum_into(&counters[GCUT_UPD_UNSENT], unsent);
+    block_add(&counters[GCUT_UPD_UNSENT], unsent);
 }
 
 /* A node with a deficit takes flow back: first from its own sink arc, then
@@ -134,8 +129,8 @@ static __global__ __launch_bounds__(THREADS) void table_kernel(
  * atomics, and a deficit another thread deepens meanwhile waits for the
  * next sweep. Each sweep lowers the total flow carried, so they end. */
 static __global__ __launch_bounds__(THREADS) void pull_kernel(gcut__dgrid g, gcut__dcaps c,
-                                                            unsigned long long *counters,
-                                                            int slot)
+                                                              unsigned long long *counters,
+                                                              int slot)
 {
     const long long n = (long long)g.pitch * g.rows;
     unsigned long long found = 0, unsent = 0;
@@ -169,16 +164,14 @@ static __global__ __launch_bounds__(THREADS) void pull_kernel(gcut__dgrid g, gcu
         }
         atomicAdd(&g.excess[p], (int32_t)(-(long long)e - need));
     }
-    sum_into(&counters[GCUT_UPD_SWEEPS + slot], found);
-    sum_into(&counters[GCUT_UPD_UNSENT], unsent);
+    block_add(&counters[GCUT_UPD_SWEEPS + slot], found);
+    block_add(&counters[GCUT_UPD_UNSENT], unsent);
 }
 
 extern "C" cudaError_t gcut__grid_update_pairs_launch(const gcut__dgrid *g, const gcut__dcaps *c,
                                                       const gcut__pair_change *changes, int count,
-                                                      unsigned long long *counters,
                                                       cudaStream_t stream)
 {
-    (void)counters;
     if (count <= 0)
         return cudaSuccess;
     pairs_kernel<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, stream>>>(
@@ -200,10 +193,9 @@ extern "C" cudaError_t gcut__grid_update_terminals_launch(const gcut__dgrid *g,
 }
 
 extern "C" cudaError_t gcut__grid_update_table_launch(const gcut__dgrid *g, const gcut__dcaps *c,
-                                                      const uint32_t *colour,
-                                                      const uint8_t *seeds, uint32_t colors,
-                                                      const int32_t *tcap, int fresh,
-                                                      unsigned long long *counters,
+                                                      const uint32_t *colour, const uint8_t *seeds,
+                                                      uint32_t colors, const int32_t *tcap,
+                                                      int fresh, unsigned long long *counters,
                                                       cudaStream_t stream)
 {
     table_kernel<<<blocks_for((long long)g->img_w * g->img_h), THREADS, 0, stream>>>(
@@ -211,11 +203,10 @@ extern "C" cudaError_t gcut__grid_update_table_launch(const gcut__dgrid *g, cons
     return cudaPeekAtLastError();
 }
 
-extern "C" cudaError_t gcut__grid_pull_launch(const gcut__dgrid *g, const gcut__dcaps *c,
-                                              int slot, unsigned long long *counters,
-                                              cudaStream_t stream)
+extern "C" cudaError_t gcut__grid_pull_launch(const gcut__dgrid *g, const gcut__dcaps *c, int slot,
+                                              unsigned long long *counters, cudaStream_t stream)
 {
-    pull_kernel<<<blocks_for((long long)g->pitch * g->rows), THREADS, 0, stream>>>(*g, *c,
-                                                                                 counters, slot);
+    pull_kernel<<<blocks_for((long long)g->pitch * g->rows), THREADS, 0, stream>>>(*g, *c, counters,
+                                                                                   slot);
     return cudaPeekAtLastError();
 }

@@ -49,13 +49,12 @@ typedef struct gcut__terminal_change {
 /* Apply `count` pair changes (distinct pairs). */
 cudaError_t gcut__grid_update_pairs_launch(const gcut__dgrid *g, const gcut__dcaps *c,
                                            const gcut__pair_change *changes, int count,
-                                           unsigned long long *counters, cudaStream_t stream);
+                                           cudaStream_t stream);
 
 /* Apply `count` terminal changes (distinct pixels), after the pairs. */
 cudaError_t gcut__grid_update_terminals_launch(const gcut__dgrid *g, const gcut__dcaps *c,
                                                const gcut__terminal_change *changes, int count,
-                                               unsigned long long *counters,
-                                               cudaStream_t stream);
+                                               unsigned long long *counters, cudaStream_t stream);
 
 /* Every pixel's terminals from a segmentation table (graph/grid_energy.h):
  * entry = colors for a foreground seed, colors + 1 for a background one,

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/grid.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_state.h"
+#include "graph/grid.h"
 #include "grid_update.h"
 
 /* Pull sweeps per host check, and at most in all before a cold start. */
@@ -27,10 +27,10 @@
 typedef struct warm_state {
     gcut__grid_warm hooks; /* first: g->warm is its address */
     gcut_grid *g;
-    int valid;      /* the device's state is this grid's (with gcut__gpu.grid_warm) */
-    int have_caps;  /* dc holds the graph's capacities */
-    int64_t flow;   /* the flow value of the device's state */
-    size_t nodes;   /* device raster nodes of dc */
+    int valid;     /* the device's state is this grid's (with gcut__gpu.grid_warm) */
+    int have_caps; /* dc holds the graph's capacities */
+    int64_t flow;  /* the flow value of the device's state */
+    size_t nodes;  /* device raster nodes of dc */
     int ndirs;
     gcut__dcaps dc;
     unsigned long long *d_counters, h_counters[GCUT_UPD_SLOTS];
@@ -187,8 +187,8 @@ static gcut_status reserve_caps(warm_state *w, gcut__gpu *s)
     gcut_status st = GCUT_OK;
     const size_t nodes = (size_t)s->dg.pitch * s->dg.rows;
     if (!w->d_counters)
-        GPU_CHECK(ctx, cudaMalloc((void **)&w->d_counters,
-                                  GCUT_UPD_SLOTS * sizeof(unsigned long long)));
+        GPU_CHECK(ctx,
+                  cudaMalloc((void **)&w->d_counters, GCUT_UPD_SLOTS * sizeof(unsigned long long)));
     if (w->nodes >= nodes && w->ndirs == s->dg.ndirs)
         return GCUT_OK;
     free_device(w);
@@ -214,11 +214,11 @@ static gcut_status snapshot(warm_state *w, gcut__gpu *s, int terminals)
         return st;
     const size_t bytes = raster_bytes(s);
     for (int d = 0; d < s->dg.ndirs; d++)
-        GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.cap[d], s->dg.res[d], bytes,
-                                       cudaMemcpyDeviceToDevice, s->stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.cap[d], s->dg.res[d], bytes, cudaMemcpyDeviceToDevice,
+                                       s->stream));
     if (terminals) {
-        GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.source, s->dg.excess, bytes,
-                                       cudaMemcpyDeviceToDevice, s->stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.source, s->dg.excess, bytes, cudaMemcpyDeviceToDevice,
+                                       s->stream));
         GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.sink, s->dg.sink, bytes, cudaMemcpyDeviceToDevice,
                                        s->stream));
     }
@@ -293,8 +293,7 @@ static gcut_status apply_notes(warm_state *w, gcut__gpu *s, int *settled)
     }
     if ((st = grow(ctx, (void **)&w->h_tch, (void **)&w->d_tch, &w->tch_cap, nt,
                    sizeof *w->h_tch)) ||
-        (st = grow(ctx, (void **)&w->h_pch, (void **)&w->d_pch, &w->pch_cap, np,
-                   sizeof *w->h_pch)))
+        (st = grow(ctx, (void **)&w->h_pch, (void **)&w->d_pch, &w->pch_cap, np, sizeof *w->h_pch)))
         return st;
     nt = np = 0;
     for (int32_t k = 0; k < w->noted_count; k++) {
@@ -312,8 +311,7 @@ static gcut_status apply_notes(warm_state *w, gcut__gpu *s, int *settled)
     if (np) {
         GPU_CHECK(ctx, cudaMemcpyAsync(w->d_pch, w->h_pch, (size_t)np * sizeof *w->h_pch,
                                        cudaMemcpyHostToDevice, s->stream));
-        GPU_CHECK(ctx, gcut__grid_update_pairs_launch(&s->dg, &w->dc, w->d_pch, np, w->d_counters,
-                                                      s->stream));
+        GPU_CHECK(ctx, gcut__grid_update_pairs_launch(&s->dg, &w->dc, w->d_pch, np, s->stream));
     }
     if (nt) {
         GPU_CHECK(ctx, cudaMemcpyAsync(w->d_tch, w->h_tch, (size_t)nt * sizeof *w->h_tch,
@@ -518,8 +516,7 @@ extern "C" gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g)
     const size_t dpitch = (size_t)s->dg.pitch * sizeof(int32_t);
     for (int d = 0; d < g->ndirs; d++)
         GPU_CHECK(ctx, cudaMemcpy2DAsync(g->cap[d], row, w->dc.cap[d], dpitch, row,
-                                         (size_t)g->height + 2, cudaMemcpyDeviceToHost,
-                                         s->stream));
+                                         (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
     GPU_CHECK(ctx, cudaMemcpy2DAsync(g->source_cap, row, w->dc.source, dpitch, row,
                                      (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
     GPU_CHECK(ctx, cudaMemcpy2DAsync(g->sink_cap, row, w->dc.sink, dpitch, row,

@@ -107,9 +107,11 @@ static void large_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
     for (int round = 0; round < 8 && ok; round++) {
         gcut_grid *gg = g[(round / 2) % 2];
         char what[200];
-        snprintf(what, sizeof what, "%s: seed %llu index %d, grid %d (%dx%d, %d-connected), "
-                 "round %d", algo, (unsigned long long)seed, index, (round / 2) % 2,
-                 gcut_grid_width(gg), gcut_grid_height(gg), gcut_grid_connectivity(gg), round);
+        snprintf(what, sizeof what,
+                 "%s: seed %llu index %d, grid %d (%dx%d, %d-connected), "
+                 "round %d",
+                 algo, (unsigned long long)seed, index, (round / 2) % 2, gcut_grid_width(gg),
+                 gcut_grid_height(gg), gcut_grid_connectivity(gg), round);
         gcut_solve_info info, fresh_info;
         gcut_grid *fresh = NULL;
         gcut_status st = round < 2 ? GCUT_OK : perturb(gg, &changes);
