@@ -237,19 +237,26 @@ static gcut_status pull(warm_state *w, gcut__gpu *s, int *settled)
     gcut_context *ctx = w->g->ctx;
     gcut_status st = GCUT_OK;
     *settled = 0;
+    int pulled = 0; /* sweeps that found deficits */
     for (int first = 0; first < PULL_MAX && !*settled; first += PULL_BATCH) {
         for (int k = first; k < first + PULL_BATCH; k++)
             GPU_CHECK(ctx, gcut__grid_pull_launch(&s->dg, &w->dc, k, w->d_counters, s->stream));
         GPU_CHECK(ctx, cudaMemcpyAsync(w->h_counters, w->d_counters, sizeof w->h_counters,
                                        cudaMemcpyDeviceToHost, s->stream));
         GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
-        for (int k = first; k < first + PULL_BATCH; k++)
+        for (int k = first; k < first + PULL_BATCH && !*settled; k++) {
             if (w->h_counters[GCUT_UPD_SWEEPS + k] == 0)
                 *settled = 1;
+            else
+                pulled++;
+        }
     }
-    if (*settled)
+    if (*settled) {
         w->flow -= (int64_t)w->h_counters[GCUT_UPD_UNSENT];
-    else
+        gcut__log(ctx, 3, "gpu: the solve starts from the last flow after %d pull sweeps (%llu "
+                  "deficit pixels at first, %llu of flow back from the sink arcs)",
+                  pulled, w->h_counters[GCUT_UPD_SWEEPS], w->h_counters[GCUT_UPD_UNSENT]);
+    } else
         gcut__log(ctx, 2, "gpu: deficits left after %d pull sweeps: the solve starts from no flow",
                   PULL_MAX);
 fail:
