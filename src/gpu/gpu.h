@@ -80,6 +80,10 @@ gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t *tcap);
 void gcut__gpu_warm_seg_solved(gcut_grid *g, gcut_status st);
 gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g);
 
+/* How many of the context's warm-capable GPU solves started from the kept
+ * flow and how many from no flow (for the checks: the warm path must run). */
+void gcut__gpu_warm_counts(gcut_context *ctx, long long *warm, long long *cold);
+
 /* Free the grid buffers only (the state stays). */
 void gcut__gpu_release_grid(gcut_context *ctx);
 

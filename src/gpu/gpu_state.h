@@ -26,6 +26,7 @@ typedef struct gcut__gpu {
     /* The warm state (grid_gpu_update.cu) whose flow the grid buffers hold;
      * NULL once anything else writes them. */
     void *grid_warm;
+    long long warm_starts, cold_starts; /* warm re-solves' starts, over the context's life */
 
     /* Pinned staging for transfers: two halves, used in turn. */
     unsigned char *pinned;

@@ -253,6 +253,7 @@ static gcut_status pull(warm_state *w, gcut__gpu *s, int *settled)
     }
     if (*settled) {
         w->flow -= (int64_t)w->h_counters[GCUT_UPD_UNSENT];
+        s->warm_starts++;
         gcut__log(ctx, 3, "gpu: the solve starts from the last flow after %d pull sweeps (%llu "
                   "deficit pixels at first, %llu of flow back from the sink arcs)",
                   pulled, w->h_counters[GCUT_UPD_SWEEPS], w->h_counters[GCUT_UPD_UNSENT]);
@@ -378,6 +379,7 @@ extern "C" gcut_status gcut__gpu_grid_tiled_warm(gcut_grid *g, int64_t *iteratio
     }
     if (!st && !settled) { /* cold: the graph as set, from zero flow */
         w->flow = 0;
+        s->cold_starts++;
         st = gcut__gpu_grid_upload(g);
         if (!st)
             st = snapshot(w, s, 1);
@@ -486,6 +488,7 @@ extern "C" gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t 
                                                       (uint32_t)w->colors, w->d_tcap, 1,
                                                       w->d_counters, s->stream));
         w->flow = 0;
+        s->cold_starts++;
     }
     GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, raster_bytes(s), s->stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
@@ -533,4 +536,11 @@ extern "C" gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g)
     clear_notes(w);
 fail:
     return st;
+}
+
+extern "C" void gcut__gpu_warm_counts(gcut_context *ctx, long long *warm, long long *cold)
+{
+    const gcut__gpu *s = ctx ? (const gcut__gpu *)ctx->gpu : NULL;
+    *warm = s ? s->warm_starts : 0;
+    *cold = s ? s->cold_starts : 0;
 }

@@ -7,17 +7,43 @@
 #include "check_grid.h"
 #include "check_rng.h"
 #include "gcut.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
+
+/* The GPU context's warm and cold starts so far (it lives through a whole
+ * check): the warm path must have run, or the check proved nothing of it. */
+static long long warm_seen, cold_seen;
+
+static void note_starts(gcut_context *gpu)
+{
+#ifdef GCUT_HAVE_CUDA
+    gcut__gpu_warm_counts(gpu, &warm_seen, &cold_seen);
+#else
+    (void)gpu;
+#endif
+}
+
+static void check_warm_ran(check_report *r, const char *check)
+{
+    if (r->passed > 0 && warm_seen == 0)
+        check_fail(r, "%s: no re-solve started from the kept flow (%lld from no flow)", check,
+                   cold_seen);
+    warm_seen = cold_seen = 0;
+}
 
 static void resolve_one(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
                         uint64_t seed, int index)
 {
     check_grid_resolve_with(r, gpu, algo, cpu, seed, index,
                             (int)((unsigned)index % CHECK_GRID_REGIMES), 4);
+    note_starts(gpu);
 }
 
 void check_grid_gpu_resolve(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, resolve_one, "tiled", count, seed);
+    check_warm_ran(r, "grid.gpu_tiled_resolve");
 }
 
 /* A copy of g on ctx, through the public getters. */
@@ -133,6 +159,7 @@ static void large_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
     }
     if (ok)
         r->passed++;
+    note_starts(gpu);
     gcut_grid_destroy(g[0]);
     gcut_grid_destroy(g[1]);
 }
@@ -140,4 +167,5 @@ static void large_one(check_report *r, gcut_context *cpu, gcut_context *gpu, con
 void check_grid_gpu_resolve_large(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, large_one, "tiled", count, seed);
+    check_warm_ran(r, "grid.gpu_tiled_resolve_large");
 }

@@ -8,6 +8,9 @@
 
 #include "check_rng.h"
 #include "gcut.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 /* A disk of one colour over a gradient of another, with noise. */
 static void make_image(rng *r, int w, int h, int channels, size_t stride, uint8_t *pixels)
@@ -162,8 +165,17 @@ void check_segment_session_gpu(check_report *r, int count, uint64_t seed)
         check_fail(r, "could not create the contexts");
     else if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK || devices == 0)
         r->skipped += count; /* no usable GPU here */
-    else
+    else {
         run_sessions(r, count, seed, gpu, cpu, gpu, 1);
+#ifdef GCUT_HAVE_CUDA
+        /* The sessions' cuts after their first must have started warm at times. */
+        long long warm = 0, cold = 0;
+        gcut__gpu_warm_counts(gpu, &warm, &cold);
+        if (r->passed > 0 && warm == 0)
+            check_fail(r, "no GPU session cut started from the kept flow (%lld from no flow)",
+                       cold);
+#endif
+    }
     gcut_context_destroy(cpu);
     gcut_context_destroy(gpu);
 }
