@@ -73,8 +73,8 @@ gcut_status gcut__grid_run_solver(gcut_grid *g, const gcut__grid_solver *s,
     gcut_status st = gcut__grid_check_overflow(g);
     if (!st)
         st = gcut__grid_alloc_solution(g);
-    /* BK keeps its flow and trees for a warm re-solve; any other solver's
-     * residuals end that. */
+    /* BK keeps its flow and trees for a warm re-solve, the GPU's tiled
+     * solver its flow on the device; any other solver's residuals end that. */
     if (!st && s->solve == gcut__bk_grid_solve)
         st = gcut__bk_grid_prepare(g);
 #ifdef GCUT_HAVE_CUDA
