@@ -2,14 +2,25 @@
  * (upscaled, nearest neighbour, to about --megapixels), its first seeds the
  * robot user's scribbles (scribbles1/), then --additions more, each a disk
  * of the ground truth's label dropped on a mislabelled pixel of the last
- * mask (the robot user of Gulshan et al.). Per state: the session's update
- * (seeds in, mask out) and cut times; and a one-shot gcut_segment_image()
- * of the same state in the same run, whose mask must be the same.
+ * mask (the robot user of Gulshan et al.). The same states go to a session
+ * on each device of --devices (default: the CPU, and the GPU when there is
+ * one), in the same run; the devices' masks and flows must be equal at
+ * every state. Per update: its whole time (seeds in, mask out) and its
+ * longest re-cut (terminals set, cut, labels back: gcut_segment_info's
+ * time_recut_max_ms); the first state (the session's first cut, from no
+ * flow) is reported apart from the additions (the warm updates). With
+ * --one-shot, every state is also segmented by gcut_segment_image() on the
+ * last device (the GPU when there is one), whose mask must be the
+ * session's; its longest cut (every cut from no flow) is the baseline of
+ * the re-cut columns. --cpu-additions K: the CPU session stops after K
+ * additions (at 4 MP its updates take seconds), the others go on.
  *
  * Usage: segment-session-bench DATA_DIR [--megapixels M] [--additions N]
- *                              [--only NAME] [--device cpu|gpu|auto]
- * DATA_DIR is the shared data's grabcut/ folder. Prints a markdown table
- * (medians over the additions) and exits 1 if a mask differs. */
+ *                              [--only NAME] [--devices cpu|gpu|cpu+gpu]
+ *                              [--one-shot] [--cpu-additions K]
+ * DATA_DIR is the shared data's grabcut/ folder. Prints markdown tables (per
+ * image, then over every update of every image) and exits 1 if a mask
+ * differs. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
@@ -84,18 +95,48 @@ static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uin
     return 1;
 }
 
+#define MAX_DEVICES 2
+
+/* The library's word on each warm GPU cut (verbosity 3): how many started
+ * from the last flow, after how many pull sweeps, and how many fell back
+ * to no flow. */
+typedef struct warm_counts {
+    int warm, cold;
+    long long sweeps;
+} warm_counts;
+
+static void count_warm(void *user, int level, const char *message)
+{
+    (void)level;
+    warm_counts *c = user;
+    const char *at = strstr(message, "last flow after ");
+    if (at) {
+        c->warm++;
+        c->sweeps += atoi(at + strlen("last flow after "));
+    } else if (strstr(message, "starts from no flow")) {
+        c->cold++;
+    }
+}
+#define MAX_STATES 101
+
+/* Median and largest of v[0..n) (sorts v). */
+static void summary(double *v, int n, double *med, double *max)
+{
+    *med = median(v, n);
+    *max = n ? v[n - 1] : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s DATA_DIR [--megapixels M] [--additions N] [--only NAME] "
-                        "[--device cpu|gpu|auto]\n",
+                        "[--devices cpu|gpu|cpu+gpu] [--one-shot]\n",
                 argv[0]);
         return 2;
     }
-    const char *dir = argv[1], *only = NULL;
+    const char *dir = argv[1], *only = NULL, *devices = NULL;
     double megapixels = 4.0;
-    int additions = 10;
-    gcut_device device = GCUT_DEVICE_AUTO;
+    int additions = 10, one_shot = 0, cpu_additions = -1;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--megapixels") && i + 1 < argc)
             megapixels = atof(argv[++i]);
@@ -103,18 +144,56 @@ int main(int argc, char **argv)
             additions = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
-        else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-            const char *d = argv[++i];
-            device = !strcmp(d, "cpu") ? GCUT_DEVICE_CPU : !strcmp(d, "gpu") ? GCUT_DEVICE_GPU
-                                                                            : GCUT_DEVICE_AUTO;
-        } else {
+        else if (!strcmp(argv[i], "--devices") && i + 1 < argc)
+            devices = argv[++i];
+        else if (!strcmp(argv[i], "--cpu-additions") && i + 1 < argc)
+            cpu_additions = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--one-shot"))
+            one_shot = 1;
+        else {
             fprintf(stderr, "segment-session-bench: unknown argument '%s'\n", argv[i]);
             return 2;
         }
     }
-    if (additions < 1 || additions > 100 || !(megapixels > 0 && megapixels <= 64)) {
-        fprintf(stderr, "segment-session-bench: --additions 1..100, --megapixels (0, 64]\n");
+    if (additions < 1 || additions >= MAX_STATES || !(megapixels > 0 && megapixels <= 64)) {
+        fprintf(stderr, "segment-session-bench: --additions 1..%d, --megapixels (0, 64]\n",
+                MAX_STATES - 1);
         return 2;
+    }
+    gcut_context *ctx[MAX_DEVICES] = {NULL, NULL};
+    warm_counts counts[MAX_DEVICES] = {{0, 0, 0}, {0, 0, 0}};
+    const char *dev_name[MAX_DEVICES];
+    int ndev = 0;
+    {
+        gcut_options opt;
+        gcut_options_init(&opt);
+        opt.device = GCUT_DEVICE_GPU;
+        gcut_context *probe = NULL;
+        int gpus = 0;
+        if (gcut_context_create(&opt, &probe) == GCUT_OK && gcut_cuda_built())
+            gcut_device_count(probe, &gpus);
+        gcut_context_destroy(probe);
+        const char *want = devices ? devices : gpus > 0 ? "cpu,gpu" : "cpu";
+        for (int k = 0; k < 2; k++) {
+            const char *name = k ? "gpu" : "cpu";
+            if (!strstr(want, name))
+                continue;
+            if (k && gpus == 0) {
+                fprintf(stderr, "segment-session-bench: no usable GPU\n");
+                return 1;
+            }
+            opt.device = k ? GCUT_DEVICE_GPU : GCUT_DEVICE_CPU;
+            opt.verbosity = 3;
+            opt.log = count_warm;
+            opt.log_user = &counts[ndev];
+            if (gcut_context_create(&opt, &ctx[ndev]) != GCUT_OK)
+                return 1;
+            dev_name[ndev++] = name;
+        }
+        if (ndev == 0) {
+            fprintf(stderr, "segment-session-bench: --devices cpu, gpu or cpu+gpu\n");
+            return 2;
+        }
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/scribbles1", dir);
@@ -137,15 +216,20 @@ int main(int argc, char **argv)
     closedir(d);
     qsort(names, (size_t)count, sizeof *names, cmp_name);
 
-    gcut_options opt;
-    gcut_options_init(&opt);
-    opt.device = device;
-    gcut_context *ctx = NULL;
-    if (gcut_context_create(&opt, &ctx) != GCUT_OK)
-        return 1;
-    printf("| image | pixels | session create ms | update ms (median) | update ms (max) | "
-           "cut ms (median) | cut ms (max) | one-shot ms (median) | solver |\n"
-           "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    /* Every addition's update and longest re-cut, over all images, per device. */
+    double *all_upd[MAX_DEVICES], *all_cut[MAX_DEVICES], *first_upd[MAX_DEVICES],
+        *first_cut[MAX_DEVICES];
+    int all_n[MAX_DEVICES] = {0, 0}, first_n[MAX_DEVICES] = {0, 0};
+    for (int k = 0; k < ndev; k++) {
+        all_upd[k] = malloc((size_t)count * MAX_STATES * sizeof(double));
+        all_cut[k] = malloc((size_t)count * MAX_STATES * sizeof(double));
+        first_upd[k] = malloc((size_t)count * sizeof(double));
+        first_cut[k] = malloc((size_t)count * sizeof(double));
+    }
+    printf("| image | pixels | device | solver | create ms | first update ms | first re-cut ms | "
+           "additions | update ms (median) | update ms (max) | re-cut ms (median) | "
+           "re-cut ms (max) | cuts (median) | one-shot cut ms (median) |\n"
+           "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int bad = 0;
     for (int k = 0; k < count; k++) {
         if (only && !strstr(names[k], only))
@@ -155,9 +239,9 @@ int main(int argc, char **argv)
         snprintf(ip, sizeof ip, "%s/images/%s.jpg", dir, names[k]);
         snprintf(sp, sizeof sp, "%s/scribbles1/%s-anno.png", dir, names[k]);
         snprintf(gp, sizeof gp, "%s/gt/%s.png", dir, names[k]);
-        if (gcut_image_load(ctx, ip, &im) || gcut_image_load(ctx, sp, &sc) ||
-            gcut_image_load(ctx, gp, &gt)) {
-            fprintf(stderr, "%s: %s\n", names[k], gcut_last_error(ctx));
+        if (gcut_image_load(ctx[0], ip, &im) || gcut_image_load(ctx[0], sp, &sc) ||
+            gcut_image_load(ctx[0], gp, &gt)) {
+            fprintf(stderr, "%s: %s\n", names[k], gcut_last_error(ctx[0]));
             gcut_image_destroy(im);
             gcut_image_destroy(sc);
             gcut_image_destroy(gt);
@@ -166,7 +250,7 @@ int main(int argc, char **argv)
         int w = gcut_image_width(im), h = gcut_image_height(im), c = gcut_image_channels(im);
         int n0 = w * h;
         uint8_t *seeds0 = calloc((size_t)n0, 1), *truth0 = malloc((size_t)n0);
-        gcut_seeds_add_scribbles(ctx, seeds0, w, h, sc, NULL, NULL);
+        gcut_seeds_add_scribbles(ctx[0], seeds0, w, h, sc, NULL, NULL);
         int gc = gcut_image_channels(gt);
         for (int i = 0; i < n0; i++)
             truth0[i] = gcut_image_pixels(gt)[(size_t)i * gc];
@@ -178,69 +262,137 @@ int main(int argc, char **argv)
         uint8_t *seeds = upscale(seeds0, w, h, 1, f, &W2, &H2);
         uint8_t *truth = upscale(truth0, w, h, 1, f, &W2, &H2);
         size_t n = (size_t)W * H;
-        uint8_t *mask = malloc(n), *want = malloc(n);
+        uint8_t *mask[MAX_DEVICES], *want = malloc(n);
         gcut_segment_options so;
         gcut_segment_options_init(&so);
-        gcut_segment_session *ss = NULL;
-        double t0 = gcut_clock_ms();
-        gcut_status st = gcut_segment_session_create(ctx, pix, W, H, c, (size_t)W * c, &so, &ss);
-        double create_ms = gcut_clock_ms() - t0;
-        double upd[101], cut[101], one[101];
+        gcut_segment_session *ss[MAX_DEVICES] = {NULL, NULL};
+        double create_ms[MAX_DEVICES] = {0, 0};
+        double upd[MAX_DEVICES][MAX_STATES], cut[MAX_DEVICES][MAX_STATES];
+        double cuts[MAX_DEVICES][MAX_STATES], one_cut[MAX_STATES];
+        int ran[MAX_DEVICES] = {0, 0}; /* states each device's session took */
+        const char *algo[MAX_DEVICES] = {"?", "?"};
+        gcut_status st = GCUT_OK;
+        int fail_dev = 0;
+        for (int v = 0; v < ndev; v++) {
+            mask[v] = malloc(n);
+            if (st)
+                continue;
+            double t0 = gcut_clock_ms();
+            st = gcut_segment_session_create(ctx[v], pix, W, H, c, (size_t)W * c, &so, &ss[v]);
+            create_ms[v] = gcut_clock_ms() - t0;
+            fail_dev = v;
+        }
         int states = 0;
         uint64_t rs = 12345 + (uint64_t)k;
-        const char *algo = "?";
         for (int s = 0; !st && s <= additions; s++) {
-            if (s > 0 && !add_disk(&rs, truth, mask, seeds, W, H, (int)(4 * f) + 2))
+            /* The next state from the last device's mask (all are equal). */
+            if (s > 0 && !add_disk(&rs, truth, mask[ndev - 1], seeds, W, H, (int)(4 * f) + 2))
                 break;
-            gcut_segment_info info, ref;
-            double t1 = gcut_clock_ms();
-            st = gcut_segment_session_update(ss, seeds, mask, &info);
-            double t2 = gcut_clock_ms();
-            if (!st)
-                st = gcut_segment_image(ctx, pix, W, H, c, (size_t)W * c, seeds, &so, want, &ref);
-            double t3 = gcut_clock_ms();
+            gcut_segment_info info[MAX_DEVICES];
+            int took[MAX_DEVICES] = {0, 0};
+            for (int v = 0; v < ndev && !st; v++) {
+                if (!strcmp(dev_name[v], "cpu") && cpu_additions >= 0 && s > cpu_additions &&
+                    v < ndev - 1)
+                    continue;
+                took[v] = 1;
+                ran[v]++;
+                double t1 = gcut_clock_ms();
+                st = gcut_segment_session_update(ss[v], seeds, mask[v], &info[v]);
+                upd[v][states] = gcut_clock_ms() - t1;
+                cut[v][states] = info[v].time_recut_max_ms;
+                cuts[v][states] = info[v].iterations;
+                algo[v] = info[v].algo;
+                fail_dev = v;
+            }
             if (st)
                 break;
-            if (memcmp(mask, want, n) != 0) {
-                fprintf(stderr, "%s, state %d: the session's mask differs\n", names[k], s);
-                bad = 1;
+            for (int v = 0; v < ndev - 1; v++)
+                if (took[v] && (memcmp(mask[v], mask[ndev - 1], n) != 0 ||
+                                info[v].flow != info[ndev - 1].flow)) {
+                    fprintf(stderr, "%s, state %d: the %s session's mask or flow (%lld) differs "
+                                    "from the %s session's (%lld)\n",
+                            names[k], s, dev_name[v], (long long)info[v].flow,
+                            dev_name[ndev - 1], (long long)info[ndev - 1].flow);
+                    bad = 1;
+                }
+            if (one_shot) {
+                gcut_segment_info oi;
+                st = gcut_segment_image(ctx[ndev - 1], pix, W, H, c, (size_t)W * c, seeds, &so,
+                                        want, &oi);
+                fail_dev = ndev - 1;
+                one_cut[states] = oi.time_recut_max_ms;
+                if (!st && memcmp(mask[ndev - 1], want, n) != 0) {
+                    fprintf(stderr, "%s, state %d: the session's mask differs from the "
+                                    "one-shot's\n", names[k], s);
+                    bad = 1;
+                }
             }
-            algo = info.algo;
-            /* The first update also prepares nothing more (create did):
-             * every state counts, the first too. */
-            upd[states] = t2 - t1;
-            cut[states] = info.time_cut_ms;
-            one[states] = t3 - t2;
             states++;
         }
         if (st) {
-            fprintf(stderr, "%s: %s\n", names[k], gcut_last_error(ctx));
+            fprintf(stderr, "%s (%s): %s\n", names[k], dev_name[fail_dev],
+                    gcut_last_error(ctx[fail_dev]));
             bad = 1;
         } else {
-            double upd_max = 0, cut_max = 0;
-            for (int s = 0; s < states; s++) {
-                upd_max = upd[s] > upd_max ? upd[s] : upd_max;
-                cut_max = cut[s] > cut_max ? cut[s] : cut_max;
+            for (int v = 0; v < ndev; v++) {
+                double um, ux, cm, cx, km, kx;
+                first_upd[v][first_n[v]] = upd[v][0];
+                first_cut[v][first_n[v]++] = cut[v][0];
+                for (int s = 1; s < ran[v]; s++) {
+                    all_upd[v][all_n[v]] = upd[v][s];
+                    all_cut[v][all_n[v]++] = cut[v][s];
+                }
+                summary(upd[v] + 1, ran[v] - 1, &um, &ux);
+                summary(cut[v] + 1, ran[v] - 1, &cm, &cx);
+                summary(cuts[v] + 1, ran[v] - 1, &km, &kx);
+                char base[32] = "-";
+                if (one_shot && v == ndev - 1) {
+                    double om, ox;
+                    summary(one_cut + 1, states - 1, &om, &ox);
+                    snprintf(base, sizeof base, "%.2f", om);
+                }
+                printf("| %s | %dx%d | %s | %s | %.1f | %.1f | %.2f | %d | %.1f | %.1f | %.2f | "
+                       "%.2f | %.0f | %s |\n",
+                       names[k], W, H, dev_name[v], algo[v], create_ms[v], upd[v][0], cut[v][0],
+                       ran[v] - 1, um, ux, cm, cx, km, base);
             }
-            printf("| %s (%d states) | %dx%d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n",
-                   names[k], states, W, H, create_ms, median(upd, states), upd_max,
-                   median(cut, states), cut_max, median(one, states), algo);
             fflush(stdout);
         }
-        gcut_segment_session_destroy(ss);
+        for (int v = 0; v < ndev; v++) {
+            gcut_segment_session_destroy(ss[v]);
+            free(mask[v]);
+        }
         free(pix);
         free(seeds);
         free(truth);
         free(seeds0);
         free(truth0);
-        free(mask);
         free(want);
         gcut_image_destroy(im);
         gcut_image_destroy(sc);
         gcut_image_destroy(gt);
     }
+    printf("\n| device | updates | update ms (median) | update ms (max) | re-cut ms (median) | "
+           "re-cut ms (max) | first updates | first update ms (median) | first re-cut ms "
+           "(median) | cuts from the last flow | their pull sweeps (mean) | warm cuts fallen back to no "
+           "flow |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int v = 0; v < ndev; v++) {
+        double um, ux, cm, cx, fm, fx, gm, gx;
+        summary(all_upd[v], all_n[v], &um, &ux);
+        summary(all_cut[v], all_n[v], &cm, &cx);
+        summary(first_upd[v], first_n[v], &fm, &fx);
+        summary(first_cut[v], first_n[v], &gm, &gx);
+        printf("| %s | %d | %.1f | %.1f | %.2f | %.2f | %d | %.1f | %.2f | %d | %.1f | %d |\n",
+               dev_name[v], all_n[v], um, ux, cm, cx, first_n[v], fm, gm, counts[v].warm,
+               counts[v].warm ? (double)counts[v].sweeps / counts[v].warm : 0.0, counts[v].cold);
+        free(all_upd[v]);
+        free(all_cut[v]);
+        free(first_upd[v]);
+        free(first_cut[v]);
+    }
     for (int k = 0; k < count; k++)
         free(names[k]);
-    gcut_context_destroy(ctx);
+    for (int v = 0; v < ndev; v++)
+        gcut_context_destroy(ctx[v]);
     return bad;
 }

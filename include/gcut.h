@@ -513,6 +513,7 @@ typedef struct gcut_segment_info {
     double time_cut_ms;    /* the solver */
     const char *device;    /* where the cuts ran: "cpu" or the GPU's name */
     const char *algo;      /* the solver */
+    double time_recut_max_ms; /* the longest cut: its terminals set, solved, labels back */
 } gcut_segment_info;
 
 /* Fill `options` with the defaults. */
@@ -535,8 +536,9 @@ gcut_status gcut_segment_image(gcut_context *ctx, const uint8_t *pixels, int wid
  * options (the same solver default too). Equal masks mean the colour models
  * are fitted to each state's seeds afresh, which changes every pixel's
  * terminals, so each update cuts the whole graph again; what the session
- * saves is the image's part. The pixels and options are copied; the first
- * update's info includes the preparation time. */
+ * saves is the image's part (and on the GPU, where the flow stays on the
+ * device, each cut starts from the last one's flow). The pixels and options
+ * are copied; the first update's info includes the preparation time. */
 typedef struct gcut_segment_session gcut_segment_session;
 
 gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels, int width,

@@ -77,6 +77,7 @@ static void free_grid_buffers(gcut__gpu *s)
     s->grid_owner = NULL;
     s->res_owner = NULL;
     s->d_labels = NULL;
+    s->grid_warm = NULL;
 }
 
 /* ---- the start-up beside the caller (gcut_context_warm_device) -------- */

@@ -55,6 +55,8 @@ enum { GCUT__GPU_GRID_TILED = 0, GCUT__GPU_GRID_LOCKFREE = 1 };
 gcut_status gcut__gpu_grid_upload(gcut_grid *g);
 gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *iterations);
 gcut_status gcut__gpu_grid_download(gcut_grid *g);
+/* After a run: the labels down, the residuals left on the device. */
+gcut_status gcut__gpu_grid_finish(gcut_grid *g);
 
 /* The device buffers sized for `g`, for a caller that writes the graph on
  * the device itself (segment_gpu.cu) and then marks it as uploaded. */
@@ -112,6 +114,31 @@ gcut_status gcut__gpu_grid_trace_get(gcut_context *ctx, const gcut__gpu_grid_cyc
  * free it (0). The copy takes (ndirs + 2) x 4 bytes a node besides the
  * solver's buffers. */
 gcut_status gcut__gpu_grid_snapshot(gcut_grid *g, int op);
+/* Warm re-solves (src/gpu/grid_gpu_update.cu). The "tiled" solver of the
+ * library: as gcut__gpu_grid_tiled, but it keeps the flow on the device
+ * (g->warm) and starts the next solve from it, sending up only the
+ * terminals and pairs the grid's setters changed; cold when the device
+ * grid was used for anything else meanwhile. */
+gcut_status gcut__gpu_grid_tiled_warm(gcut_grid *g, int64_t *iterations);
+
+/* The segmentation energy's warm cuts (graph/grid_energy.c): begin right
+ * after gcut__seg_gpu_set_nlinks (the n-links are kept from the device
+ * grid, each pixel's colour goes up); seeds with every new state; then per
+ * cut the terminals from the colour table (tcap, colors + 2 entries),
+ * applied to the last flow, or written afresh when there is none, after
+ * which gcut__seg_gpu_solve runs the cut; solved() takes its status and
+ * makes g->flow the whole flow. fetch_graph copies the graph as set into
+ * the grid's host capacities. */
+gcut_status gcut__gpu_warm_seg_begin(gcut_grid *g, const uint32_t *colour_of_pixel,
+                                     int64_t colors);
+gcut_status gcut__gpu_warm_seg_seeds(gcut_grid *g, const uint8_t *seeds);
+gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t *tcap);
+void gcut__gpu_warm_seg_solved(gcut_grid *g, gcut_status st);
+gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g);
+
+/* How many of the context's warm-capable GPU solves started from the kept
+ * flow and how many from no flow (for the checks: the warm path must run). */
+void gcut__gpu_warm_counts(gcut_context *ctx, long long *warm, long long *cold);
 
 /* Free the grid buffers only (the state stays). */
 void gcut__gpu_release_grid(gcut_context *ctx);

@@ -27,6 +27,11 @@ typedef struct gcut__gpu {
     const void *res_owner;
     uint8_t *d_labels;       /* grid_nodes bytes: the last solve's labels */
 
+    /* The warm state (grid_gpu_update.cu) whose flow the grid buffers hold;
+     * NULL once anything else writes them. */
+    void *grid_warm;
+    long long warm_starts, cold_starts; /* warm re-solves' starts, over the context's life */
+
     /* Pinned staging for transfers: two halves, used in turn. */
     unsigned char *pinned;
     size_t pinned_half;

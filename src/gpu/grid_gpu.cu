@@ -317,6 +317,8 @@ static gcut_status reserve(gcut_grid *g, gcut__gpu *s)
     const int pitch = tiles_x * GCUT_TILE_W + 2, rows = tiles_y * GCUT_TILE_H + 2;
     const size_t nodes = (size_t)pitch * rows, tiles = (size_t)tiles_x * tiles_y;
 
+    s->grid_warm = NULL; /* the buffers are about to hold another graph */
+
     if (nodes > s->grid_nodes || g->ndirs > s->grid_ndirs || tiles > s->grid_tiles) {
         gcut__gpu_release_grid(ctx);
         size_t free_bytes = 0, total_bytes = 0;
@@ -526,20 +528,24 @@ extern "C" void gcut__gpu_grid_forget(gcut_grid *g)
     g->res_on_device = 0;
 }
 
-/* Upload, run, labels down; the residuals stay on the device. */
+/* After a run: the labels down; the residuals stay on the device. */
+extern "C" gcut_status gcut__gpu_grid_finish(gcut_grid *g)
+{
+    gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+    gcut_status st = download_labels(g, s);
+    if (st)
+        return st;
+    s->res_owner = g;
+    g->res_on_device = 1;
+    return GCUT_OK;
+}
+
 static gcut_status solve(gcut_grid *g, int variant, int64_t *iterations)
 {
     gcut_status st = gcut__gpu_grid_upload(g);
     if (!st)
         st = gcut__gpu_grid_run(g, variant, iterations);
-    if (st)
-        return st;
-    gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
-    if ((st = download_labels(g, s)))
-        return st;
-    s->res_owner = g;
-    g->res_on_device = 1;
-    return GCUT_OK;
+    return st ? st : gcut__gpu_grid_finish(g);
 }
 
 extern "C" gcut_status gcut__gpu_grid_tiled(gcut_grid *g, int64_t *iterations)

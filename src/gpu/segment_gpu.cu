@@ -213,6 +213,7 @@ static cudaError_t launch_energy(gcut__seg_gpu *sg, const int32_t *d_tcap,
                                  unsigned long long *d_largest)
 {
     const gcut__dgrid *dg = &sg->s->dg;
+    sg->s->grid_warm = NULL; /* a new graph replaces any kept flow */
     energy_kernel<<<blocks_for((long long)dg->pitch * dg->rows), THREADS, 0, sg->s->stream>>>(
         *dg, sg->d_rgb, sg->d_entry, sg->d_table, sg->table_len, d_tcap, d_largest);
     return cudaGetLastError();

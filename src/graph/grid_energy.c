@@ -25,6 +25,7 @@ struct gcut__grid_energy {
     int32_t largest[GCUT__MAX_THREADS];
 #ifdef GCUT_HAVE_CUDA
     gcut__seg_gpu *gpu; /* the graph on the device; NULL on the CPU */
+    int warm;           /* GPU: cuts start from the last flow (keep_warm) */
 #endif
 };
 
@@ -226,6 +227,12 @@ gcut_status gcut__grid_energy_set_nlinks(gcut__grid_energy *e, const int32_t *ta
 gcut_status gcut__grid_energy_set_terminals(gcut__grid_energy *e, const int32_t *tcap)
 {
 #ifdef GCUT_HAVE_CUDA
+    if (e->gpu && e->warm) {
+        gcut_status st = gcut__gpu_warm_seg_terminals(e->g, tcap);
+        if (!st && e->keep_solution)
+            st = gcut__gpu_warm_fetch_graph(e->g);
+        return st;
+    }
     if (e->gpu) {
         gcut_status st = gcut__seg_gpu_build(e->gpu, tcap);
         /* The proof is checked on the host: the graph comes up too. */
@@ -249,6 +256,8 @@ static gcut_status solve_gpu(gcut__grid_energy *e, uint8_t *labels, gcut_solve_i
     g->solved = 0;
     double t0 = gcut__now_ms();
     gcut_status st = gcut__seg_gpu_solve(e->gpu, e->solver->gpu_variant, labels, &iterations);
+    if (e->warm)
+        gcut__gpu_warm_seg_solved(g, st); /* g->flow: the whole flow, not this run's */
     double t1 = gcut__now_ms();
     if (!st && e->keep_solution) {
         st = gcut__grid_alloc_solution(g);
@@ -278,10 +287,10 @@ gcut_status gcut__grid_energy_solve(gcut__grid_energy *e, uint8_t *labels, gcut_
     return st ? st : gcut_grid_labels(e->g, labels);
 }
 
-int gcut__grid_energy_on_gpu(const gcut__grid_energy *e)
+int gcut__grid_energy_needs_reopen(const gcut__grid_energy *e)
 {
 #ifdef GCUT_HAVE_CUDA
-    return e->gpu != NULL;
+    return e->gpu != NULL && !e->warm;
 #else
     (void)e;
     return 0;
@@ -291,9 +300,38 @@ int gcut__grid_energy_on_gpu(const gcut__grid_energy *e)
 gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e)
 {
 #ifdef GCUT_HAVE_CUDA
+    if (e->gpu && e->warm)
+        return gcut__gpu_warm_fetch_graph(e->g);
     if (e->gpu)
         return gcut__seg_gpu_fetch_graph(e->gpu);
 #endif
     (void)e;
+    return GCUT_OK;
+}
+
+gcut_status gcut__grid_energy_keep_warm(gcut__grid_energy *e)
+{
+#ifdef GCUT_HAVE_CUDA
+    /* Only the tiled solver starts from a kept flow. */
+    if (e->gpu && e->solver->solve == gcut__gpu_grid_tiled_warm) {
+        gcut_status st =
+            gcut__gpu_warm_seg_begin(e->g, e->im.colour_of_pixel, e->im.colors);
+        if (!st)
+            st = gcut__gpu_warm_seg_seeds(e->g, e->im.seeds);
+        e->warm = !st;
+        return st;
+    }
+#endif
+    (void)e;
+    return GCUT_OK;
+}
+
+gcut_status gcut__grid_energy_set_seeds(gcut__grid_energy *e, const uint8_t *seeds)
+{
+    e->im.seeds = seeds;
+#ifdef GCUT_HAVE_CUDA
+    if (e->gpu && e->warm)
+        return gcut__gpu_warm_seg_seeds(e->g, seeds);
+#endif
     return GCUT_OK;
 }

@@ -60,9 +60,20 @@ gcut_status gcut__grid_energy_set_terminals(gcut__grid_energy *e, const int32_t 
  * solve's info. */
 gcut_status gcut__grid_energy_solve(gcut__grid_energy *e, uint8_t *labels, gcut_solve_info *info);
 
-/* 1 when the energy lives on the GPU: there the seeds went up once, with
- * the image, so new seeds need a new energy. */
-int gcut__grid_energy_on_gpu(const gcut__grid_energy *e);
+/* For a segmentation session (one image, many seed states): keep the cut
+ * warm. On the GPU the n-links set last stay on the device and every later
+ * cut starts from the last flow (src/gpu/grid_gpu_update.cu); on the CPU
+ * nothing changes (the solver table's own warm starts apply). Call after
+ * gcut__grid_energy_set_nlinks. */
+gcut_status gcut__grid_energy_keep_warm(gcut__grid_energy *e);
+
+/* New seeds (width*height gcut_seed bytes, kept by the caller like the
+ * image) for the next terminals. */
+gcut_status gcut__grid_energy_set_seeds(gcut__grid_energy *e, const uint8_t *seeds);
+
+/* 1 when the energy lives on the GPU and is not kept warm: there the seeds
+ * went up once, with the image, so new seeds need a new energy. */
+int gcut__grid_energy_needs_reopen(const gcut__grid_energy *e);
 
 /* The graph as set, in the grid's capacity arrays (for writing it out). */
 gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e);

@@ -13,7 +13,7 @@ static const gcut__grid_solver solvers[] = {
     {"bk", -1, gcut__bk_grid_solve},
     {"pbk", -1, gcut__pbk_grid_solve},
 #ifdef GCUT_HAVE_CUDA
-    {"tiled", 0, gcut__gpu_grid_tiled},
+    {"tiled", 0, gcut__gpu_grid_tiled_warm}, /* keeps its flow for the next solve */
     {"lockfree", 1, gcut__gpu_grid_lockfree},
 #endif
 };
@@ -77,10 +77,15 @@ gcut_status gcut__grid_run_solver(gcut_grid *g, const gcut__grid_solver *s,
     gcut_status st = s->gpu_variant < 0 ? gcut__grid_check_overflow(g) : GCUT_OK;
     if (!st)
         st = gcut__grid_alloc_solution(g);
-    /* BK keeps its flow and trees for a warm re-solve; any other solver's
-     * residuals end that. */
+    /* BK keeps its flow and trees for a warm re-solve, the GPU's tiled
+     * solver its flow on the device; any other solver's residuals end that. */
     if (!st && s->solve == gcut__bk_grid_solve)
         st = gcut__bk_grid_prepare(g);
+#ifdef GCUT_HAVE_CUDA
+    else if (!st && s->solve == gcut__gpu_grid_tiled_warm) {
+        /* the warm GPU solve keeps or replaces the state itself */
+    }
+#endif
     else
         gcut__grid_forget_warm(g);
     if (st)

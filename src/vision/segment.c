@@ -477,6 +477,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         info->time_graph_ms += t3 - t2;
         if (!st)
             st = gcut__grid_energy_solve(s->energy, s->mask, &si);
+        double t5 = gcut__now_ms();
+        if (t5 - t2 > info->time_recut_max_ms)
+            info->time_recut_max_ms = t5 - t2;
         if (!st && o->verify)
             st = gcut_grid_verify(s->grid, NULL);
         info->time_cut_ms += gcut__now_ms() - t3;
@@ -728,6 +731,10 @@ gcut_status gcut_segment_session_create(gcut_context *ctx, const uint8_t *pixels
      * change between updates, and plain BK warm from the last cut was
      * measured slower than pbk from zero (bench/segment_session_bench.c). */
     st = prepare_image(s, &ss->options, "pbk", 1, &info);
+    /* Same image, same n-links: every cut of every state can start from
+     * the last flow (on the GPU, where the solver keeps it on the device). */
+    if (!st)
+        st = gcut__grid_energy_keep_warm(s->energy);
     ss->prepare_ms = gcut__now_ms() - t0;
     if (st) {
         gcut_segment_session_destroy(ss);
@@ -755,10 +762,10 @@ gcut_status gcut_segment_session_update(gcut_segment_session *ss, const uint8_t 
             return gcut__fail(ctx, GCUT_E_INVALID, "seed value %d at pixel (%lld, %lld)",
                               seeds[i], (long long)(i % s->width), (long long)(i / s->width));
     memcpy(ss->seeds, seeds, (size_t)s->n);
+    double t0 = gcut__now_ms();
     gcut_status st = GCUT_OK;
-    if (gcut__grid_energy_on_gpu(s->energy)) {
+    if (gcut__grid_energy_needs_reopen(s->energy)) {
         /* The device took the seeds with the image: a new energy there. */
-        double t0 = gcut__now_ms();
         gcut__grid_energy_close(s->energy);
         s->energy = NULL;
         gcut__energy_image image = {s->rgb, s->seeds, s->colors.of_pixel, s->colors.count,
@@ -767,8 +774,11 @@ gcut_status gcut_segment_session_update(gcut_segment_session *ss, const uint8_t 
                                     &s->energy);
         if (!st)
             st = set_up_nlinks(s, &ss->options);
-        out->time_graph_ms += gcut__now_ms() - t0;
+    } else {
+        /* Only the seeds go to the energy (with a warm GPU cut: up to the device). */
+        st = gcut__grid_energy_set_seeds(s->energy, s->seeds);
     }
+    out->time_graph_ms += gcut__now_ms() - t0;
     if (!st)
         st = segment(s, &ss->options, mask, out);
     if (ss->updates++ == 0)

@@ -675,6 +675,13 @@ static gcut_status change_capacities(gcut_grid *g, rng *r, int up)
 static void check_resolve_one(check_report *r, gcut_context *ctx, uint64_t seed, int index,
                               int regime, int rounds)
 {
+    check_grid_resolve_with(r, ctx, "bk", ctx, seed, index, regime, rounds);
+}
+
+void check_grid_resolve_with(check_report *r, gcut_context *ctx, const char *algo,
+                             gcut_context *ref_ctx, uint64_t seed, int index, int regime,
+                             int rounds)
+{
     char what[240];
     gcut_grid *g = NULL, *fresh = NULL;
     uint8_t *ref_side = NULL;
@@ -693,8 +700,8 @@ static void check_resolve_one(check_report *r, gcut_context *ctx, uint64_t seed,
     if (!ok)
         check_fail(r, "seed %llu index %d: out of memory", (unsigned long long)seed, index);
     for (int round = 0; round <= rounds && ok; round++) {
-        snprintf(what, sizeof what, "seed %llu index %d (%s, %dx%d, %d-connected), round %d",
-                 (unsigned long long)seed, index, check_grid_regime_name(regime), w, h,
+        snprintf(what, sizeof what, "%s: seed %llu index %d (%s, %dx%d, %d-connected), round %d",
+                 algo, (unsigned long long)seed, index, check_grid_regime_name(regime), w, h,
                  gcut_grid_connectivity(g), round);
         if (round > 0 && (st = change_capacities(g, &changes, up)) != GCUT_OK) {
             check_fail(r, "%s: changing capacities failed (%s): %s", what, gcut_status_str(st),
@@ -707,15 +714,16 @@ static void check_resolve_one(check_report *r, gcut_context *ctx, uint64_t seed,
         if (check_grid_reference(g, &want, ref_side) != GCUT_OK) {
             check_fail(r, "%s: the reference ran out of memory", what);
             ok = 0;
-        } else if ((st = gcut_grid_solve(g, "bk", &info)) != GCUT_OK) {
+        } else if ((st = gcut_grid_solve(g, algo, &info)) != GCUT_OK) {
             check_fail(r, "%s: re-solve failed (%s): %s", what, gcut_status_str(st),
                        gcut_last_error(ctx));
             ok = 0;
         } else if (!check_grid_solution(r, ctx, g, info.flow, want, ref_side, what)) {
             ok = 0;
-        } else if (!(fresh = copy_grid(ctx, g)) ||
+        } else if (!(fresh = copy_grid(ref_ctx, g)) ||
                    gcut_grid_solve(fresh, "bk", &fresh_info) != GCUT_OK) {
-            check_fail(r, "%s: the fresh copy could not be solved: %s", what, gcut_last_error(ctx));
+            check_fail(r, "%s: the fresh copy could not be solved: %s", what,
+                       gcut_last_error(ref_ctx));
             ok = 0;
         } else if (fresh_info.flow != info.flow) {
             check_fail(r, "%s: re-solve flow %lld, a fresh solve %lld", what, (long long)info.flow,

@@ -80,6 +80,13 @@ void check_grid_bk_vs_reference_in(check_report *r, int regime, int count, uint6
  * and give the flow of a fresh solve of a copy. */
 void check_grid_bk_resolve(check_report *r, int count, uint64_t seed);
 
+/* One grid of that check (grid `index` of `regime`, `rounds` batches of
+ * changes), solved with `algo` on `ctx`'s device, the fresh copies with
+ * "bk" on `ref_ctx`. */
+void check_grid_resolve_with(check_report *r, gcut_context *ctx, const char *algo,
+                             gcut_context *ref_ctx, uint64_t seed, int index, int regime,
+                             int rounds);
+
 /* Check one solved grid against a known flow: flow, verify, cut capacity
  * (library and independent), reference side inside the labels. `what`
  * names the grid in messages; `ctx` is the grid's context (for its last

@@ -8,6 +8,9 @@
 
 #include "check_rng.h"
 #include "gcut.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 /* A disk of one colour over a gradient of another, with noise. */
 static void make_image(rng *r, int w, int h, int channels, size_t stride, uint8_t *pixels)
@@ -47,17 +50,17 @@ static void add_stroke(rng *r, int w, int h, uint8_t *seeds, uint8_t label)
     }
 }
 
-void check_segment_session_vs_image(check_report *r, int count, uint64_t seed)
+/* Sessions on `ctx` against one-shot segmentations on `ref` and, when not
+ * NULL, on `ref2` (another device); `large`: every fourth image spans
+ * several GPU tiles. */
+static void run_sessions(check_report *r, int count, uint64_t seed, gcut_context *ctx,
+                         gcut_context *ref, gcut_context *ref2, int large)
 {
-    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
-    if (!ctx) {
-        check_fail(r, "cannot create a context");
-        return;
-    }
     for (int i = 0; i < count; i++) {
         rng rg = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i * 0x632be59bd9b4e019ULL + 17};
         rng_next(&rg);
-        int w = (int)rng_range(&rg, 2, 40), h = (int)rng_range(&rg, 2, 40);
+        int big = large && i % 4 == 3;
+        int w = (int)rng_range(&rg, 2, big ? 300 : 40), h = (int)rng_range(&rg, 2, big ? 200 : 40);
         int channels = (int)rng_range(&rg, 1, 4);
         size_t stride = (size_t)w * (size_t)channels + (size_t)rng_below(&rg, 5);
         size_t n = (size_t)w * (size_t)h;
@@ -73,6 +76,7 @@ void check_segment_session_vs_image(check_report *r, int count, uint64_t seed)
         o.iterations = (int)rng_range(&rg, 1, 5);
         o.lambda = (double)rng_range(&rg, 0, 200);
         o.threads = (int)rng_range(&rg, 1, 3);
+        o.verify = ref2 && i % 2; /* the warm GPU cuts' proofs, checked on the host */
         snprintf(name, sizeof name, "session %d: %dx%d, %d channels, %s, %d-conn, lambda %g", i, w,
                  h, channels, o.model == GCUT_MODEL_GMM ? "gmm" : "hist", o.connectivity,
                  o.lambda);
@@ -102,24 +106,31 @@ void check_segment_session_vs_image(check_report *r, int count, uint64_t seed)
             } else {
                 add_stroke(&rg, w, h, seeds, rng_below(&rg, 2) ? GCUT_SEED_FG : GCUT_SEED_BG);
             }
-            gcut_segment_info got, ref;
+            gcut_segment_info got;
             gcut_status st1 = gcut_segment_session_update(ss, seeds, mask, &got);
             char err1[256];
             snprintf(err1, sizeof err1, "%s", gcut_last_error(ctx));
-            gcut_status st2 = gcut_segment_image(ctx, orig, w, h, channels, stride, seeds, &o,
-                                                 want, &ref);
-            if (st1 != st2) {
-                check_fail(r, "%s, state %d: session %s (%s), one-shot %s (%s)", name, k,
-                           gcut_status_str(st1), err1, gcut_status_str(st2), gcut_last_error(ctx));
-                ok = 0;
-            } else if (st1 == GCUT_OK &&
-                       (memcmp(mask, want, n) != 0 || got.flow != ref.flow ||
-                        got.iterations != ref.iterations || got.foreground != ref.foreground)) {
-                check_fail(r, "%s, state %d: session mask/flow %lld/cuts %d differ from the "
-                           "one-shot's %lld/%d",
-                           name, k, (long long)got.flow, got.iterations, (long long)ref.flow,
-                           ref.iterations);
-                ok = 0;
+            for (int pass = 0; pass < (ref2 ? 2 : 1) && ok; pass++) {
+                gcut_context *one = pass ? ref2 : ref;
+                gcut_segment_info want_info;
+                gcut_status st2 = gcut_segment_image(one, orig, w, h, channels, stride, seeds, &o,
+                                                     want, &want_info);
+                if (st1 != st2) {
+                    check_fail(r, "%s, state %d: session %s (%s), one-shot (%s) %s (%s)", name, k,
+                               gcut_status_str(st1), err1, want_info.device ? want_info.device : "?",
+                               gcut_status_str(st2), gcut_last_error(one));
+                    ok = 0;
+                } else if (st1 == GCUT_OK &&
+                           (memcmp(mask, want, n) != 0 || got.flow != want_info.flow ||
+                            got.iterations != want_info.iterations ||
+                            got.foreground != want_info.foreground)) {
+                    check_fail(r, "%s, state %d: session (%s) mask/flow %lld/cuts %d differ from "
+                               "the one-shot's (%s) %lld/%d",
+                               name, k, got.device ? got.device : "?", (long long)got.flow,
+                               got.iterations, want_info.device ? want_info.device : "?",
+                               (long long)want_info.flow, want_info.iterations);
+                    ok = 0;
+                }
             }
         }
     next:
@@ -132,5 +143,39 @@ void check_segment_session_vs_image(check_report *r, int count, uint64_t seed)
         free(mask);
         free(want);
     }
+}
+
+void check_segment_session_vs_image(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    run_sessions(r, count, seed, ctx, ctx, NULL, 0);
     gcut_context_destroy(ctx);
+}
+
+void check_segment_session_gpu(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *cpu = check_context(GCUT_DEVICE_CPU);
+    gcut_context *gpu = check_context(GCUT_DEVICE_GPU);
+    int devices = 0;
+    if (!cpu || !gpu)
+        check_fail(r, "could not create the contexts");
+    else if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK || devices == 0)
+        r->skipped += count; /* no usable GPU here */
+    else {
+        run_sessions(r, count, seed, gpu, cpu, gpu, 1);
+#ifdef GCUT_HAVE_CUDA
+        /* The sessions' cuts after their first must have started warm at times. */
+        long long warm = 0, cold = 0;
+        gcut__gpu_warm_counts(gpu, &warm, &cold);
+        if (r->passed > 0 && warm == 0)
+            check_fail(r, "no GPU session cut started from the kept flow (%lld from no flow)",
+                       cold);
+#endif
+    }
+    gcut_context_destroy(cpu);
+    gcut_context_destroy(gpu);
 }

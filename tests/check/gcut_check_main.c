@@ -23,6 +23,7 @@
 #include "check_grid.h"
 #include "check_grid_gpu.h"
 #include "check_grid_e2e.h"
+#include "check_grid_gpu_update.h"
 #include "check_grid_parallel.h"
 #include "check_match.h"
 #include "check_match_gpu.h"
@@ -82,6 +83,9 @@ static const check_entry checks[] = {
     {"grid.gpu_overflow", 40, 8, check_grid_gpu_overflow},
     {"grid.gpu_knobs_vs_cpu", 300, 20, check_grid_gpu_knobs_vs_cpu},
     {"grid.gpu_snapshot", 40, 5, check_grid_gpu_snapshot},
+    {"grid.gpu_tiled_resolve", 300, 40, check_grid_gpu_resolve},
+    {"grid.gpu_tiled_resolve_large", 12, 2, check_grid_gpu_resolve_large},
+    {"segment.session_gpu", 60, 12, check_segment_session_gpu},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_worklist_shapes_vs_cpu", 200, 10, check_graph_gpu_worklist_shapes_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
