@@ -1,14 +1,20 @@
-/* Dynamic max-flow on the CPU: batches of capacity changes on large
- * generated graphs, each re-solved from the last flow (after
- * gcut_graph_update) and, in the same run on a twin of the graph given the
- * same batches, from zero (GCUT_GRAPH_SOLVE_SCRATCH; the twin keeps the
- * warm graph's state untouched by other solvers); all flows must agree. Prints a markdown
- * table: per instance, batch size (share of the arcs) and kind (raise,
- * lower, mixed), the median times and the speed-up.
+/* Dynamic max-flow: batches of capacity changes on large generated
+ * graphs, each re-solved from the last flow (after gcut_graph_update) and,
+ * in the same run on a twin of the graph given the same batches, from zero
+ * (GCUT_GRAPH_SOLVE_SCRATCH; the twin lives in a context of its own, so
+ * that the warm graph's state, on the device too, is untouched by other
+ * solves); all flows must agree. Prints a markdown table: per instance,
+ * batch size (share of the arcs) and kind (raise, lower, mixed), the
+ * median times and the speed-up, and the device of the warm solves.
  *
  * Usage: dynamic-maxflow-bench [--quick] [--batches N] [--only NAME]
- *                              [--algo bk|prf] [--skip-same] [--max-share F]
- *                              [--seed S]
+ *                              [--kind raise|lower|mixed]
+ *                              [--algo bk|prf|worklist] [--skip-same]
+ *                              [--no-prf] [--max-share F] [--seed S]
+ * --algo worklist: the GPU worklist solver, warm from its device state,
+ * against itself from zero (both on the GPU, transfers included).
+ * --no-prf: leave out prf from zero (the CPU default) where the warm
+ * solver is another.
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
  * its budget and prf solves from zero; the time counts both).
@@ -86,9 +92,9 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
 int main(int argc, char **argv)
 {
-    int use_quick = 0, batches = 5, skip_same = 0, max_shares = 4;
+    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4;
     unsigned warm_flags = 0;
-    const char *only = NULL, *algo = "bk";
+    const char *only = NULL, *only_kind = NULL, *algo = "bk";
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -102,15 +108,20 @@ int main(int argc, char **argv)
             warm_flags = GCUT_GRAPH_SOLVE_BOUNDED;
         else if (!strcmp(argv[i], "--skip-same"))
             skip_same = 1;
+        else if (!strcmp(argv[i], "--no-prf"))
+            no_prf = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc)
+            only_kind = argv[++i];
         else if (!strcmp(argv[i], "--algo") && i + 1 < argc)
             algo = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--batches N] [--only NAME] [--algo A] [--skip-same] [--bounded] "
-                    "[--seed S]\n",
+            fprintf(stderr,
+                    "usage: %s [--quick] [--batches N] [--only NAME] [--kind K] [--algo A] "
+                    "[--skip-same] [--no-prf] [--bounded] [--max-share F] [--seed S]\n",
                     argv[0]);
             return 2;
         }
@@ -123,17 +134,23 @@ int main(int argc, char **argv)
     int count = use_quick ? (int)(sizeof quick / sizeof *quick) : (int)(sizeof full / sizeof *full);
     static const double shares[] = {0.0001, 0.001, 0.01, 0.1};
 
-    gcut_context *ctx = NULL;
+    /* One context for the warm graph, one for its twin: a context keeps
+     * one graph on the device. */
+    gcut_context *ctx = NULL, *twin_ctx = NULL;
     gcut_options opt;
     gcut_options_init(&opt);
-    opt.device = GCUT_DEVICE_CPU;
+    opt.device = strcmp(algo, "worklist") ? GCUT_DEVICE_CPU : GCUT_DEVICE_GPU;
     opt.verbosity = 0;
-    if (gcut_context_create(&opt, &ctx) != GCUT_OK) {
+    if (gcut_context_create(&opt, &ctx) != GCUT_OK ||
+        gcut_context_create(&opt, &twin_ctx) != GCUT_OK) {
         fprintf(stderr, "dynamic-maxflow-bench: no context\n");
         return 1;
     }
     int bad = 0;
-    int also_prf = strcmp(algo, "prf") != 0;
+    int also_prf = strcmp(algo, "prf") != 0 && !no_prf;
+    if (no_prf)
+        skip_same = 0;
+    const char *device = NULL;
     printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
            "speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s\n",
            algo, also_prf ? " fresh prf ms |" : "", algo, also_prf ? " vs fresh prf |" : "",
@@ -147,9 +164,12 @@ int main(int argc, char **argv)
         if (only && !strstr(in->name, only))
             continue;
         for (int kind = RAISE; kind <= MIXED; kind++) {
+            if (only_kind && strcmp(only_kind, kind_names[kind]))
+                continue;
             for (int sh = 0; sh < max_shares; sh++) {
                 gcut_graph *g = NULL, *twin = NULL;
-                if (build(ctx, in, seed, &g) != GCUT_OK || build(ctx, in, seed, &twin) != GCUT_OK) {
+                if (build(ctx, in, seed, &g) != GCUT_OK ||
+                    build(twin_ctx, in, seed, &twin) != GCUT_OK) {
                     fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
                     return 1;
                 }
@@ -162,9 +182,12 @@ int main(int argc, char **argv)
                 int32_t *cap = malloc((size_t)per * sizeof *cap);
                 gcut_solve_info info;
                 /* The first solve from zero by prf (BK from zero takes
-                 * minutes on the large graphs), then an empty batch lets
-                 * the warm solver set up its state, untimed. */
-                if (!tail || !head || !cap || gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK ||
+                 * minutes on the large graphs; the GPU solver is its own
+                 * first), then an empty batch lets the warm solver set up
+                 * its state, untimed. */
+                if (!tail || !head || !cap ||
+                    gcut_graph_solve(g, opt.device == GCUT_DEVICE_GPU ? algo : "prf", 0, &info) !=
+                        GCUT_OK ||
                     gcut_graph_update(g, 0, NULL, NULL, NULL, 0) != GCUT_OK ||
                     gcut_graph_solve(g, algo, 0, &info) != GCUT_OK) {
                     fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
@@ -201,9 +224,11 @@ int main(int argc, char **argv)
                     else
                         fi = pi;
                     if (st) {
-                        fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
+                        fprintf(stderr, "%s: %s / %s\n", in->name, gcut_last_error(ctx),
+                                gcut_last_error(twin_ctx));
                         return 1;
                     }
+                    device = wi.device;
                     if (wi.flow != fi.flow || (also_prf && pi.flow != fi.flow)) {
                         fprintf(stderr, "%s, %s batch %d: warm flow %lld, fresh %lld\n", in->name,
                                 kind_names[kind], b, (long long)wi.flow, (long long)fi.flow);
@@ -243,6 +268,9 @@ int main(int argc, char **argv)
     free(fresh);
     free(warm);
     free(fresh_prf);
+    if (device)
+        printf("\nWarm solves (%s) ran on: %s.\n", algo, device);
     gcut_context_destroy(ctx);
+    gcut_context_destroy(twin_ctx);
     return bad;
 }
