@@ -436,39 +436,53 @@ fail:
     return st;
 }
 
-/* The warm re-solve's result on the host: flow, side and excesses (the
- * pseudo-flow it left, deficits included), and the CPU's residuals built
- * from them, so that a feasible flow (gcut__prf_return_excess, deficits
- * first) or a CPU re-solve can follow. */
+/* The warm re-solve's result on the host: the cut side and the value. Its
+ * flow stays on the device until asked for (gcut__gpu_graph_fetch): a
+ * batch of updates needs none of it on the host. */
 static gcut_status download_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
 {
-    gcut_context *ctx = g->ctx;
-    gcut_status st = GCUT_OK;
-    if (!g->excess && !(g->excess = (int64_t *)malloc((size_t)g->n * sizeof *g->excess)))
-        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for %d excesses", g->n);
-    if ((g->m > 0 &&
-         (st = stage_down(ctx, s, gs, g->flow, gs->dg.flow, (size_t)g->m * sizeof(int32_t)))) ||
-        (st = stage_down(ctx, s, gs, g->side, gs->dg.side, (size_t)g->n)))
+    gcut_status st = stage_down(g->ctx, s, gs, g->side, gs->dg.side, (size_t)g->n);
+    if (st)
         return st;
-    /* The excesses through the pinned halves, a half at a time. */
-    {
-        const size_t per = gs->half / sizeof(long long);
-        for (size_t done = 0; done < (size_t)g->n; done += per) {
-            const size_t chunk = (size_t)g->n - done < per ? (size_t)g->n - done : per;
-            if ((st = stage_down(ctx, s, gs, g->excess + done, gs->dg.excess + done,
-                                 chunk * sizeof(long long))))
-                return st;
-        }
-    }
-    g->excess[g->source] = 0;
     g->flow_value = gs->flow_value;
     g->is_flow = 0;
-    g->flow_stored = 1;
+    g->flow_stored = 0;
+    g->warm = 0;
+    g->gpu_flow = 1;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_fetch(gcut_graph *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = uploaded_state(g, &s, &gs);
+    if (st)
+        return st;
+    if (gs->solved != g)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: the flow of this graph's last solve is gone");
+    if (!g->excess && !(g->excess = (int64_t *)malloc((size_t)g->n * sizeof *g->excess)))
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for %d excesses", g->n);
+    if (g->m > 0 &&
+        (st = stage_down(ctx, s, gs, g->flow, gs->dg.flow, (size_t)g->m * sizeof(int32_t))))
+        return st;
+    /* The excesses (deficits included) through the pinned half, in turn. */
+    const size_t per = gs->half / sizeof(long long);
+    for (size_t done = 0; done < (size_t)g->n; done += per) {
+        const size_t chunk = (size_t)g->n - done < per ? (size_t)g->n - done : per;
+        if ((st = stage_down(ctx, s, gs, g->excess + done, gs->dg.excess + done,
+                             chunk * sizeof(long long))))
+            return st;
+    }
+    g->excess[g->source] = 0;
     gcut__resnet rn;
     if ((st = gcut__resnet_build(g, g->flow, &rn)))
         return st;
     gcut__resnet_free(&rn);
+    g->flow_stored = 1;
     g->warm = 1;
+    g->gpu_flow = 0;
     return GCUT_OK;
 }
 

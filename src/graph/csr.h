@@ -78,6 +78,9 @@ struct gcut_graph {
      * solve left there, and gpu_pending lists the arcs updated since (an
      * arc may repeat); the next GPU solve sends only those. */
     int gpu_warm;
+    /* After a GPU warm re-solve: the flow is on the device only (flow[] and
+     * res stale), until gcut__gpu_graph_fetch() brings it when asked for. */
+    int gpu_flow;
     int32_t *gpu_pending;
     int64_t gpu_pending_count, gpu_pending_room;
 };

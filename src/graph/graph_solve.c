@@ -103,6 +103,7 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
                      s->gpu_variant == GCUT__GPU_WORKLIST;
     g->solved = 0;
     g->flow_stored = g->is_flow = 0;
+    g->gpu_flow = 0;
     if (!resume)
         g->warm = 0;
     if (s->solve != gcut__bk_graph_solve)
@@ -148,6 +149,10 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     /* Only a worklist solve leaves the device a state to continue from. */
     g->gpu_warm = !st && s->gpu_variant == GCUT__GPU_WORKLIST;
     g->gpu_pending_count = 0;
+#ifdef GCUT_HAVE_CUDA
+    if (!st && g->gpu_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
+        st = gcut__gpu_graph_fetch(g);
+#endif
     if (!st && !g->is_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
         st = gcut__prf_return_excess(g);
     double t1 = gcut__now_ms();
@@ -171,6 +176,13 @@ gcut_status gcut__graph_need_flow(gcut_graph *g)
         return gcut__fail(g->ctx, GCUT_E_STATE, "graph: flows asked for before a solve");
     if (g->is_flow)
         return GCUT_OK;
+#ifdef GCUT_HAVE_CUDA
+    if (g->gpu_flow) {
+        gcut_status st = gcut__gpu_graph_fetch(g);
+        if (st)
+            return st;
+    }
+#endif
     return gcut__prf_return_excess(g); /* stores the flow too */
 }
 

@@ -42,7 +42,9 @@ gcut_status gcut_graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head,
 
 gcut_status gcut__graph_make_warm(gcut_graph *g)
 {
-    if (g->warm || !g->solved)
+    /* (After a GPU warm re-solve the flow stays on the device: the CPU's
+     * state is left cold, and the update only notes the arcs for it.) */
+    if (g->warm || !g->solved || g->gpu_flow)
         return GCUT_OK;
     /* The solver kept its flow (or preflow) in g->flow: the residuals and
      * excesses follow from it. */
@@ -315,7 +317,8 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
     if (st)
         return st;
     if (missing) {
-        g->gpu_warm = 0; /* arc numbers change: the device graph goes up again */
+        /* Arc numbers change: the device graph goes up again. */
+        g->gpu_warm = g->gpu_flow = 0;
         int32_t *add_tail = malloc((size_t)missing * sizeof *add_tail);
         int32_t *add_head = malloc((size_t)missing * sizeof *add_head);
         int64_t k = 0;

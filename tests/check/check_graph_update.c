@@ -62,11 +62,11 @@ static int64_t make_batch(rng *r, const gcut_graph *g, int kind, int32_t cmax, i
 static const char *const cpu_pair[2] = {"prf", "bk"};
 static const char *const gpu_pair[2] = {"worklist", "prf"};
 
-/* One sequence on graph g: `batches` batches, each re-solve checked. The
- * solves take pair[base] (the other one now and then). Returns 1 if all
- * held. */
-static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
-                        int batches, int32_t cmax, const char *name,
+/* One sequence on graph g (in ctx): `batches` batches, each re-solve
+ * checked, the fresh solve it is compared with made in cpu_ctx. The solves
+ * take pair[base] (the other one now and then). Returns 1 if all held. */
+static int run_sequence(check_report *r, gcut_context *ctx, gcut_context *cpu_ctx, gcut_graph *g,
+                        rng *rg, int batches, int32_t cmax, const char *name,
                         const char *const pair[2], int base)
 {
     int32_t n = gcut_graph_nodes(g);
@@ -124,15 +124,19 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         /* The fresh solve of the same graph: the same canonical side. */
         gcut_graph *fresh = NULL;
         int same = 0;
-        if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                        &fresh) == GCUT_OK &&
-            gcut_graph_solve(fresh, "prf", 0, NULL) == GCUT_OK &&
-            gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+        gcut_status fst = gcut_graph_create_from_arcs(cpu_ctx, a.n, a.m, a.tail, a.head, a.cap,
+                                                      a.source, a.sink, &fresh);
+        if (!fst)
+            fst = gcut_graph_solve(fresh, "prf", 0, NULL);
+        if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
             gcut_graph_cut_side(g, side) == GCUT_OK)
             same = memcmp(side, fresh_side, (size_t)n) == 0;
         gcut_graph_destroy(fresh);
         int good = 1;
-        if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
+        if (fst) {
+            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu_ctx));
+            good = 0;
+        } else if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
                                   !((flags & GCUT_GRAPH_SOLVE_BOUNDED) && !strcmp(info.algo, "prf")))) {
             check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
                        (long long)want);
@@ -195,7 +199,7 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
         else {
             int batches = (int)rng_range(&rg, 1, 8);
             int base = (int)rng_below(&rg, 2);
-            if (run_sequence(r, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
+            if (run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
                 r->passed++;
         }
         gcut_graph_destroy(g);
@@ -258,7 +262,7 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
         else {
             int batches = (int)rng_range(&rg, 2, 6);
             int base = (int)rng_below(&rg, 2);
-            if (run_sequence(r, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
+            if (run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
                 r->passed++;
         }
         gcut_graph_destroy(g);
@@ -272,7 +276,6 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
 static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
                          uint64_t seed, int index)
 {
-    (void)cpu;
     (void)algo;
     rng rg = rng_for(seed ^ 0x6b0u, index);
     uint64_t gseed = rng_next(&rg);
@@ -336,7 +339,7 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu, 
         check_fail(r, "%s: %s", name, gcut_last_error(gpu));
     } else {
         int batches = (int)rng_range(&rg, 2, 8);
-        if (run_sequence(r, gpu, g, &rg, batches, cmax, name, gpu_pair, 0))
+        if (run_sequence(r, gpu, cpu, g, &rg, batches, cmax, name, gpu_pair, 0))
             r->passed++;
     }
     gcut_graph_destroy(g);
