@@ -9,6 +9,7 @@
 
 #include "check_graph.h"
 #include "check_rng.h"
+#include "graph/csr.h"
 #include "graph/gen.h"
 
 static rng rng_for(uint64_t seed, int index)
@@ -111,8 +112,16 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_context *cpu_ct
         unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
         if (rng_below(rg, 2))
             flags |= GCUT_GRAPH_SOLVE_BOUNDED;
+        /* After a worklist solve (and no arcs added) the GPU continues from
+         * its device state, which leaves the flow there (g->gpu_flow) unless
+         * a feasible flow is asked for. */
+        int from_device = g->gpu_warm && !strcmp(algo, "worklist");
         if ((st = gcut_graph_solve(g, algo, flags, &info)) != GCUT_OK) {
             check_fail(r, "%s: re-solve (%s): %s", what, algo, gcut_last_error(ctx));
+            goto done;
+        }
+        if (from_device && !(flags & GCUT_GRAPH_SOLVE_FLOW) && !g->gpu_flow) {
+            check_fail(r, "%s: the GPU re-solve did not start from the device state", what);
             goto done;
         }
         check_graph_arcs a;
@@ -271,12 +280,19 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
 }
 
 /* One GPU sequence: instance `index` of every family in turn (random arcs
- * of each regime, genrmf, RLG, acyclic-dense, vision), built in the GPU
- * context and re-solved by the worklist solver from its device state. */
-static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
-                         uint64_t seed, int index)
+ * of each regime, genrmf, RLG, acyclic-dense, vision), re-solved by the
+ * worklist solver from its device state. The graph lives in a context of
+ * device "auto" (the GPU one would refuse the prf solves between). */
+static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_only,
+                         const char *algo, uint64_t seed, int index)
 {
     (void)algo;
+    (void)gpu_only;
+    gcut_context *gpu = check_context(GCUT_DEVICE_AUTO);
+    if (!gpu) {
+        check_fail(r, "gpu: instance %d: no context", index);
+        return;
+    }
     rng rg = rng_for(seed ^ 0x6b0u, index);
     uint64_t gseed = rng_next(&rg);
     gcut_graph *g = NULL;
@@ -291,6 +307,7 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu, 
                  (unsigned long long)seed);
         if (check_graph_random_arcs(seed ^ 0x6b1u, index / 5, &a) != 0) {
             check_fail(r, "%s: out of memory", name);
+            gcut_context_destroy(gpu);
             return;
         }
         for (int64_t k = 0; k < a.m; k++)
@@ -343,6 +360,7 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu, 
             r->passed++;
     }
     gcut_graph_destroy(g);
+    gcut_context_destroy(gpu);
 }
 
 void check_graph_update_gpu(check_report *r, int count, uint64_t seed)
