@@ -18,7 +18,9 @@
  * Columns: "update ms" is gcut_graph_update() alone (part of the warm
  * time); on the GPU "device ms" is the warm run's time on the device
  * (CUDA events: the batch applied and phase 1), the rest of the warm time
- * being the update, the sparse upload and the cut side's download.
+ * being the update, the sparse upload and the cut side's download;
+ * "steps / relabels" the warm run's push iterations and global relabels
+ * (medians).
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
  * its budget and prf solves from zero; the time counts both).
@@ -162,8 +164,9 @@ int main(int argc, char **argv)
     const char *device = NULL;
     printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
            "update ms |%s speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s---:|%s\n",
-           algo, also_prf ? " fresh prf ms |" : "", algo, on_gpu ? " device ms |" : "",
-           also_prf ? " vs fresh prf |" : "", also_prf ? "---:|" : "", on_gpu ? "---:|" : "",
+           algo, also_prf ? " fresh prf ms |" : "", algo,
+           on_gpu ? " device ms | steps / relabels |" : "", also_prf ? " vs fresh prf |" : "",
+           also_prf ? "---:|" : "", on_gpu ? "---:|---:|" : "",
            also_prf ? "---:|" : "");
     fflush(stdout);
     double *fresh = malloc((size_t)batches * sizeof *fresh);
@@ -171,6 +174,8 @@ int main(int argc, char **argv)
     double *fresh_prf = malloc((size_t)batches * sizeof *fresh_prf);
     double *update = malloc((size_t)batches * sizeof *update);
     double *on_device = malloc((size_t)batches * sizeof *on_device);
+    double *steps = malloc((size_t)batches * sizeof *steps);
+    double *relabels = malloc((size_t)batches * sizeof *relabels);
     for (int k = 0; k < count; k++) {
         const instance *in = &list[k];
         if (only && !strstr(in->name, only))
@@ -247,11 +252,14 @@ int main(int argc, char **argv)
                     }
                     warm[b] = (t1 - t0) + wi.time_ms;
                     update[b] = t1 - t0;
-                    on_device[b] = 0;
+                    on_device[b] = steps[b] = relabels[b] = 0;
 #ifdef GCUT_HAVE_CUDA
                     gcut__gpu_graph_stats gst;
-                    if (on_gpu && gcut__gpu_graph_stats_get(ctx, &gst) == GCUT_OK)
+                    if (on_gpu && gcut__gpu_graph_stats_get(ctx, &gst) == GCUT_OK) {
                         on_device[b] = gst.run_ms;
+                        steps[b] = (double)gst.push_launches;
+                        relabels[b] = (double)gst.relabels;
+                    }
 #endif
                     fresh[b] = fi.time_ms;
                     fresh_prf[b] = pi.time_ms;
@@ -269,7 +277,8 @@ int main(int argc, char **argv)
                     printf(" %.2f |", fp);
                 printf(" %.3f | %.3f |", w, median(update, batches));
                 if (on_gpu)
-                    printf(" %.3f |", median(on_device, batches));
+                    printf(" %.3f | %.0f / %.0f |", median(on_device, batches),
+                           median(steps, batches), median(relabels, batches));
                 if (same)
                     printf(" %.1fx |", f / w);
                 else
@@ -291,6 +300,8 @@ int main(int argc, char **argv)
     free(fresh_prf);
     free(update);
     free(on_device);
+    free(steps);
+    free(relabels);
     if (device)
         printf("\nWarm solves (%s) ran on: %s.\n", algo, device);
     gcut_context_destroy(ctx);
