@@ -1,14 +1,26 @@
-/* Dynamic max-flow on the CPU: batches of capacity changes on large
- * generated graphs, each re-solved from the last flow (after
- * gcut_graph_update) and, in the same run on a twin of the graph given the
- * same batches, from zero (GCUT_GRAPH_SOLVE_SCRATCH; the twin keeps the
- * warm graph's state untouched by other solvers); all flows must agree. Prints a markdown
- * table: per instance, batch size (share of the arcs) and kind (raise,
- * lower, mixed), the median times and the speed-up.
+/* Dynamic max-flow: batches of capacity changes on large generated
+ * graphs, each re-solved from the last flow (after gcut_graph_update) and,
+ * in the same run on a twin of the graph given the same batches, from zero
+ * (GCUT_GRAPH_SOLVE_SCRATCH; the twin lives in a context of its own, so
+ * that the warm graph's state, on the device too, is untouched by other
+ * solves); all flows must agree. Prints a markdown table: per instance,
+ * batch size (share of the arcs) and kind (raise, lower, mixed), the
+ * median times and the speed-up, and the device of the warm solves.
  *
  * Usage: dynamic-maxflow-bench [--quick] [--batches N] [--only NAME]
- *                              [--algo bk|prf] [--skip-same] [--max-share F]
- *                              [--seed S]
+ *                              [--kind raise|lower|mixed]
+ *                              [--algo bk|prf|worklist] [--skip-same]
+ *                              [--no-prf] [--max-share F] [--seed S]
+ * --algo worklist: the GPU worklist solver, warm from its device state,
+ * against itself from zero (both on the GPU, transfers included).
+ * --no-prf: leave out prf from zero (the CPU default) where the warm
+ * solver is another.
+ * Columns: "update ms" is gcut_graph_update() alone (part of the warm
+ * time); on the GPU "device ms" is the warm run's time on the device
+ * (CUDA events: the batch applied and phase 1), the rest of the warm time
+ * being the update, the sparse upload and the cut side's download;
+ * "steps / relabels" the warm run's push iterations and global relabels
+ * (medians).
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
  * its budget and prf solves from zero; the time counts both).
@@ -23,6 +35,9 @@
 
 #include "gcut.h"
 #include "graph/gen.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 static double now_ms(void)
 {
@@ -86,9 +101,9 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
 int main(int argc, char **argv)
 {
-    int use_quick = 0, batches = 5, skip_same = 0, max_shares = 4;
+    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4;
     unsigned warm_flags = 0;
-    const char *only = NULL, *algo = "bk";
+    const char *only = NULL, *only_kind = NULL, *algo = "bk";
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -102,15 +117,20 @@ int main(int argc, char **argv)
             warm_flags = GCUT_GRAPH_SOLVE_BOUNDED;
         else if (!strcmp(argv[i], "--skip-same"))
             skip_same = 1;
+        else if (!strcmp(argv[i], "--no-prf"))
+            no_prf = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc)
+            only_kind = argv[++i];
         else if (!strcmp(argv[i], "--algo") && i + 1 < argc)
             algo = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--batches N] [--only NAME] [--algo A] [--skip-same] [--bounded] "
-                    "[--seed S]\n",
+            fprintf(stderr,
+                    "usage: %s [--quick] [--batches N] [--only NAME] [--kind K] [--algo A] "
+                    "[--skip-same] [--no-prf] [--bounded] [--max-share F] [--seed S]\n",
                     argv[0]);
             return 2;
         }
@@ -123,33 +143,50 @@ int main(int argc, char **argv)
     int count = use_quick ? (int)(sizeof quick / sizeof *quick) : (int)(sizeof full / sizeof *full);
     static const double shares[] = {0.0001, 0.001, 0.01, 0.1};
 
-    gcut_context *ctx = NULL;
+    /* One context for the warm graph, one for its twin: a context keeps
+     * one graph on the device. With the GPU solver the device is "auto",
+     * so that prf (named) runs on the CPU in the same contexts. */
+    const int on_gpu = !strcmp(algo, "worklist");
+    gcut_context *ctx = NULL, *twin_ctx = NULL;
     gcut_options opt;
     gcut_options_init(&opt);
-    opt.device = GCUT_DEVICE_CPU;
+    opt.device = on_gpu ? GCUT_DEVICE_AUTO : GCUT_DEVICE_CPU;
     opt.verbosity = 0;
-    if (gcut_context_create(&opt, &ctx) != GCUT_OK) {
+    if (gcut_context_create(&opt, &ctx) != GCUT_OK ||
+        gcut_context_create(&opt, &twin_ctx) != GCUT_OK) {
         fprintf(stderr, "dynamic-maxflow-bench: no context\n");
         return 1;
     }
     int bad = 0;
-    int also_prf = strcmp(algo, "prf") != 0;
+    int also_prf = strcmp(algo, "prf") != 0 && !no_prf;
+    if (no_prf)
+        skip_same = 0;
+    const char *device = NULL;
     printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
-           "speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s\n",
-           algo, also_prf ? " fresh prf ms |" : "", algo, also_prf ? " vs fresh prf |" : "",
-           also_prf ? "---:|" : "", also_prf ? "---:|" : "");
+           "update ms |%s speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s---:|%s\n",
+           algo, also_prf ? " fresh prf ms |" : "", algo,
+           on_gpu ? " device ms | steps / relabels |" : "", also_prf ? " vs fresh prf |" : "",
+           also_prf ? "---:|" : "", on_gpu ? "---:|---:|" : "",
+           also_prf ? "---:|" : "");
     fflush(stdout);
     double *fresh = malloc((size_t)batches * sizeof *fresh);
     double *warm = malloc((size_t)batches * sizeof *warm);
     double *fresh_prf = malloc((size_t)batches * sizeof *fresh_prf);
+    double *update = malloc((size_t)batches * sizeof *update);
+    double *on_device = malloc((size_t)batches * sizeof *on_device);
+    double *steps = malloc((size_t)batches * sizeof *steps);
+    double *relabels = malloc((size_t)batches * sizeof *relabels);
     for (int k = 0; k < count; k++) {
         const instance *in = &list[k];
         if (only && !strstr(in->name, only))
             continue;
         for (int kind = RAISE; kind <= MIXED; kind++) {
+            if (only_kind && strcmp(only_kind, kind_names[kind]))
+                continue;
             for (int sh = 0; sh < max_shares; sh++) {
                 gcut_graph *g = NULL, *twin = NULL;
-                if (build(ctx, in, seed, &g) != GCUT_OK || build(ctx, in, seed, &twin) != GCUT_OK) {
+                if (build(ctx, in, seed, &g) != GCUT_OK ||
+                    build(twin_ctx, in, seed, &twin) != GCUT_OK) {
                     fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
                     return 1;
                 }
@@ -162,9 +199,11 @@ int main(int argc, char **argv)
                 int32_t *cap = malloc((size_t)per * sizeof *cap);
                 gcut_solve_info info;
                 /* The first solve from zero by prf (BK from zero takes
-                 * minutes on the large graphs), then an empty batch lets
-                 * the warm solver set up its state, untimed. */
-                if (!tail || !head || !cap || gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK ||
+                 * minutes on the large graphs; the GPU solver is its own
+                 * first), then an empty batch lets the warm solver set up
+                 * its state, untimed. */
+                if (!tail || !head || !cap ||
+                    gcut_graph_solve(g, on_gpu ? algo : "prf", 0, &info) != GCUT_OK ||
                     gcut_graph_update(g, 0, NULL, NULL, NULL, 0) != GCUT_OK ||
                     gcut_graph_solve(g, algo, 0, &info) != GCUT_OK) {
                     fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
@@ -201,15 +240,27 @@ int main(int argc, char **argv)
                     else
                         fi = pi;
                     if (st) {
-                        fprintf(stderr, "%s: %s\n", in->name, gcut_last_error(ctx));
+                        fprintf(stderr, "%s: %s / %s\n", in->name, gcut_last_error(ctx),
+                                gcut_last_error(twin_ctx));
                         return 1;
                     }
+                    device = wi.device;
                     if (wi.flow != fi.flow || (also_prf && pi.flow != fi.flow)) {
                         fprintf(stderr, "%s, %s batch %d: warm flow %lld, fresh %lld\n", in->name,
                                 kind_names[kind], b, (long long)wi.flow, (long long)fi.flow);
                         bad = 1;
                     }
                     warm[b] = (t1 - t0) + wi.time_ms;
+                    update[b] = t1 - t0;
+                    on_device[b] = steps[b] = relabels[b] = 0;
+#ifdef GCUT_HAVE_CUDA
+                    gcut__gpu_graph_stats gst;
+                    if (on_gpu && gcut__gpu_graph_stats_get(ctx, &gst) == GCUT_OK) {
+                        on_device[b] = gst.run_ms;
+                        steps[b] = (double)gst.push_launches;
+                        relabels[b] = (double)gst.relabels;
+                    }
+#endif
                     fresh[b] = fi.time_ms;
                     fresh_prf[b] = pi.time_ms;
                 }
@@ -224,10 +275,14 @@ int main(int argc, char **argv)
                     printf(" - |");
                 if (also_prf)
                     printf(" %.2f |", fp);
+                printf(" %.3f | %.3f |", w, median(update, batches));
+                if (on_gpu)
+                    printf(" %.3f | %.0f / %.0f |", median(on_device, batches),
+                           median(steps, batches), median(relabels, batches));
                 if (same)
-                    printf(" %.3f | %.1fx |", w, f / w);
+                    printf(" %.1fx |", f / w);
                 else
-                    printf(" %.3f | - |", w);
+                    printf(" - |");
                 if (also_prf)
                     printf(" %.1fx |", fp / w);
                 printf("\n");
@@ -243,6 +298,13 @@ int main(int argc, char **argv)
     free(fresh);
     free(warm);
     free(fresh_prf);
+    free(update);
+    free(on_device);
+    free(steps);
+    free(relabels);
+    if (device)
+        printf("\nWarm solves (%s) ran on: %s.\n", algo, device);
     gcut_context_destroy(ctx);
+    gcut_context_destroy(twin_ctx);
     return bad;
 }

@@ -51,7 +51,9 @@ enum {
     GCUT_GCNT_HSIZE0 = 14, /* the three sizes of the block-per-node worklist */
     GCUT_GCNT_SINK = 17,  /* the sink's excess at the end of the last global relabel (after
                            * phase 1: the flow value) */
-    GCUT_GCNT_SLOTS = 18
+    GCUT_GCNT_DEFICIT = 18, /* with `deficits`: minus the deficits left at the end of the
+                             * last global relabel (the value is SINK less this) */
+    GCUT_GCNT_SLOTS = 19
 };
 
 /* The split push's degree classes: a thread per node of at most
@@ -73,6 +75,8 @@ typedef struct gcut__dgraph {
                               * warps per node of a small frontier */
     int bfs_stop;            /* global relabel: stop once every active node has its
                               * distance (graph_relabel.cu) */
+    int deficits;            /* a warm re-solve: phase 1's relabels start from the sink and
+                              * every node with a negative excess (graph_update.cu) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -115,6 +119,25 @@ cudaError_t gcut__graph_relabel_launch(const gcut__dgraph *g, int32_t target, in
 /* Blocks per SM (at most per_sm) at which the relabel kernel stays
  * resident: a bound on the cooperative launches that share its grid. */
 int gcut__graph_relabel_occupancy(int per_sm);
+
+/* Dynamic re-solves (graph_update.cu; Kannappan, Kumar and Nasre,
+ * "Scalable Maxflow Processing for Dynamic Graphs", section 4). One entry
+ * of a batch: forward arc `arc` (tail -> its head) now has capacity `cap`. */
+typedef struct gcut__dupdate {
+    int32_t arc, tail, cap, pad;
+} gcut__dupdate;
+
+/* Apply `count` updates to the device state a solve left: each arc takes
+ * its new capacity; flow above it is cut back, which leaves the tail an
+ * excess and the head a deficit of the difference. An arc listed more
+ * than once must carry the same capacity each time (its final one): the
+ * cut is made once. */
+cudaError_t gcut__graph_update_launch(const gcut__dgraph *g, const gcut__dupdate *updates,
+                                      int64_t count, cudaStream_t stream);
+
+/* Saturate the source's arcs again where they have room (raised, or flow
+ * returned by phase 2): flow = cap, the heads' excess raised by the room. */
+cudaError_t gcut__graph_resaturate_launch(const gcut__dgraph *g, cudaStream_t stream);
 
 /* dclass[v] from v's degree (in + out). */
 cudaError_t gcut__graph_class_launch(const gcut__dgraph *g, cudaStream_t stream);

@@ -144,9 +144,16 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
      * reach an active node, runs to the end, so the relabel that ends a
      * phase (nothing active left) is always exact. */
     const bool stop = g.bfs_stop && bfs_id != -1;
+    /* A warm re-solve's phase 1: the deficient nodes are targets too. */
+    const bool deficits = g.deficits && !phase2;
     int active = 0;
     for (int32_t v = tid; v < g.n; v += stride) {
         int32_t h = v == target ? 0 : hmax;
+        if (deficits && v != g.source && v != g.sink &&
+            (long long)__ldcg((const unsigned long long *)&g.excess[v]) < 0) {
+            g.height[v] = 0;
+            continue;
+        }
         if (stop && v != target && v != excluded && __ldcg(&g.height[v]) < hmax) {
             const bool act = v != g.source && v != g.sink &&
                              (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0;
@@ -166,6 +173,7 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         g.list[(seq + 1) & 1][0] = target;
         g.counters[(seq + 1) % 3] = 1;
         g.counters[(seq + 2) % 3] = 0;
+        g.counters[GCUT_GCNT_DEFICIT] = 0;
         for (int c = 0; c < 3; c++) {
             g.counters[GCUT_GCNT_MSIZE0 + c] = 0;
             g.counters[GCUT_GCNT_HSIZE0 + c] = 0;
@@ -173,6 +181,19 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         }
     }
     grid.sync();
+    if (deficits) {
+        /* The deficient nodes join the first level beside the target
+         * (whole blocks step together for warp_append). */
+        for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
+            const int32_t v = base + threadIdx.x;
+            const bool seed = v < g.n && v != g.source && v != g.sink &&
+                              (long long)__ldcg((const unsigned long long *)&g.excess[v]) < 0;
+            if (seed)
+                g.stamp[v] = bfs_id;
+            warp_append(seed, v, g.list[(seq + 1) & 1], &g.counters[(seq + 1) % 3]);
+        }
+        grid.sync();
+    }
     /* read once, before any thread can leave the loop below and clear it */
     const unsigned long long must = stop ? __ldcg(&g.counters[GCUT_GCNT_BFS_ACTIVE]) : 0;
     unsigned long long labelled = 0;
@@ -296,6 +317,16 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         /* no push runs during a relabel: the value as of its heights */
         g.counters[GCUT_GCNT_SINK] = (unsigned long long)__ldcg(
             (const unsigned long long *)&g.excess[g.sink]);
+    }
+    if (deficits) {
+        /* Minus the deficits left, for the value: flow counted into the
+         * sink that no longer arrives (zeroed at the start, before the
+         * first barrier). */
+        for (int32_t v = tid; v < g.n; v += stride) {
+            const long long e = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+            if (e < 0 && v != g.source && v != g.sink)
+                atomicAdd(&g.counters[GCUT_GCNT_DEFICIT], (unsigned long long)-e);
+        }
     }
     for (int32_t base = blockIdx.x * blockDim.x; base < g.n; base += stride) {
         const int32_t v = base + threadIdx.x;

@@ -165,6 +165,23 @@ gcut_status gcut__gpu_graph_run(struct gcut_graph *g, int variant, unsigned flag
                                 int64_t *iterations);
 gcut_status gcut__gpu_graph_download(struct gcut_graph *g);
 
+/* A warm re-solve with the worklist variant after gcut_graph_update()
+ * (Kannappan et al., section 4): only the arcs in g->gpu_pending go up, a
+ * kernel applies them to the flow and excesses the last GPU solve of `g`
+ * left on the device, and phase 1 runs again from there with the
+ * deficient nodes as extra targets; the result comes back like a solve's,
+ * but for the flow: the cut side and the value come back, the flow stays
+ * on the device (g->gpu_flow) until asked for (gcut__gpu_graph_fetch).
+ * Without that state on the device (another graph went up since) it
+ * solves from zero. `flags` as for a solve; a feasible flow is left to
+ * the CPU (gcut__prf_return_excess: deficits first). */
+gcut_status gcut__gpu_graph_resolve(struct gcut_graph *g, unsigned flags, int64_t *iterations);
+
+/* Where g->gpu_flow: bring the warm re-solve's pseudo-flow from the device
+ * (flow[], g->excess, the CPU's residuals; g->warm set), for a feasible
+ * flow or a CPU solve from it. */
+gcut_status gcut__gpu_graph_fetch(struct gcut_graph *g);
+
 /* What the last run did: phase 1's and phase 2's time (CUDA events),
  * push iterations (worklist), cycles (color) or launches (async), global
  * relabels, and which push ran (1: the split by degree, 0: a warp a node;

@@ -57,6 +57,7 @@ static void free_buffers(gpu_graph *gs)
     gs->n_room = gs->m_room = 0;
     gs->color_room = 0;
     gs->owner = NULL;
+    gs->solved = NULL;
     gs->colors = 0;
 }
 
@@ -69,6 +70,7 @@ extern "C" void gcut__gpu_release_graph(gcut_context *ctx)
     cudaSetDevice(s->device);
     cudaStreamSynchronize(s->stream);
     free_buffers(gs);
+    cudaFree(gs->d_updates);
     cudaFreeHost(gs->h_counters);
     for (int k = 0; k < 2; k++)
         if (gs->staged[k])
@@ -243,6 +245,7 @@ extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
     if (st)
         return st;
     gs->owner = NULL;
+    gs->solved = NULL;
     gs->colors = 0;
     gs->paired = paired_share(g) >= 0.25;
     if ((st = reserve(g, s, gs)))
@@ -325,6 +328,7 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         return st;
     memset(&gs->stats, 0, sizeof gs->stats);
     gs->is_flow = 0;
+    gs->solved = NULL;
     gs->host_relabel = variant == GCUT__GPU_ASYNC;
     choose_push(g, gs, variant);
     switch (variant) {
@@ -347,6 +351,8 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         cudaGetLastError();
         return st;
     }
+    if (variant == GCUT__GPU_WORKLIST)
+        gs->solved = g;
     if (iterations)
         *iterations = gs->stats.push_launches;
     return GCUT_OK;
@@ -391,6 +397,123 @@ extern "C" gcut_status gcut__gpu_graph_solve(gcut_graph *g, int variant, unsigne
         gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
         g->info.device = s->name;
     }
+    return st;
+}
+
+/* The pending updates of `g` as device entries (arc, tail, final
+ * capacity), sent up through the pinned halves in turn. */
+static gcut_status send_updates(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    const int64_t count = g->gpu_pending_count;
+    if (count > gs->upd_room) {
+        cudaStreamSynchronize(s->stream);
+        cudaFree(gs->d_updates);
+        gs->d_updates = NULL;
+        gs->upd_room = 0;
+        const int64_t room = count > 1024 ? count : 1024;
+        GPU_CHECK(ctx, cudaMalloc((void **)&gs->d_updates, (size_t)room * sizeof(gcut__dupdate)));
+        gs->upd_room = room;
+    }
+    {
+        const int64_t per = (int64_t)(gs->half / sizeof(gcut__dupdate));
+        for (int64_t done = 0, k = 0; done < count; done += per, k ^= 1) {
+            const int64_t chunk = count - done < per ? count - done : per;
+            gcut__dupdate *stage = (gcut__dupdate *)(gs->pinned + (size_t)k * gs->half);
+            GPU_CHECK(ctx, cudaEventSynchronize(gs->staged[k]));
+            for (int64_t i = 0; i < chunk; i++) {
+                const int32_t a = g->gpu_pending[done + i];
+                stage[i] = gcut__dupdate{a, g->arc_tail[a], g->out_cap[a], 0};
+            }
+            GPU_CHECK(ctx, cudaMemcpyAsync(gs->d_updates + done, stage,
+                                           (size_t)chunk * sizeof(gcut__dupdate),
+                                           cudaMemcpyHostToDevice, s->stream));
+            GPU_CHECK(ctx, cudaEventRecord(gs->staged[k], s->stream));
+        }
+    }
+fail:
+    return st;
+}
+
+/* The warm re-solve's result on the host: the cut side and the value. Its
+ * flow stays on the device until asked for (gcut__gpu_graph_fetch): a
+ * batch of updates needs none of it on the host. */
+static gcut_status download_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
+{
+    gcut_status st = stage_down(g->ctx, s, gs, g->side, gs->dg.side, (size_t)g->n);
+    if (st)
+        return st;
+    g->flow_value = gs->flow_value;
+    g->is_flow = 0;
+    g->flow_stored = 0;
+    g->warm = 0;
+    g->gpu_flow = 1;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_fetch(gcut_graph *g)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = uploaded_state(g, &s, &gs);
+    if (st)
+        return st;
+    if (gs->solved != g)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: the flow of this graph's last solve is gone");
+    if (!g->excess && !(g->excess = (int64_t *)malloc((size_t)g->n * sizeof *g->excess)))
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for %d excesses", g->n);
+    if (g->m > 0 &&
+        (st = stage_down(ctx, s, gs, g->flow, gs->dg.flow, (size_t)g->m * sizeof(int32_t))))
+        return st;
+    /* The excesses (deficits included) through the pinned half, in turn. */
+    const size_t per = gs->half / sizeof(long long);
+    for (size_t done = 0; done < (size_t)g->n; done += per) {
+        const size_t chunk = (size_t)g->n - done < per ? (size_t)g->n - done : per;
+        if ((st = stage_down(ctx, s, gs, g->excess + done, gs->dg.excess + done,
+                             chunk * sizeof(long long))))
+            return st;
+    }
+    g->excess[g->source] = 0;
+    gcut__resnet rn;
+    if ((st = gcut__resnet_build(g, g->flow, &rn)))
+        return st;
+    gcut__resnet_free(&rn);
+    g->flow_stored = 1;
+    g->warm = 1;
+    g->gpu_flow = 0;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, int64_t *iterations)
+{
+    gcut_context *ctx = g->ctx;
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (st)
+        return st;
+    if (gs->owner != g || gs->solved != g)
+        return gcut__gpu_graph_solve(g, GCUT__GPU_WORKLIST, flags, iterations);
+    if ((st = gcut__graph_alloc_solution(g)))
+        return st;
+    gs->solved = NULL; /* until this run ends cleanly */
+    memset(&gs->stats, 0, sizeof gs->stats);
+    gs->is_flow = 0;
+    gs->host_relabel = 0;
+    choose_push(g, gs, GCUT__GPU_WORKLIST);
+    if (!(st = send_updates(g, s, gs)) &&
+        !(st = gcut__gpu_graph_run_warm(g, s, gs, g->gpu_pending_count)) &&
+        !(st = download_warm(g, s, gs))) {
+        gs->solved = g;
+        g->info.device = s->name;
+        if (iterations)
+            *iterations = gs->stats.push_launches;
+        return GCUT_OK;
+    }
+    cudaStreamSynchronize(s->stream);
+    cudaGetLastError();
     return st;
 }
 

@@ -79,7 +79,8 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t excluded = phase2 ? d->sink : d->source;
     /* Distinct and decreasing within a solve (graph_kernels.h). */
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
-    const int fresh = bfs_id == -1 && !phase2;
+    /* (A warm re-solve, d->deficits, starts from the state it found.) */
+    const int fresh = bfs_id == -1 && !phase2 && !d->deficits;
     GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2, fresh,
                                               s->stream));
     gs->stats.relabels++;
@@ -248,6 +249,35 @@ gcut_status gcut__gpu_graph_run_worklist(gcut_graph *g, gcut__gpu *s, gpu_graph 
         st = worklist_phase(g, s, gs, 0);
     if (!st)
         st = finish_phase1(g->ctx, s, gs);
+    return st;
+}
+
+gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, int64_t count)
+{
+    gcut_context *ctx = g->ctx;
+    gcut_status st = GCUT_OK;
+    gcut__dgraph *d = &gs->dg;
+    /* Stamps, claims and counters start again (a solve's step numbers and
+     * BFS ids count from the start); flow and excess stay. */
+    GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->stamp, 0, (size_t)d->n * sizeof(int32_t), s->stream));
+    if (d->chase > 0)
+        GPU_CHECK(ctx, cudaMemsetAsync(d->claim, 0, (size_t)d->n * sizeof(int32_t), s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->counters, 0, GCUT_GCNT_SLOTS * sizeof(unsigned long long),
+                                   s->stream));
+    if (d->split)
+        GPU_CHECK(ctx, gcut__graph_class_launch(d, s->stream));
+    GPU_CHECK(ctx, gcut__graph_update_launch(d, gs->d_updates, count, s->stream));
+    GPU_CHECK(ctx, gcut__graph_resaturate_launch(d, s->stream));
+    d->deficits = 1;
+    st = worklist_phase(g, s, gs, 0);
+    d->deficits = 0;
+    if (!st)
+        st = finish_phase1(ctx, s, gs);
+    if (!st)
+        gs->flow_value -= (int64_t)gs->h_counters[GCUT_GCNT_DEFICIT];
+fail:
+    d->deficits = 0;
     return st;
 }
 

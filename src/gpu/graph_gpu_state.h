@@ -28,6 +28,13 @@ struct gcut__gpu_graph {
     int32_t *h_height, *h_queue;
     int64_t h_room;
 
+    /* Warm re-solves (graph_update.cu): `solved` is the graph whose last
+     * worklist solve left its flow and excesses in dg (NULL if none), the
+     * batch buffer holds `upd_room` updates. */
+    const gcut_graph *solved;
+    gcut__dupdate *d_updates;
+    int64_t upd_room;
+
     /* Colours of the precoloring variant, for the graph uploaded last. */
     int colors;                 /* 0 until computed */
 
@@ -53,5 +60,12 @@ gcut_status gcut__gpu_graph_run_worklist(gcut_graph *g, gcut__gpu *s, struct gcu
 gcut_status gcut__gpu_graph_run_async(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
 gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
 gcut_status gcut__gpu_graph_run_phase2(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+
+/* Phase 1 again from the state the last solve of `g` left in gs->dg, after
+ * the `count` updates in gs->d_updates: the worklist solver with the
+ * deficient nodes as extra targets; the value is the sink's excess less
+ * the deficits left. */
+gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs,
+                                     int64_t count);
 
 #endif

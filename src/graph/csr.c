@@ -34,6 +34,7 @@ void gcut_graph_destroy(gcut_graph *g)
     free(g->side);
     free(g->excess);
     free(g->dirty);
+    free(g->gpu_pending);
     gcut__bk_keep_free(g->bk);
     free(g);
 }

@@ -73,6 +73,16 @@ struct gcut_graph {
     int bk_trees;
     int32_t *dirty;
     int64_t dirty_count, dirty_room;
+    /* The GPU worklist solver's warm state (src/gpu/graph_gpu.cu): while
+     * `gpu_warm` the device holds the flow and excesses this graph's last
+     * solve left there, and gpu_pending lists the arcs updated since (an
+     * arc may repeat); the next GPU solve sends only those. */
+    int gpu_warm;
+    /* After a GPU warm re-solve: the flow is on the device only (flow[] and
+     * res stale), until gcut__gpu_graph_fetch() brings it when asked for. */
+    int gpu_flow;
+    int32_t *gpu_pending;
+    int64_t gpu_pending_count, gpu_pending_room;
 };
 
 /* The residual network the CPU solvers work on: for node u, the arcs

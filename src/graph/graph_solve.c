@@ -97,8 +97,13 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
      * any other solve starts from zero and ends the warm state. */
     int resume = g->warm && g->updated && !(flags & GCUT_GRAPH_SOLVE_SCRATCH) &&
                  (s->solve == gcut__prf_solve || s->solve == gcut__bk_graph_solve);
+    /* The GPU worklist solver continues from the state its last solve of
+     * this graph left on the device (the CPU's warm state is not used). */
+    int gpu_resume = g->gpu_warm && g->updated && !(flags & GCUT_GRAPH_SOLVE_SCRATCH) &&
+                     s->gpu_variant == GCUT__GPU_WORKLIST;
     g->solved = 0;
     g->flow_stored = g->is_flow = 0;
+    g->gpu_flow = 0;
     if (!resume)
         g->warm = 0;
     if (s->solve != gcut__bk_graph_solve)
@@ -106,6 +111,13 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
     int64_t iterations = 0;
     double t0 = gcut__now_ms();
     int gave_up = 0;
+#ifdef GCUT_HAVE_CUDA
+    if (gpu_resume) {
+        st = gcut__gpu_graph_resolve(g, flags, &iterations);
+    } else
+#else
+    (void)gpu_resume;
+#endif
     if (resume && s->solve == gcut__prf_solve) {
         st = gcut__prf_resolve(g, &iterations);
     } else if (resume) {
@@ -134,6 +146,13 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
         iterations = 0;
         st = run_solver(g, s, flags, &iterations);
     }
+    /* Only a worklist solve leaves the device a state to continue from. */
+    g->gpu_warm = !st && s->gpu_variant == GCUT__GPU_WORKLIST;
+    g->gpu_pending_count = 0;
+#ifdef GCUT_HAVE_CUDA
+    if (!st && g->gpu_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
+        st = gcut__gpu_graph_fetch(g);
+#endif
     if (!st && !g->is_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
         st = gcut__prf_return_excess(g);
     double t1 = gcut__now_ms();
@@ -157,6 +176,13 @@ gcut_status gcut__graph_need_flow(gcut_graph *g)
         return gcut__fail(g->ctx, GCUT_E_STATE, "graph: flows asked for before a solve");
     if (g->is_flow)
         return GCUT_OK;
+#ifdef GCUT_HAVE_CUDA
+    if (g->gpu_flow) {
+        gcut_status st = gcut__gpu_graph_fetch(g);
+        if (st)
+            return st;
+    }
+#endif
     return gcut__prf_return_excess(g); /* stores the flow too */
 }
 

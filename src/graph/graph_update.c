@@ -42,7 +42,9 @@ gcut_status gcut_graph_find_arc(const gcut_graph *g, int32_t tail, int32_t head,
 
 gcut_status gcut__graph_make_warm(gcut_graph *g)
 {
-    if (g->warm || !g->solved)
+    /* (After a GPU warm re-solve the flow stays on the device: the CPU's
+     * state is left cold, and the update only notes the arcs for it.) */
+    if (g->warm || !g->solved || g->gpu_flow)
         return GCUT_OK;
     /* The solver kept its flow (or preflow) in g->flow: the residuals and
      * excesses follow from it. */
@@ -160,11 +162,32 @@ static void note_dirty(gcut_graph *g, int32_t v)
     g->dirty[g->dirty_count++] = v;
 }
 
+/* Note arc a for the next GPU re-solve, which sends the device only the
+ * arcs listed; without room the device state is given up (that solve
+ * starts from zero). */
+static void note_gpu(gcut_graph *g, int32_t a)
+{
+    if (!g->gpu_warm)
+        return;
+    if (g->gpu_pending_count == g->gpu_pending_room) {
+        int64_t room = g->gpu_pending_room ? 2 * g->gpu_pending_room : 256;
+        int32_t *bigger = realloc(g->gpu_pending, (size_t)room * sizeof *bigger);
+        if (!bigger) {
+            g->gpu_warm = 0;
+            return;
+        }
+        g->gpu_pending = bigger;
+        g->gpu_pending_room = room;
+    }
+    g->gpu_pending[g->gpu_pending_count++] = a;
+}
+
 /* Set arc a's capacity to c, keeping the warm pseudo-flow within it. */
 static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
 {
     note_dirty(g, g->arc_tail[a]);
     note_dirty(g, g->out_head[a]);
+    note_gpu(g, a);
     if (g->warm) {
         int32_t u = g->arc_tail[a];
         int32_t p = g->res_first[u] + (a - g->out_start[u]);
@@ -294,6 +317,8 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
     if (st)
         return st;
     if (missing) {
+        /* Arc numbers change: the device graph goes up again. */
+        g->gpu_warm = g->gpu_flow = 0;
         int32_t *add_tail = malloc((size_t)missing * sizeof *add_tail);
         int32_t *add_head = malloc((size_t)missing * sizeof *add_head);
         int64_t k = 0;

@@ -9,6 +9,7 @@
 
 #include "check_graph.h"
 #include "check_rng.h"
+#include "graph/csr.h"
 #include "graph/gen.h"
 
 static rng rng_for(uint64_t seed, int index)
@@ -57,12 +58,18 @@ static int64_t make_batch(rng *r, const gcut_graph *g, int kind, int32_t cmax, i
     return made;
 }
 
-/* One sequence on graph g (built from arcs `a0`): `batches` batches, each
- * re-solve by prf checked. Returns 1 if all held. */
-static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
-                        int batches, int32_t cmax, const char *name)
+/* The CPU's two warm solvers; on the GPU the worklist solver, with prf
+ * now and then between (the next GPU solve then starts from zero). */
+static const char *const cpu_pair[2] = {"prf", "bk"};
+static const char *const gpu_pair[2] = {"worklist", "prf"};
+
+/* One sequence on graph g (in ctx): `batches` batches, each re-solve
+ * checked, the fresh solve it is compared with made in cpu_ctx. The solves
+ * take pair[base] (the other one now and then). Returns 1 if all held. */
+static int run_sequence(check_report *r, gcut_context *ctx, gcut_context *cpu_ctx, gcut_graph *g,
+                        rng *rg, int batches, int32_t cmax, const char *name,
+                        const char *const pair[2], int base)
 {
-    int base = (int)rng_below(rg, 2);
     int32_t n = gcut_graph_nodes(g);
     int64_t room = 4 * (int64_t)gcut_graph_arcs(g) + 2 * (int64_t)n + 16;
     int32_t *tail = malloc((size_t)room * sizeof *tail);
@@ -76,7 +83,7 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         goto done;
     }
     gcut_solve_info info;
-    if (gcut_graph_solve(g, base ? "bk" : "prf", 0, &info) != GCUT_OK) {
+    if (gcut_graph_solve(g, pair[base], 0, &info) != GCUT_OK) {
         check_fail(r, "%s: first solve: %s", name, gcut_last_error(ctx));
         goto done;
     }
@@ -91,7 +98,7 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
             kind = ADD;
         k = make_batch(rg, g, kind, cmax, k, tail, head, cap);
         snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, %s)", name, b,
-                 kind_names[kind], (long long)k, base ? "bk" : "prf");
+                 kind_names[kind], (long long)k, pair[base]);
         gcut_status st =
             gcut_graph_update(g, k, tail, head, cap, kind == ADD ? GCUT_GRAPH_UPDATE_ADD : 0);
         if (st != GCUT_OK) {
@@ -101,13 +108,20 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         /* Sequences alternate between the two warm solvers, and now and
          * then the other one runs in between: the next solve then continues
          * from that solver's state. */
-        static const char *const algos[] = {"prf", "bk"};
-        const char *algo = algos[(base + (rng_below(rg, 6) == 0)) % 2];
+        const char *algo = pair[(base + (rng_below(rg, 6) == 0)) % 2];
         unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
         if (rng_below(rg, 2))
             flags |= GCUT_GRAPH_SOLVE_BOUNDED;
+        /* After a worklist solve (and no arcs added) the GPU continues from
+         * its device state, which leaves the flow there (g->gpu_flow) unless
+         * a feasible flow is asked for. */
+        int from_device = g->gpu_warm && !strcmp(algo, "worklist");
         if ((st = gcut_graph_solve(g, algo, flags, &info)) != GCUT_OK) {
             check_fail(r, "%s: re-solve (%s): %s", what, algo, gcut_last_error(ctx));
+            goto done;
+        }
+        if (from_device && !(flags & GCUT_GRAPH_SOLVE_FLOW) && !g->gpu_flow) {
+            check_fail(r, "%s: the GPU re-solve did not start from the device state", what);
             goto done;
         }
         check_graph_arcs a;
@@ -119,15 +133,19 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *
         /* The fresh solve of the same graph: the same canonical side. */
         gcut_graph *fresh = NULL;
         int same = 0;
-        if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                        &fresh) == GCUT_OK &&
-            gcut_graph_solve(fresh, "prf", 0, NULL) == GCUT_OK &&
-            gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+        gcut_status fst = gcut_graph_create_from_arcs(cpu_ctx, a.n, a.m, a.tail, a.head, a.cap,
+                                                      a.source, a.sink, &fresh);
+        if (!fst)
+            fst = gcut_graph_solve(fresh, "prf", 0, NULL);
+        if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
             gcut_graph_cut_side(g, side) == GCUT_OK)
             same = memcmp(side, fresh_side, (size_t)n) == 0;
         gcut_graph_destroy(fresh);
         int good = 1;
-        if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
+        if (fst) {
+            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu_ctx));
+            good = 0;
+        } else if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
                                   !((flags & GCUT_GRAPH_SOLVE_BOUNDED) && !strcmp(info.algo, "prf")))) {
             check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
                        (long long)want);
@@ -187,8 +205,12 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
         if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
                                         &g) != GCUT_OK)
             check_fail(r, "%s: create: %s", name, gcut_last_error(ctx));
-        else if (run_sequence(r, ctx, g, &rg, (int)rng_range(&rg, 1, 8), cmax, name))
-            r->passed++;
+        else {
+            int batches = (int)rng_range(&rg, 1, 8);
+            int base = (int)rng_below(&rg, 2);
+            if (run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
+                r->passed++;
+        }
         gcut_graph_destroy(g);
         check_graph_arcs_free(&a);
     }
@@ -246,11 +268,104 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
         }
         if (st != GCUT_OK)
             check_fail(r, "%s: %s", name, gcut_last_error(ctx));
-        else if (run_sequence(r, ctx, g, &rg, (int)rng_range(&rg, 2, 6), cmax, name))
-            r->passed++;
+        else {
+            int batches = (int)rng_range(&rg, 2, 6);
+            int base = (int)rng_below(&rg, 2);
+            if (run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
+                r->passed++;
+        }
         gcut_graph_destroy(g);
     }
     gcut_context_destroy(ctx);
+}
+
+/* One GPU sequence: instance `index` of every family in turn (random arcs
+ * of each regime, genrmf, RLG, acyclic-dense, vision), re-solved by the
+ * worklist solver from its device state. The graph lives in a context of
+ * device "auto" (the GPU one would refuse the prf solves between). */
+static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_only,
+                         const char *algo, uint64_t seed, int index)
+{
+    (void)algo;
+    (void)gpu_only;
+    gcut_context *gpu = check_context(GCUT_DEVICE_AUTO);
+    if (!gpu) {
+        check_fail(r, "gpu: instance %d: no context", index);
+        return;
+    }
+    rng rg = rng_for(seed ^ 0x6b0u, index);
+    uint64_t gseed = rng_next(&rg);
+    gcut_graph *g = NULL;
+    gcut_status st = GCUT_OK;
+    int32_t cmax = 1;
+    char name[160];
+    switch (index % 5) {
+    case 0: {
+        check_graph_arcs a;
+        snprintf(name, sizeof name, "gpu: graph %d (%s, seed %llu)", index,
+                 check_graph_regime_name((index / 5) % CHECK_GRAPH_REGIMES),
+                 (unsigned long long)seed);
+        if (check_graph_random_arcs(seed ^ 0x6b1u, index / 5, &a) != 0) {
+            check_fail(r, "%s: out of memory", name);
+            gcut_context_destroy(gpu);
+            return;
+        }
+        for (int64_t k = 0; k < a.m; k++)
+            if (a.cap[k] > cmax)
+                cmax = a.cap[k];
+        st = gcut_graph_create_from_arcs(gpu, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                         &g);
+        check_graph_arcs_free(&a);
+        break;
+    }
+    case 1: {
+        int32_t a = (int32_t)rng_range(&rg, 2, 9), b = (int32_t)rng_range(&rg, 2, 12);
+        snprintf(name, sizeof name, "gpu: genrmf a=%d b=%d seed=%llu", a, b,
+                 (unsigned long long)gseed);
+        st = gcut__gen_genrmf(gpu, a, b, 1, 1000, gseed, &g);
+        cmax = 1000 * a * a;
+        break;
+    }
+    case 2: {
+        int32_t rows = (int32_t)rng_range(&rg, 1, 48), cols = (int32_t)rng_range(&rg, 1, 48);
+        snprintf(name, sizeof name, "gpu: rlg rows=%d cols=%d seed=%llu", rows, cols,
+                 (unsigned long long)gseed);
+        st = gcut__gen_rlg(gpu, rows, cols, 1000, gseed, &g);
+        cmax = 3000;
+        break;
+    }
+    case 3: {
+        int32_t n = (int32_t)rng_range(&rg, 2, 160);
+        snprintf(name, sizeof name, "gpu: acyclic-dense n=%d seed=%llu", n,
+                 (unsigned long long)gseed);
+        st = gcut__gen_acyclic_dense(gpu, n, gseed, &g);
+        cmax = 10000;
+        break;
+    }
+    default: {
+        int32_t w = (int32_t)rng_range(&rg, 1, 40), h = (int32_t)rng_range(&rg, 1, 40);
+        int conn = rng_range(&rg, 0, 1) ? 8 : 4;
+        snprintf(name, sizeof name, "gpu: vision %dx%d conn=%d seed=%llu", w, h, conn,
+                 (unsigned long long)gseed);
+        st = gcut__gen_vision(gpu, w, h, conn, 0.5, gseed, &g);
+        cmax = 1000;
+        break;
+    }
+    }
+    if (st != GCUT_OK) {
+        check_fail(r, "%s: %s", name, gcut_last_error(gpu));
+    } else {
+        int batches = (int)rng_range(&rg, 2, 8);
+        if (run_sequence(r, gpu, cpu, g, &rg, batches, cmax, name, gpu_pair, 0))
+            r->passed++;
+    }
+    gcut_graph_destroy(g);
+    gcut_context_destroy(gpu);
+}
+
+void check_graph_update_gpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, gpu_sequence, "worklist", count, seed);
 }
 
 /* Refused updates: each names the problem with GCUT_E_RANGE and leaves the

@@ -18,6 +18,11 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed);
 /* The same on small instances of every generator family. */
 void check_graph_update_families(check_report *r, int count, uint64_t seed);
 
+/* The same on the GPU: the worklist solver re-solving from the state its
+ * last solve left on the device, on every generator family and regime,
+ * each re-solve checked like the CPU's (skipped without a GPU). */
+void check_graph_update_gpu(check_report *r, int count, uint64_t seed);
+
 /* Refused batches (a missing arc, a node out of range, a self-loop, a
  * negative capacity): GCUT_E_RANGE naming the update, the graph unchanged. */
 void check_graph_update_refused(check_report *r, int count, uint64_t seed);

@@ -99,6 +99,7 @@ static const check_entry checks[] = {
     {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
     {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
+    {"graph.gpu_update_sequences", 500, 50, check_graph_update_gpu},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
