@@ -37,26 +37,8 @@
 #include "graph/gen.h"
 #ifdef GCUT_HAVE_CUDA
 #include "gpu/gpu.h"
+#include "bench_util.h"
 #endif
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef struct instance {
     const char *name;
@@ -220,9 +202,9 @@ int main(int argc, char **argv)
                                        : (int64_t)(mix(&rs) % (uint64_t)(old + 1));
                         cap[i] = c > INT32_MAX ? INT32_MAX : (int32_t)c;
                     }
-                    double t0 = now_ms();
+                    double t0 = bench_now_ms();
                     gcut_status st = gcut_graph_update(g, per, tail, head, cap, 0);
-                    double t1 = now_ms();
+                    double t1 = bench_now_ms();
                     if (!st)
                         st = gcut_graph_update(twin, per, tail, head, cap, 0);
                     gcut_solve_info wi, fi;
@@ -264,8 +246,8 @@ int main(int argc, char **argv)
                     fresh[b] = fi.time_ms;
                     fresh_prf[b] = pi.time_ms;
                 }
-                double f = median(fresh, batches), w = median(warm, batches);
-                double fp = median(fresh_prf, batches);
+                double f = bench_median(fresh, batches), w = bench_median(warm, batches);
+                double fp = bench_median(fresh_prf, batches);
                 printf("| %s | %d | %.2f%% | %s | %lld |", in->name, m, 100 * shares[sh],
                        kind_names[kind], (long long)per);
                 int same = !(skip_same && also_prf);
@@ -275,10 +257,10 @@ int main(int argc, char **argv)
                     printf(" - |");
                 if (also_prf)
                     printf(" %.2f |", fp);
-                printf(" %.3f | %.3f |", w, median(update, batches));
+                printf(" %.3f | %.3f |", w, bench_median(update, batches));
                 if (on_gpu)
-                    printf(" %.3f | %.0f / %.0f |", median(on_device, batches),
-                           median(steps, batches), median(relabels, batches));
+                    printf(" %.3f | %.0f / %.0f |", bench_median(on_device, batches),
+                           bench_median(steps, batches), bench_median(relabels, batches));
                 if (same)
                     printf(" %.1fx |", f / w);
                 else

@@ -47,6 +47,7 @@
 #include "gcut.h"
 #include "gpu/gpu.h"
 #include "graph/grid.h"
+#include "bench_util.h"
 
 #define SCALE 64.0
 #define LAMBDA 50.0
@@ -265,25 +266,6 @@ static gcut_grid *build_graph(gcut_context *ctx, const energy *en, int conn, FIL
     return g;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0;
-}
-
 #define MAX_MODES 8
 
 /* One graph's results. The diagnosis comes from one traced run of the first
@@ -436,7 +418,7 @@ static int time_modes(gcut_context *ctx, gcut_grid *g, const gcut__gpu_grid_knob
             }
         }
     for (int m = 0; m < nmodes; m++)
-        r->ms[m] = median_of(ms + m * reps, reps);
+        r->ms[m] = bench_median(ms + m * reps, reps);
     free(ms);
     gcut__gpu_grid_knobs k = modes[0];
     k.trace = 1;
@@ -487,7 +469,7 @@ static int time_lockfree(gcut_context *ctx, gcut_grid *g, int reps, int64_t want
             ok = 0;
         }
     }
-    *out_ms = median_of(ms, reps);
+    *out_ms = bench_median(ms, reps);
     free(ms);
     return ok;
 }
@@ -521,7 +503,7 @@ static void write_summary(FILE *out, const row *rows, int n_rows, char modes[][3
                 idx[k++] = b;
         for (int i = 0; i < k; i++)
             v[i] = rows[idx[i]].bk_ms;
-        const double bk = median_of(v, k);
+        const double bk = bench_median(v, k);
         for (int m = 0; m < nmodes; m++) {
             int worst = idx[0], worst_rel = idx[0];
             long long worst_push = 0;
@@ -535,16 +517,16 @@ static void write_summary(FILE *out, const row *rows, int n_rows, char modes[][3
                 if (r->push[m] > worst_push)
                     worst_push = r->push[m];
             }
-            const double med = median_of(v, k);
+            const double med = bench_median(v, k);
             for (int i = 0; i < k; i++)
                 v[i] = (double)rows[idx[i]].push[m];
-            const double push = median_of(v, k);
+            const double push = bench_median(v, k);
             for (int i = 0; i < k; i++)
                 v[i] = (double)rows[idx[i]].relabels[m];
-            const double rel = median_of(v, k);
+            const double rel = bench_median(v, k);
             for (int i = 0; i < k; i++)
                 v[i] = rows[idx[i]].bk_ms / rows[idx[i]].ms[m];
-            const double speed = median_of(v, k);
+            const double speed = bench_median(v, k);
             char vs[64] = "-";
             if (m > 0) {
                 double worst_ratio = 0;
@@ -552,20 +534,20 @@ static void write_summary(FILE *out, const row *rows, int n_rows, char modes[][3
                     u[i] = rows[idx[i]].ms[m] / rows[idx[i]].ms[0];
                     worst_ratio = u[i] > worst_ratio ? u[i] : worst_ratio;
                 }
-                snprintf(vs, sizeof vs, "%.3f (%.3f)", median_of(u, k), worst_ratio);
+                snprintf(vs, sizeof vs, "%.3f (%.3f)", bench_median(u, k), worst_ratio);
             }
             char diag[96] = "- | - | -";
             if (m == 0) {
                 double c[3];
                 for (int i = 0; i < k; i++)
                     v[i] = rows[idx[i]].cycles, u[i] = rows[idx[i]].heavy;
-                c[0] = median_of(v, k);
-                c[1] = median_of(u, k);
+                c[0] = bench_median(v, k);
+                c[1] = bench_median(u, k);
                 for (int i = 0; i < k; i++)
                     v[i] = rows[idx[i]].stranded_pct, u[i] = rows[idx[i]].relabel_pct;
-                c[2] = median_of(v, k);
+                c[2] = bench_median(v, k);
                 snprintf(diag, sizeof diag, "%.0f (%.0f) | %.1f | %.0f", c[0], c[1], c[2],
-                         median_of(u, k));
+                         bench_median(u, k));
             }
             fprintf(out, "| %dx%d | %d | %d | %.1f | %s | %.3f | %.3f (%s) | %.0f (%lld) | %.0f "
                          "(%lld, %s) | %.0fx | %s | %s |\n",
@@ -915,13 +897,13 @@ int main(int argc, char **argv)
                 snprintf(cmd, sizeof cmd,
                          "'%s' segment '%s' -s '%s' -N %d --device gpu --json -q -o '%s/mask.png'",
                          segment, img_path, seed_path, conn, scratch);
-                double t0 = now_ms();
+                double t0 = bench_now_ms();
                 FILE *pp = popen(cmd, "r");
                 char json[4096] = "";
                 size_t got = pp ? fread(json, 1, sizeof json - 1, pp) : 0;
                 json[got] = '\0';
                 int rc = pp ? pclose(pp) : -1;
-                double wall = now_ms() - t0;
+                double wall = bench_now_ms() - t0;
                 const char *it = strstr(json, "\"iterations\": ");
                 const char *dev = strstr(json, "\"device\": \"cpu\"");
                 if (rc != 0 || !it || dev) {

@@ -35,6 +35,7 @@
 #include "gpu/gpu.h"
 #include "graph/csr.h"
 #include "graph/gen.h"
+#include "bench_util.h"
 
 static const char *const default_specs[] = {
     "genrmf-long:32x256", "genrmf-long:64x512", "genrmf-wide:64",     "genrmf-wide:96",
@@ -58,13 +59,6 @@ static double anchor_s(const char *spec)
 static int ms_digits(double ms)
 {
     return ms < 10 ? 2 : 1;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static gcut_status make_graph(gcut_context *ctx, const char *spec, gcut_graph **out)
@@ -173,9 +167,9 @@ static void bench_variant(gcut_context *gpu, gcut_graph *g, const char *name, in
         if (best.run_ms < 0 || stats.run_ms < best.run_ms)
             best = stats;
     }
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     gcut_status st = gcut__gpu_graph_download(g);
-    double down_ms = now_ms() - t0;
+    double down_ms = bench_now_ms() - t0;
     g->solved = 1; /* what gcut_graph_solve() would mark, for verify */
     int64_t cut = -1;
     const char *verdict = "ok";
@@ -236,12 +230,12 @@ static void bench_graph(gcut_context *cpu, gcut_context *gpu, const char *name, 
             continue;
         }
         /* the device may hold another graph after a failed variant */
-        const double t0 = now_ms();
+        const double t0 = bench_now_ms();
         if (gcut__gpu_graph_upload(gg)) {
             o->failures++;
             return;
         }
-        const double up_ms = now_ms() - t0;
+        const double up_ms = bench_now_ms() - t0;
         bench_variant(gpu, gg, name, v, v == 0 ? o->reps : 1, info.flow, prf_ms, up_ms, o);
     }
     if (o->variants & 1) {
@@ -355,13 +349,13 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < nspecs; i++) {
         gcut_graph *cg = NULL, *gg = NULL;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (make_graph(cpu, specs[i], &cg) || make_graph(gpu, specs[i], &gg) ||
             gcut__graph_alloc_solution(gg)) {
             o.failures++;
             continue;
         }
-        fprintf(stderr, "%s: generated twice in %.0f ms\n", specs[i], now_ms() - t0);
+        fprintf(stderr, "%s: generated twice in %.0f ms\n", specs[i], bench_now_ms() - t0);
         bench_graph(cpu, gpu, specs[i], cg, gg, &o);
         gcut_graph_destroy(cg);
         gcut_graph_destroy(gg);

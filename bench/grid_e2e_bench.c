@@ -32,6 +32,7 @@
 
 #include "gcut.h"
 #include "gpu/gpu.h"
+#include "bench_util.h"
 
 #define SCALE 64.0
 #define LAMBDA 50.0
@@ -39,44 +40,25 @@
 #define LINK_BYTES ((size_t)64 << 20)
 #define LINK_REPS 9
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* GB/s of `bytes` copied `kind`, the median of LINK_REPS copies. */
 static double link_rate(void *dst, const void *src, enum cudaMemcpyKind kind)
 {
     double ms[LINK_REPS];
     for (int r = 0; r < LINK_REPS; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         if (cudaMemcpy(dst, src, LINK_BYTES, kind) != cudaSuccess)
             return -1;
-        ms[r] = now_ms() - t0;
+        ms[r] = bench_now_ms() - t0;
     }
-    return (double)LINK_BYTES / (median(ms, LINK_REPS) * 1e6);
+    return (double)LINK_BYTES / (bench_median(ms, LINK_REPS) * 1e6);
 }
 
 static int link_main(void)
 {
-    const double entered = now_ms();
-    double t0 = now_ms();
+    const double entered = bench_now_ms();
+    double t0 = bench_now_ms();
     cudaError_t err = cudaFree(0);
-    double start_ms = now_ms() - t0;
+    double start_ms = bench_now_ms() - t0;
     if (err != cudaSuccess) {
         fprintf(stderr, "grid-e2e-bench: no device: %s\n", cudaGetErrorString(err));
         return 1;
@@ -105,7 +87,7 @@ static int link_main(void)
            "\"h2d_pinned_gbs\": %.2f, \"d2h_pageable_gbs\": %.2f, \"d2h_pinned_gbs\": %.2f, "
            "\"main_ms\": %.1f}\n",
            prop.name, start_ms, h2d_pageable, h2d_pinned, d2h_pageable, d2h_pinned,
-           now_ms() - entered);
+           bench_now_ms() - entered);
     fflush(stdout);
     return 0;
 }
@@ -281,9 +263,9 @@ int main(int argc, char **argv)
         return 1;
 
     gcut_solve_info info;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     gcut_status st = gcut_grid_solve(g, "tiled", &info);
-    const double first_ms = now_ms() - t0;
+    const double first_ms = bench_now_ms() - t0;
     if (st) {
         fprintf(stderr, "grid-e2e-bench: %s: %s\n", image, gcut_last_error(ctx));
         return 1;
@@ -294,9 +276,9 @@ int main(int argc, char **argv)
     double worst_e2e = 0, worst_over = 0;
     int same = 1;
     for (int r = 0; r < reps && e2e && kernel; r++) {
-        t0 = now_ms();
+        t0 = bench_now_ms();
         st = gcut_grid_solve(g, "tiled", &info);
-        e2e[r] = now_ms() - t0;
+        e2e[r] = bench_now_ms() - t0;
         if (st || gcut__gpu_grid_stats_get(ctx, &stats)) {
             fprintf(stderr, "grid-e2e-bench: %s: %s\n", image, gcut_last_error(ctx));
             return 1;
@@ -310,9 +292,9 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps && over; r++)
         over[r] = e2e[r] - kernel[r];
     int64_t cut = 0;
-    t0 = now_ms();
+    t0 = bench_now_ms();
     const int verified = gcut_grid_verify(g, &cut) == GCUT_OK && cut == flow;
-    const double verify_ms = now_ms() - t0;
+    const double verify_ms = bench_now_ms() - t0;
     if (!verified)
         fprintf(stderr, "grid-e2e-bench: %s: verify: %s\n", image, gcut_last_error(ctx));
     double bk_ms = -1;
@@ -333,8 +315,8 @@ int main(int argc, char **argv)
            "\"first_ms\": %.3f, \"e2e_ms\": %.3f, \"e2e_worst_ms\": %.3f, \"kernel_ms\": %.3f, "
            "\"over_ms\": %.3f, \"over_worst_ms\": %.3f, \"bytes_up\": %.0f, \"bytes_down\": %.0f, "
            "\"verify_ms\": %.1f, \"bk_ms\": %.1f, \"ok\": %s}\n",
-           image, w, h, conn, (long long)flow, first_ms, median(e2e, reps), worst_e2e,
-           median(kernel, reps), median(over, reps), worst_over, nodes * 4 * (conn + 2), nodes,
+           image, w, h, conn, (long long)flow, first_ms, bench_median(e2e, reps), worst_e2e,
+           bench_median(kernel, reps), bench_median(over, reps), worst_over, nodes * 4 * (conn + 2), nodes,
            verify_ms, bk_ms, verified && same && bk_same ? "true" : "false");
     free(e2e);
     free(kernel);

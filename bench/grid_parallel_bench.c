@@ -21,6 +21,7 @@
 #include "cpu/bk_grid_parallel.h"
 #include "gcut.h"
 #include "graph/grid.h"
+#include "bench_util.h"
 
 #define MAX_LIST 16
 #define MAX_REPEAT 64
@@ -39,18 +40,6 @@ static int parse_list(const char *s, int *out)
             return -1;
     }
     return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 typedef struct result {
@@ -125,14 +114,14 @@ static void print_row(const char *file, const char *algo, int threads, int strip
     double best = res->total[0];
     for (int r = 1; r < repeat; r++)
         best = res->total[r] < best ? res->total[r] : best;
-    double med = median(res->total, repeat);
+    double med = bench_median(res->total, repeat);
     /* The phases are timed only where the strips are set (the internal call). */
     char phases[160] = "- | - | - | - | -";
     if (strstr(algo, "strips set"))
         snprintf(phases, sizeof phases, "%.1f | %.1f | %.1f | %.1f | %.1f",
-                 median(res->start, repeat), median(res->strips, repeat),
-                 median(res->merges, repeat), median(res->merge_work, repeat),
-                 median(res->last_merge, repeat));
+                 bench_median(res->start, repeat), bench_median(res->strips, repeat),
+                 bench_median(res->merges, repeat), bench_median(res->merge_work, repeat),
+                 bench_median(res->last_merge, repeat));
     printf("| %s | %s | %d | %d | %.1f | %.1f | %.2f | %s | %lld | %s | %s |\n", file, algo,
            threads, strips, med, best, bk_median / med, phases, (long long)res->flow,
            !strcmp(algo, "bk")                  ? "-"
@@ -200,7 +189,7 @@ int main(int argc, char **argv)
         if (!rc && !(rc = run_config(g, 0, 0, repeat, NULL, 0, labels, &res))) {
             int64_t bk_flow = res.flow;
             rc = gcut_grid_labels(g, bk_labels) != GCUT_OK;
-            double bk_median = median(res.total, repeat);
+            double bk_median = bench_median(res.total, repeat);
             print_row(name, "bk", 1, 1, repeat, &res, bk_median);
             for (int t = 0; t < nthreads && !rc; t++) {
                 int used = threads[t] > 1 ? gcut__pbk_grid_strips(g, threads[t]) : 1;

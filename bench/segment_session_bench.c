@@ -30,20 +30,7 @@
 #include <string.h>
 
 #include "gcut.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "bench_util.h"
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -122,7 +109,7 @@ static void count_warm(void *user, int level, const char *message)
 /* Median and largest of v[0..n) (sorts v). */
 static void summary(double *v, int n, double *med, double *max)
 {
-    *med = median(v, n);
+    *med = bench_median(v, n);
     *max = n ? v[n - 1] : 0;
 }
 
