@@ -6,9 +6,8 @@
  * interleaved), so the two paths differ only by float rounding and by which
  * of several optimal assignments each solver finds.
  *
- * The windowed assignment (flow_assign.cu) solves the level's assignment in
- * an equivalent square form, so that an auction with eps-scaling is exact
- * and its prices are an LP proof (see that file). */
+ * The windowed assignment (flow_assign.cu) is a forward/reverse auction with
+ * eps-scaling, exact, whose prices are an LP proof (see that file). */
 #ifndef GCUT_FLOW_KERNELS_H
 #define GCUT_FLOW_KERNELS_H
 
@@ -70,20 +69,23 @@ cudaError_t gcut__flow_refine_launch(const float *i0, const float *i1, int w, in
 
 /* ---- flow_assign.cu --------------------------------------------------- */
 
-/* One level's windowed assignment on the device. Persons 0..n-1 are the
- * pixels of frame 0 (rows), n..2n-1 one slack row per pixel of frame 1;
- * objects 0..n-1 the pixels of frame 1, n..2n-1 the occlusion dummies. */
+/* One level's windowed assignment on the device: rows 0..n-1 are the pixels
+ * of frame 0; objects 0..n-1 the pixels of frame 1, n..2n-1 the rows'
+ * occlusion dummies (object n + p is row p's alone). */
 typedef struct gcut__flow_dassign {
     int w, h, n;
     int radius, patch, sad, occlusion_cost, motion_penalty;
-    int32_t *row_ptr;     /* 2n + 1 */
-    int32_t *arc_col;     /* arcs */
+    int32_t *row_ptr;     /* n + 1 */
+    int32_t *arc_col;     /* arcs: window arcs and the dummy, row by row */
     int32_t *arc_cost;    /* arcs, unscaled */
-    int64_t arcs_cap;     /* entries arc_col and arc_cost hold */
-    int32_t *count;       /* 2n + 1: arcs a person, then the scan's output */
-    int32_t *fill;        /* n: the slack rows' fill positions */
-    unsigned long long *object; /* 2n: price << id_bits | (owner + 1) */
-    int32_t *person_object;     /* 2n */
+    int32_t *count;       /* n + 1: arcs a row, then the scan's input */
+    int32_t *t_ptr;       /* n + 1: each pixel object's rows (the transpose) */
+    int32_t *t_arc;       /* window arcs: the arc of each transpose entry */
+    int32_t *t_row;       /* window arcs: its row */
+    int32_t *tcount;      /* n + 1 */
+    int32_t *fill;        /* n: the transpose's fill positions */
+    unsigned long long *object;   /* 2n: price << id_bits | (owner + 1) */
+    unsigned long long *row_word; /* n: version << 32 | the arc the row holds */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
@@ -91,36 +93,39 @@ typedef struct gcut__flow_dassign {
 
 /* The scalars a level leaves on the device (read back with one copy). */
 enum {
-    GCUT_FLOW_S_ARCS = 0,   /* arcs of the square problem */
+    GCUT_FLOW_S_ARCS = 0,   /* arcs of the level's problem */
     GCUT_FLOW_S_OVERFLOW,   /* 1 when a price passed the packing's limit */
-    GCUT_FLOW_S_UNOWNED,    /* persons not owning exactly one object after the solve */
+    GCUT_FLOW_S_STALLED,    /* 1 when a thread reached its step cap */
+    GCUT_FLOW_S_UNOWNED,    /* rows and objects whose words disagree after the solve */
     GCUT_FLOW_S_GAP_OVER,   /* 1 when the duality gap reached the scale */
     GCUT_FLOW_S_GAP,        /* the duality gap, units of 1/scale */
-    GCUT_FLOW_S_COST,       /* the assignment's cost (rows' costs; slack rows cost 0) */
+    GCUT_FLOW_S_COST,       /* the assignment's cost */
     GCUT_FLOW_S_OCCLUDED,   /* rows on their dummy */
-    GCUT_FLOW_S_ROW_ARCS,   /* arcs of the rows alone (the original problem's) */
+    GCUT_FLOW_S_ROW_ARCS,   /* arcs of the rows (the same as ARCS) */
     GCUT_FLOW_SCALARS
 };
 
-/* Bytes CUB's scan needs for 2n + 1 entries. */
+/* Bytes CUB's scan needs for n + 1 entries. */
 cudaError_t gcut__flow_assign_scan_bytes(int n, size_t *bytes);
 
-/* Count each person's arcs (rows: the window around p + round(prior) that
- * lies in frame 1, plus the dummy; slack rows: their pixel plus the rows
- * whose window holds it), then the exclusive scan into row_ptr; the totals
- * land in scalars ARCS and ROW_ARCS. arcs_cap must hold 2n ((2R+1)^2 + 1),
- * the most there can be. */
+/* Count each row's arcs (the window around p + round(prior) that lies in
+ * frame 1, plus the dummy) and each pixel's rows, then the exclusive scans
+ * into row_ptr and t_ptr; the total lands in the scalars. The arc arrays
+ * must hold n ((2R+1)^2 + 1), the transpose's n (2R+1)^2, the most there
+ * can be. */
 cudaError_t gcut__flow_assign_count_launch(gcut__flow_dassign *a, const float *prior,
                                            cudaStream_t stream);
-/* Write the arcs and costs (census signatures or grey frames). */
+/* Write the arcs and costs (census signatures or grey frames) and the
+ * transpose. */
 cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0,
                                           const float *i1, const uint64_t *sig0,
                                           const uint64_t *sig1, const float *prior,
                                           cudaStream_t stream);
-/* The auction with eps-scaling down to eps = 1 (costs scaled by 2n + 1),
- * then the proof checked on the device: scalars UNOWNED, GAP, GAP_OVER,
- * COST. maxcost: a bound on the arc costs (eps starts at scale * maxcost /
- * alpha); *phases gets the number of eps phases. */
+/* The forward/reverse auction with eps-scaling down to eps = 1 (costs
+ * scaled by 3n + 1), then the proof checked on the device: scalars UNOWNED,
+ * GAP, GAP_OVER, COST (and OVERFLOW, STALLED from the auction). maxcost: a
+ * bound on the arc costs (eps starts at scale * maxcost / alpha); *phases
+ * gets the number of eps phases. */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
                                            int *phases, cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
@@ -128,10 +133,11 @@ cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxc
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,
                                              uint8_t *matched, uint8_t *occluded,
                                              cudaStream_t stream);
-/* The proof in gcut_assign_verify's form for the square problem: prices
- * (4n: u of the 2n persons, then v = -price of the 2n objects). */
+/* The assignment (row_to_col: n, the CPU's columns) and its proof in
+ * gcut_assign_verify's form (prices: 3n, u of the rows, then v = -price of
+ * the 2n objects). */
 cudaError_t gcut__flow_assign_prices_launch(const gcut__flow_dassign *a, long long *prices,
-                                            cudaStream_t stream);
+                                            int32_t *row_to_col, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -46,12 +46,11 @@ static void *carve(carver *c, size_t bytes)
     return p;
 }
 
-/* The most arcs of the square problem: each row its window and dummy, each
- * slack row its pixel and one arc a row whose window holds it. */
+/* The most arcs of a level: each row its whole window and its dummy. */
 static int64_t arcs_bound(int64_t n, int radius)
 {
     int64_t side = 2 * (int64_t)radius + 1;
-    return 2 * n * (side * side + 1);
+    return n * (side * side + 1);
 }
 
 /* A bound on the arc costs: the data term's largest, plus the penalty at
@@ -85,14 +84,17 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->sig[1] = (uint64_t *)carve(c, nn * sizeof(uint64_t));
     d->matched = (uint8_t *)carve(c, nn);
     d->occluded = (uint8_t *)carve(c, nn);
-    d->a.row_ptr = (int32_t *)carve(c, (2 * nn + 1) * sizeof(int32_t));
-    d->a.count = (int32_t *)carve(c, (2 * nn + 1) * sizeof(int32_t));
+    d->a.row_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
+    d->a.count = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
+    d->a.t_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
+    d->a.tcount = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.fill = (int32_t *)carve(c, nn * sizeof(int32_t));
     d->a.arc_col = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.arc_cost = (int32_t *)carve(c, arcs * sizeof(int32_t));
-    d->a.arcs_cap = (int64_t)arcs;
+    d->a.t_arc = (int32_t *)carve(c, arcs * sizeof(int32_t));
+    d->a.t_row = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.object = (unsigned long long *)carve(c, 2 * nn * sizeof(unsigned long long));
-    d->a.person_object = (int32_t *)carve(c, 2 * nn * sizeof(int32_t));
+    d->a.row_word = (unsigned long long *)carve(c, nn * sizeof(unsigned long long));
     d->a.scan_temp = carve(c, scan_bytes);
     d->a.scan_temp_bytes = scan_bytes;
     d->scalars = (long long *)carve(c, (size_t)levels * GCUT_FLOW_SCALARS * sizeof(long long));
@@ -126,9 +128,12 @@ static gcut_status check_level(gcut_context *ctx, const long long *sc, int level
     if (sc[GCUT_FLOW_S_OVERFLOW])
         return gcut__fail(ctx, GCUT_E_OVERFLOW, "flow: level %d: an auction price passed the "
                           "packing's limit on the GPU", level);
+    if (sc[GCUT_FLOW_S_STALLED])
+        return gcut__fail(ctx, GCUT_E_DEVICE, "flow: level %d: the GPU auction reached its step "
+                          "cap", level);
     if (sc[GCUT_FLOW_S_UNOWNED] || sc[GCUT_FLOW_S_GAP_OVER])
         return gcut__fail(ctx, GCUT_E_VERIFY, "flow: level %d: the GPU assignment's proof fails "
-                          "(%lld persons without one object, duality gap %lld)", level,
+                          "(%lld rows and objects disagree, duality gap %lld)", level,
                           sc[GCUT_FLOW_S_UNOWNED], sc[GCUT_FLOW_S_GAP]);
     return GCUT_OK;
 }
@@ -299,68 +304,12 @@ done:
     return st;
 }
 
-extern "C" void gcut__flow_square_free(gcut__flow_square *sq)
-{
-    if (!sq)
-        return;
-    free(sq->row_ptr), free(sq->col), free(sq->cost), free(sq->row_to_col), free(sq->prices);
-    memset(sq, 0, sizeof *sq);
-}
-
-/* Download the square problem, its assignment and its prices. */
-static gcut_status square_download(gcut_context *ctx, const flow_dev *d, const long long *sc,
-                                   cudaStream_t stream, gcut__flow_square *sq)
-{
-    gcut_status st = GCUT_OK;
-    const size_t persons = 2 * (size_t)d->a.n, arcs = (size_t)sc[GCUT_FLOW_S_ARCS];
-    int32_t *ptr32 = (int32_t *)malloc((persons + 1) * sizeof *ptr32);
-    long long *prices = NULL;
-    memset(sq, 0, sizeof *sq);
-    sq->size = (int32_t)persons;
-    sq->row_ptr = (int64_t *)malloc((persons + 1) * sizeof *sq->row_ptr);
-    sq->col = (int32_t *)malloc((arcs ? arcs : 1) * sizeof *sq->col);
-    sq->cost = (int32_t *)malloc((arcs ? arcs : 1) * sizeof *sq->cost);
-    sq->row_to_col = (int32_t *)malloc(persons * sizeof *sq->row_to_col);
-    sq->prices = (int64_t *)malloc(2 * persons * sizeof *sq->prices);
-    sq->total_cost = sc[GCUT_FLOW_S_COST];
-    if (!ptr32 || !sq->row_ptr || !sq->col || !sq->cost || !sq->row_to_col || !sq->prices) {
-        free(ptr32);
-        gcut__flow_square_free(sq);
-        return gcut__fail(ctx, GCUT_E_NOMEM, "flow: out of memory for the square problem");
-    }
-    GPU_CHECK(ctx, cudaMalloc((void **)&prices, 2 * persons * sizeof *prices));
-    GPU_CHECK(ctx, gcut__flow_assign_prices_launch(&d->a, prices, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(sq->prices, prices, 2 * persons * sizeof *prices,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(ptr32, d->a.row_ptr, (persons + 1) * sizeof *ptr32,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(sq->col, d->a.arc_col, arcs * sizeof *sq->col,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(sq->cost, d->a.arc_cost, arcs * sizeof *sq->cost,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(sq->row_to_col, d->a.person_object,
-                                   persons * sizeof *sq->row_to_col, cudaMemcpyDeviceToHost,
-                                   stream));
-    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-    for (size_t r = 0; r <= persons; r++)
-        sq->row_ptr[r] = ptr32[r];
-    cudaFree(prices);
-    free(ptr32);
-    return GCUT_OK;
-fail:
-    cudaStreamSynchronize(stream);
-    cudaFree(prices);
-    free(ptr32);
-    gcut__flow_square_free(sq);
-    return st;
-}
-
 extern "C" gcut_status gcut__flow_gpu_assign_level(gcut_context *ctx, const float *i0,
                                                    const float *i1, int w, int h,
                                                    const float *prior,
                                                    const gcut_flow_options *o,
                                                    int32_t *row_to_col, int64_t *total_cost,
-                                                   gcut__flow_square *square)
+                                                   int64_t *prices)
 {
     gcut__gpu *s = NULL;
     gcut_status st = gcut__gpu_acquire(ctx, &s);
@@ -370,13 +319,14 @@ extern "C" gcut_status gcut__flow_gpu_assign_level(gcut_context *ctx, const floa
     const int64_t n = (int64_t)w * h;
     flow_dev d;
     long long sc[GCUT_FLOW_SCALARS];
-    int32_t *object = (int32_t *)malloc((size_t)n * sizeof *object);
+    long long *d_prices = NULL;
+    int32_t *d_cols = NULL;
     int phases = 0;
-    if (!object)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "flow: out of memory");
     memset(&d, 0, sizeof d);
     if ((st = dev_alloc(ctx, &d, n, 1, 2 * n, 1, o)))
-        goto done;
+        return st;
+    GPU_CHECK(ctx, cudaMalloc((void **)&d_prices, 3 * (size_t)n * sizeof *d_prices));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d_cols, (size_t)n * sizeof *d_cols));
     {
         float *d_i0 = d.pyramid, *d_i1 = d.pyramid + n;
         GPU_CHECK(ctx, cudaMemcpyAsync(d_i0, i0, (size_t)n * sizeof *i0, cudaMemcpyHostToDevice,
@@ -394,23 +344,22 @@ extern "C" gcut_status gcut__flow_gpu_assign_level(gcut_context *ctx, const floa
                                       prior ? d.prior : NULL, o, d.scalars, NULL, &phases,
                                       stream));
     }
-    GPU_CHECK(ctx, cudaMemcpyAsync(object, d.a.person_object, (size_t)n * sizeof *object,
+    GPU_CHECK(ctx, gcut__flow_assign_prices_launch(&d.a, d_prices, d_cols, stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(row_to_col, d_cols, (size_t)n * sizeof *row_to_col,
                                    cudaMemcpyDeviceToHost, stream));
+    if (prices)
+        GPU_CHECK(ctx, cudaMemcpyAsync(prices, d_prices, 3 * (size_t)n * sizeof *prices,
+                                       cudaMemcpyDeviceToHost, stream));
     GPU_CHECK(ctx, cudaMemcpyAsync(sc, d.scalars, sizeof sc, cudaMemcpyDeviceToHost, stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-    if ((st = check_level(ctx, sc, 0)))
-        goto done;
-    /* Objects n.. are the dummies: the CPU's columns n + p as well. */
-    for (int64_t p = 0; p < n; p++)
-        row_to_col[p] = object[p];
-    *total_cost = sc[GCUT_FLOW_S_COST];
-    if (square)
-        st = square_download(ctx, &d, sc, stream, square);
+    if (!(st = check_level(ctx, sc, 0)))
+        *total_cost = sc[GCUT_FLOW_S_COST];
     goto done;
 fail:
     cudaStreamSynchronize(stream);
 done:
+    cudaFree(d_prices);
+    cudaFree(d_cols);
     cudaFree(d.block);
-    free(object);
     return st;
 }

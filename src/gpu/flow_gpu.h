@@ -13,8 +13,8 @@
 extern "C" {
 #endif
 
-/* The name of the GPU flow's own windowed assignment (an exact auction on
- * the device, grid_kernels/flow_assign.cu): the default on a GPU. */
+/* The whole flow on the GPU, with its own exact windowed assignment
+ * (grid_kernels/flow_assign.cu): `--algo gpu-auction`. */
 #define GCUT__FLOW_GPU_ALGO "gpu-auction"
 
 /* gcut_flow_frames on the GPU, same arguments (options already checked).
@@ -26,28 +26,16 @@ gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *frame0,
                                   size_t stride_bytes, const gcut_flow_options *o, float *flow,
                                   gcut_flow_info *info);
 
-/* The square problem a GPU level solves (grid_kernels/flow_assign.cu), with
- * its solution and proof, for gcut_assign_verify: 2n rows and 2n columns,
- * prices as gcut.h's (u of the rows, then v of the columns). */
-typedef struct gcut__flow_square {
-    int32_t size;
-    int64_t *row_ptr;
-    int32_t *col, *cost, *row_to_col;
-    int64_t *prices;
-    int64_t total_cost;
-} gcut__flow_square;
-
-void gcut__flow_square_free(gcut__flow_square *sq);
-
 /* One level's assignment on the GPU, for the checks: frames i0, i1 (grey,
  * w x h), the window centres p + round(prior) (prior may be NULL), options
  * o. row_to_col gets the CPU's columns (pixel q, or n + p for p's dummy),
- * total_cost the assignment's cost. square (may be NULL) gets the square
- * problem downloaded. */
+ * total_cost the assignment's cost, prices (3n, may be NULL) its proof in
+ * gcut_assign_verify's form for the CPU's instance of the same level
+ * (gcut__flow_arcs_build). */
 gcut_status gcut__flow_gpu_assign_level(gcut_context *ctx, const float *i0, const float *i1,
                                         int w, int h, const float *prior,
                                         const gcut_flow_options *o, int32_t *row_to_col,
-                                        int64_t *total_cost, gcut__flow_square *square);
+                                        int64_t *total_cost, int64_t *prices);
 
 #ifdef __cplusplus
 }

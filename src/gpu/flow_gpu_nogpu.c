@@ -1,7 +1,4 @@
 /* The GPU flow in a build without CUDA: no device, ever. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "core/context.h"
 #include "gpu/flow_gpu.h"
 
@@ -15,18 +12,12 @@ gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *frame0,
     return gcut__fail(ctx, GCUT_E_NODEVICE, "flow: gcut was built without CUDA");
 }
 
-void gcut__flow_square_free(gcut__flow_square *sq)
-{
-    if (sq)
-        memset(sq, 0, sizeof *sq);
-}
-
 gcut_status gcut__flow_gpu_assign_level(gcut_context *ctx, const float *i0, const float *i1,
                                         int w, int h, const float *prior,
                                         const gcut_flow_options *o, int32_t *row_to_col,
-                                        int64_t *total_cost, gcut__flow_square *square)
+                                        int64_t *total_cost, int64_t *prices)
 {
     (void)i0, (void)i1, (void)w, (void)h, (void)prior, (void)o, (void)row_to_col;
-    (void)total_cost, (void)square;
+    (void)total_cost, (void)prices;
     return gcut__fail(ctx, GCUT_E_NODEVICE, "flow: gcut was built without CUDA");
 }

@@ -228,8 +228,9 @@ static gcut_status pick_solver(gcut_context *ctx, const char *algo, gcut_flow_in
         return st;
     /* On the CPU, shortest paths: each pixel has its own free occlusion
      * column, so its searches stay short (cost scaling squares the problem).
-     * On the GPU, the whole flow on the device with its own windowed auction. */
-    *solver = algo ? algo : on_gpu ? GCUT__FLOW_GPU_ALGO : "ssp";
+     * The whole flow on the GPU (GCUT__FLOW_GPU_ALGO) is asked for by name
+     * until it has been measured on a device. */
+    *solver = algo ? algo : on_gpu ? "gpu-csa" : "ssp";
     snprintf(info->device, sizeof info->device, "cpu");
     if (on_gpu &&
         gcut_device_name(ctx, ctx->options.gpu_index, info->device, sizeof info->device))

@@ -72,8 +72,9 @@ static void motion_invert(const motion *m, int w, int h, double x, double y, dou
 
 /* The EPE of `flow` over the pixels at least `margin` from the border whose
  * true target is too; -1 if out of memory or the flow fails. */
-static double synthetic_epe(check_report *r, gcut_context *ctx, const texture *t,
-                            const motion *m, int w, int h, int margin, const char *what)
+static double synthetic_epe(check_report *r, gcut_context *ctx, const char *algo,
+                            const texture *t, const motion *m, int w, int h, int margin,
+                            const char *what)
 {
     uint8_t *f0 = malloc((size_t)w * h), *f1 = malloc((size_t)w * h);
     float *flow = malloc((size_t)w * h * 2 * sizeof *flow);
@@ -91,7 +92,10 @@ static double synthetic_epe(check_report *r, gcut_context *ctx, const texture *t
             motion_invert(m, w, h, x, y, &sx, &sy);
             f1[y * w + x] = texture_at(t, sx, sy);
         }
-    gcut_status st = gcut_flow_frames(ctx, f0, f1, w, h, 1, (size_t)w, NULL, flow, NULL);
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    o.algo = algo;
+    gcut_status st = gcut_flow_frames(ctx, f0, f1, w, h, 1, (size_t)w, &o, flow, NULL);
     if (st) {
         check_fail(r, "%s: gcut_flow_frames: %s", what, gcut_last_error(ctx));
         sum = -1;
@@ -160,7 +164,7 @@ void check_flow_synthetic(check_report *r, int count, uint64_t seed)
         int w, h;
         char what[160];
         int kind = synthetic_case(seed, i, &t, &m, &w, &h, what, sizeof what);
-        double epe = synthetic_epe(r, ctx, &t, &m, w, h, 14, what);
+        double epe = synthetic_epe(r, ctx, NULL, &t, &m, w, h, 14, what);
         if (epe < 0)
             continue;
         if (epe > synthetic_bound[kind])
@@ -471,13 +475,13 @@ void check_flow_measures(check_report *r, int count, uint64_t seed)
 static void one_gpu_synthetic(check_report *r, gcut_context *cpu, gcut_context *gpu,
                               const char *algo, uint64_t seed, int index)
 {
-    (void)cpu, (void)algo;
+    (void)cpu;
     texture t;
     motion m;
     int w, h;
     char what[160];
     int kind = synthetic_case(seed, index, &t, &m, &w, &h, what, sizeof what);
-    double epe = synthetic_epe(r, gpu, &t, &m, w, h, 14, what);
+    double epe = synthetic_epe(r, gpu, algo, &t, &m, w, h, 14, what);
     if (epe < 0)
         return;
     if (epe > synthetic_bound[kind])
@@ -488,7 +492,7 @@ static void one_gpu_synthetic(check_report *r, gcut_context *cpu, gcut_context *
 
 void check_flow_gpu_synthetic(check_report *r, int count, uint64_t seed)
 {
-    check_gpu_run(r, one_gpu_synthetic, NULL, count, seed);
+    check_gpu_run(r, one_gpu_synthetic, GCUT__FLOW_GPU_ALGO, count, seed);
 }
 
 /* Row p's column q is one of its arcs in the CPU's instance: its cost, or -1. */
@@ -502,8 +506,8 @@ static int64_t arc_cost_of(const gcut__flow_arcs *a, int32_t p, int32_t q)
 }
 
 /* One windowed instance: the GPU's assignment is one of the CPU instance's,
- * its cost is the CPU solver's optimum, and the square problem's prices
- * pass gcut_assign_verify. */
+ * its cost is the CPU solver's optimum, and its prices pass
+ * gcut_assign_verify on the CPU's instance. */
 static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context *gpu,
                                const char *algo, uint64_t seed, int index)
 {
@@ -522,6 +526,7 @@ static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context 
     uint64_t *s0 = malloc(n * sizeof *s0), *s1 = malloc(n * sizeof *s1);
     int32_t *mine = malloc(n * sizeof *mine), *ref = malloc(n * sizeof *ref);
     uint8_t *taken = calloc(2 * n, 1);
+    int64_t *prices = malloc(3 * n * sizeof *prices);
     gcut_flow_options o;
     gcut_flow_options_init(&o);
     o.radius = 1 + (int)rng_below(&g, 3);
@@ -530,9 +535,7 @@ static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context 
     o.occlusion_cost = 1 + (int)rng_below(&g, 80);
     o.motion_penalty = (int)rng_below(&g, 4);
     int levels = rng_below(&g, 3) == 0 ? 2 : 256; /* flat: ties everywhere */
-    gcut__flow_square sq;
-    memset(&sq, 0, sizeof sq);
-    if (!i0 || !i1 || !prior || !s0 || !s1 || !mine || !ref || !taken) {
+    if (!i0 || !i1 || !prior || !s0 || !s1 || !mine || !ref || !taken || !prices) {
         check_fail(r, "out of memory");
         goto done;
     }
@@ -560,7 +563,7 @@ static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context 
     if (st) {
         check_fail(r, "%s: cpu: %s", what, gcut_last_error(cpu));
     } else if ((st = gcut__flow_gpu_assign_level(gpu, i0, i1, w, h, pr, &o, mine, &gpu_cost,
-                                                 &sq))) {
+                                                 prices))) {
         check_fail(r, "%s: gpu: %s", what, gcut_last_error(gpu));
     } else {
         int ok = 1;
@@ -581,17 +584,17 @@ static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context 
         } else if (sum != gpu_cost || gpu_cost != cpu_cost) {
             check_fail(r, "%s: gpu cost %lld (its arcs sum to %lld), cpu %lld", what,
                        (long long)gpu_cost, (long long)sum, (long long)cpu_cost);
-        } else if (gcut_assign_verify(cpu, sq.size, sq.size, sq.row_ptr, sq.col, sq.cost, 0,
-                                      sq.row_to_col, sq.total_cost, sq.prices, &gap)) {
-            check_fail(r, "%s: the square problem's proof: %s", what, gcut_last_error(cpu));
+        } else if (gcut_assign_verify(cpu, arcs.rows, arcs.cols, arcs.row_ptr, arcs.col,
+                                      arcs.cost, 0, mine, gpu_cost, prices, &gap)) {
+            check_fail(r, "%s: the GPU's proof: %s", what, gcut_last_error(cpu));
         } else {
             r->passed++;
         }
     }
     gcut__flow_arcs_free(&arcs);
 done:
-    gcut__flow_square_free(&sq);
     free(i0), free(i1), free(prior), free(s0), free(s1), free(mine), free(ref), free(taken);
+    free(prices);
 }
 
 void check_flow_gpu_assignment(check_report *r, int count, uint64_t seed)
@@ -634,7 +637,7 @@ static const char *middlebury_dir(void)
 static void one_gpu_rubberwhale(check_report *r, gcut_context *cpu, gcut_context *gpu,
                                 const char *algo, uint64_t seed, int index)
 {
-    (void)algo, (void)seed, (void)index;
+    (void)seed, (void)index;
     const char *dir = middlebury_dir();
     if (!dir) {
         r->skipped++;
@@ -656,14 +659,17 @@ static void one_gpu_rubberwhale(check_report *r, gcut_context *cpu, gcut_context
     fc = malloc((size_t)w * h * 2 * sizeof *fc);
     fg = malloc((size_t)w * h * 2 * sizeof *fg);
     double epe_c = 0, epe_g = 0, aae = 0, diff = 0;
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
     if (!fc || !fg || tw != w || th != h) {
         check_fail(r, "RubberWhale: out of memory or a ground truth of another size");
     } else if (gcut_flow_frames(cpu, gcut_image_pixels(a), gcut_image_pixels(b), w, h, ch,
                                 (size_t)w * ch, NULL, fc, NULL) ||
                gcut_flow_error(cpu, fc, truth, w, h, &epe_c, &aae, NULL)) {
         check_fail(r, "RubberWhale cpu: %s", gcut_last_error(cpu));
-    } else if (gcut_flow_frames(gpu, gcut_image_pixels(a), gcut_image_pixels(b), w, h, ch,
-                                (size_t)w * ch, NULL, fg, NULL) ||
+    } else if ((o.algo = algo, 0) ||
+               gcut_flow_frames(gpu, gcut_image_pixels(a), gcut_image_pixels(b), w, h, ch,
+                                (size_t)w * ch, &o, fg, NULL) ||
                gcut_flow_error(gpu, fg, truth, w, h, &epe_g, &aae, NULL)) {
         check_fail(r, "RubberWhale gpu: %s", gcut_last_error(gpu));
     } else {
@@ -684,5 +690,5 @@ done:
 
 void check_flow_gpu_rubberwhale(check_report *r, int count, uint64_t seed)
 {
-    check_gpu_run(r, one_gpu_rubberwhale, NULL, count, seed);
+    check_gpu_run(r, one_gpu_rubberwhale, GCUT__FLOW_GPU_ALGO, count, seed);
 }
