@@ -67,12 +67,17 @@ def warp_error(i0, i1, flow):
     return float(np.abs(warped - i0.astype(np.float32))[inside].mean())
 
 
+GPU_ALGO = "gpu-auction"  # the whole flow on the GPU (set by --gpu-algo)
+
+
 def run_gcut(gcut, f0, f1, device, repeat, gt=None):
     """The median time of `repeat` runs after a warm-up in one process
     (gcut's own time_ms: the flow, not the PNG decoding), the flow's report,
     its .flo, and the process wall (ms) of one plain command."""
     out = os.path.join(tempfile.mkdtemp(prefix="flow-bench-"), "f.flo")
     cmd = [gcut, "flow", "-q", "--json", "-d", device, "-o", out, f0, f1]
+    if device == "gpu":
+        cmd += ["-a", GPU_ALGO]
     if gt:
         cmd += ["-g", gt]
     t0 = time.perf_counter()
@@ -113,11 +118,16 @@ def main():
                          "the repository)")
     ap.add_argument("--device", default="auto", help="auto, cpu, gpu or a list: cpu,gpu")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--gpu-algo", default=GPU_ALGO,
+                    help="gcut's --algo where the device is gpu (default gpu-auction: the whole "
+                         "flow on the GPU; gpu-csa: the assignment alone)")
     ap.add_argument("--machine", default=platform.node())
     ap.add_argument("--pair640", nargs=2, metavar=("F0", "F1"),
                     help="a 640x480 pair to time (default: RubberWhale resized, needs OpenCV)")
     ap.add_argument("--out")
     a = ap.parse_args()
+    global GPU_ALGO
+    GPU_ALGO = a.gpu_algo
 
     rw = os.path.join(a.data, "RubberWhale")
     f0, f1, gt_path = (os.path.join(rw, n) for n in ("frame10.png", "frame11.png", "flow10.flo"))

@@ -26,7 +26,7 @@ step build 200 cmake --build "$build" -j16 --target gcut gcut-check
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/gpu.txt" 2>&1
 python3 -c "import cv2; print('cv2', cv2.__version__)" >"$out/cv2.txt" 2>&1
 rw=$data/RubberWhale
-step flow_gpu 60 "$build/gcut" flow -d gpu --json -n 6 -g "$rw/flow10.flo" -o "$out/rw_gpu.flo" \
+step flow_gpu 60 "$build/gcut" flow -d gpu -a gpu-auction --json -n 6 -g "$rw/flow10.flo" -o "$out/rw_gpu.flo" \
     "$rw/frame10.png" "$rw/frame11.png"
 step flow_cpu 60 "$build/gcut" flow -d cpu --json -g "$rw/flow10.flo" -o "$out/rw_cpu.flo" \
     "$rw/frame10.png" "$rw/frame11.png"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The GPU flow's CUDA code run on the CPU, one thread after another: the
+# kernels of grid_kernels/flow_*.cu and the host side src/gpu/flow_gpu.cu,
+# with each launch rewritten into a loop over the threads and the CUDA
+# runtime, CUB's scan and the context's GPU state replaced by the stand-ins
+# beside this script. A sequential run is one of the interleavings the
+# asynchronous auctions allow, so it checks the algorithm and the kernels'
+# logic (not their races) where there is no GPU: harness.c compares each
+# level's assignment with the CPU solver and passes its prices to
+# gcut_assign_verify, then runs RubberWhale both ways.
+#
+# Usage: tests/flow_gpu_emu/run.sh CPU_BUILD [INSTANCES [MIDDLEBURY_SEQUENCE_DIR]]
+#   CPU_BUILD: a build with -DGCUT_CUDA=OFF (its objects are linked in).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+build=$(cd "${1:?usage: run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]}" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+printf '#include <cuda_runtime.h>\ndim3 blockIdx, threadIdx, blockDim, gridDim;\n' >"$out/globals.cpp"
+flags=(-O2 -std=c++17 -w -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
+       -I"$src/src" -I"$src/include" -I"$build/include")
+for f in grid_kernels/flow_image.cu grid_kernels/flow_refine.cu grid_kernels/flow_assign.cu \
+         src/gpu/flow_gpu.cu; do
+  b=$(basename "$f" .cu)
+  perl -0pe 's/(\w+)<<<([^,]+?),\s*([^,]+?),\s*0,\s*stream>>>\(/EMU_LAUNCH($1, $2, $3, /g' \
+    "$src/$f" >"$out/$b.cpp"
+  g++ "${flags[@]}" -c "$out/$b.cpp" -o "$out/$b.o"
+done
+g++ -O2 -I"$here" -c "$out/globals.cpp" -o "$out/globals.o"
+objs=$(find "$build/CMakeFiles/gcut_objects.dir" -name '*.o' ! -name 'flow_gpu_nogpu.c.o')
+g++ -O2 -I"$src/include" -I"$build/include" -I"$src/src" -x c "$here/harness.c" -x none \
+  "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -o "$out/harness"
+"$out/harness" "${2:-200}" ${3:+"$3"}
