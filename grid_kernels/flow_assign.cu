@@ -33,9 +33,10 @@
 #include "flow_kernels.h"
 #include "gcut.h"
 
-/* Steps one thread may take in one kernel before it gives up (a flag the
- * host turns into an error). Far above what a level takes. */
-#define CHAIN_CAP (1 << 24)
+/* Steps one thread may take in one chain before it gives up (a flag the
+ * host turns into an error): about a second of one thread's work, far
+ * above the longest chain of a sequential run (tests/flow_gpu_emu). */
+#define CHAIN_CAP (1 << 20)
 
 static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
 
