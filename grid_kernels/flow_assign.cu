@@ -34,9 +34,11 @@
 #include "gcut.h"
 
 /* Steps one thread may take in one chain before it gives up (a flag the
- * host turns into an error): about a second of one thread's work, far
- * above the longest chain of a sequential run (tests/flow_gpu_emu). */
-#define CHAIN_CAP (1 << 20)
+ * host turns into an error, never a hang): some seconds of one thread's
+ * work. A sequential run (tests/flow_gpu_emu), where each chain runs to its
+ * end before the next starts, needs up to a few million on binary noise;
+ * RubberWhale stays under a million. */
+#define CHAIN_CAP (1 << 24)
 
 static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
 

@@ -59,6 +59,10 @@ int main(int argc, char **argv)
         int64_t cc = 0, gc = 0, gap = 0;
         gcut_assign_csr(ctx, a.rows, a.cols, a.row_ptr, a.col, a.cost, 0, "ssp", ref, &cc, NULL);
         gcut_status st = gcut__flow_gpu_assign_level(ctx, i0, i1, w, h, pr, &o, mine, &gc, prices);
+        if (getenv("EMU_VERBOSE"))
+            printf("%d: %dx%d R %d P %d %s occ %d pen %d levels %d prior %d\n", i, w, h, o.radius,
+                   o.patch, o.cost == GCUT_FLOW_SAD ? "sad" : "census", o.occlusion_cost,
+                   o.motion_penalty, levels, pr != NULL);
         if (st) {
             printf("%d (%dx%d): %s\n", i, w, h, gcut_last_error(ctx));
             bad++;

@@ -4,20 +4,23 @@
 # with each launch rewritten into a loop over the threads and the CUDA
 # runtime, CUB's scan and the context's GPU state replaced by the stand-ins
 # beside this script. A sequential run is one of the interleavings the
-# asynchronous auctions allow, so it checks the algorithm and the kernels'
-# logic (not their races) where there is no GPU: harness.c compares each
-# level's assignment with the CPU solver and passes its prices to
-# gcut_assign_verify, then runs RubberWhale both ways.
+# asynchronous auctions allow; with EMU_THREADS=T the GPU threads of each
+# launch are spread over T CPU threads with real atomics, so their races
+# happen too (under x86's memory order, stronger than the GPU's). Where
+# there is no GPU it checks the algorithm and the kernels' logic:
+# harness.c compares each level's assignment with the CPU solver and passes
+# its prices to gcut_assign_verify, then runs RubberWhale both ways.
 #
-# Usage: tests/flow_gpu_emu/run.sh CPU_BUILD [INSTANCES [MIDDLEBURY_SEQUENCE_DIR]]
-#   CPU_BUILD: a build with -DGCUT_CUDA=OFF (its objects are linked in).
+# Usage: [EMU_THREADS=T] tests/flow_gpu_emu/run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]
+#   CPU_BUILD: a build with -DGCUT_CUDA=OFF (its objects are linked in);
+#   SEQUENCE_DIR: a Middlebury sequence (frame10.png, frame11.png, flow10.flo).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=$(cd "${1:?usage: run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]}" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-printf '#include <cuda_runtime.h>\ndim3 blockIdx, threadIdx, blockDim, gridDim;\n' >"$out/globals.cpp"
+printf '#include <cuda_runtime.h>\nthread_local dim3 blockIdx, threadIdx;\ndim3 blockDim, gridDim;\n' >"$out/globals.cpp"
 flags=(-O2 -std=c++17 -w -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
        -I"$src/src" -I"$src/include" -I"$build/include")
 for f in grid_kernels/flow_image.cu grid_kernels/flow_refine.cu grid_kernels/flow_assign.cu \
@@ -30,5 +33,5 @@ done
 g++ -O2 -I"$here" -c "$out/globals.cpp" -o "$out/globals.o"
 objs=$(find "$build/CMakeFiles/gcut_objects.dir" -name '*.o' ! -name 'flow_gpu_nogpu.c.o')
 g++ -O2 -I"$src/include" -I"$build/include" -I"$src/src" -x c "$here/harness.c" -x none \
-  "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -o "$out/harness"
+  "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -lstdc++ -o "$out/harness"
 "$out/harness" "${2:-200}" ${3:+"$3"}
