@@ -17,19 +17,9 @@
 #include "core/memory_budget.h"
 #include "core/solver_device.h"
 #include "graph/assign_problem.h"
+#include "gpu/flow_gpu.h"
 #include "vision/flow_internal.h"
 
-/* A level is not made smaller than this (pixels on its shorter side). */
-#define FLOW_MIN_LEVEL_SIDE 12
-
-/* The refinement's weights, relative to brightness constancy (DIS's
- * variational refinement uses gamma = 2 delta too); the smoothness option
- * is alpha / delta in grey levels, hence the / 255 for [0, 1] images. Edge:
- * a grey step of 50 levels divides the smoothness across it by e. */
-#define REFINE_DELTA 1.0f
-#define REFINE_GAMMA 2.0f
-#define REFINE_EDGE 0.02f
-#define REFINE_SOR_SWEEPS 5
 
 void gcut_flow_options_init(gcut_flow_options *o)
 {
@@ -237,7 +227,9 @@ static gcut_status pick_solver(gcut_context *ctx, const char *algo, gcut_flow_in
     if (st)
         return st;
     /* On the CPU, shortest paths: each pixel has its own free occlusion
-     * column, so its searches stay short (cost scaling squares the problem). */
+     * column, so its searches stay short (cost scaling squares the problem).
+     * The whole flow on the GPU (GCUT__FLOW_GPU_ALGO) is asked for by name
+     * until it has been measured on a device. */
     *solver = algo ? algo : on_gpu ? "gpu-csa" : "ssp";
     snprintf(info->device, sizeof info->device, "cpu");
     if (on_gpu &&
@@ -278,6 +270,12 @@ gcut_status gcut_flow_frames(gcut_context *ctx, const uint8_t *frame0, const uin
     if ((st = pick_solver(ctx, o.algo, info, &algo)))
         return st;
 
+    if (!strcmp(algo, GCUT__FLOW_GPU_ALGO)) {
+        st = gcut__flow_gpu_frames(ctx, frame0, frame1, width, height, channels, stride_bytes,
+                                   &o, flow, info);
+        info->time_total_ms = gcut__now_ms() - t_start;
+        return st;
+    }
     char what[96];
     snprintf(what, sizeof what, "flow: %d x %d frames with a window of radius %d", width, height,
              o.radius);

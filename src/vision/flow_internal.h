@@ -14,6 +14,19 @@
 
 #include "gcut.h"
 
+/* A level is not made smaller than this (pixels on its shorter side). */
+#define FLOW_MIN_LEVEL_SIDE 12
+
+/* The refinement's weights, relative to brightness constancy (DIS's
+ * variational refinement uses gamma = 2 delta too); the smoothness option
+ * is alpha / delta in grey levels, hence the / 255 for [0, 1] images. Edge:
+ * a grey step of 50 levels divides the smoothness across it by e. The CPU
+ * (flow.c) and the GPU (src/gpu/flow_gpu.cu) use the same. */
+#define REFINE_DELTA 1.0f
+#define REFINE_GAMMA 2.0f
+#define REFINE_EDGE 0.02f
+#define REFINE_SOR_SWEEPS 5
+
 /* Bilinear sample at (x, y), clamped to the image. */
 static inline float gcut__flow_sample(const float *img, int w, int h, float x, float y)
 {

@@ -12,6 +12,7 @@
 
 #include "check_rng.h"
 #include "ref_assign.h"
+#include "gpu/flow_gpu.h"
 #include "vision/flow_internal.h"
 
 /* ---- synthetic pairs -------------------------------------------------- */
@@ -71,8 +72,9 @@ static void motion_invert(const motion *m, int w, int h, double x, double y, dou
 
 /* The EPE of `flow` over the pixels at least `margin` from the border whose
  * true target is too; -1 if out of memory or the flow fails. */
-static double synthetic_epe(check_report *r, gcut_context *ctx, const texture *t,
-                            const motion *m, int w, int h, int margin, const char *what)
+static double synthetic_epe(check_report *r, gcut_context *ctx, const char *algo,
+                            const texture *t, const motion *m, int w, int h, int margin,
+                            const char *what)
 {
     uint8_t *f0 = malloc((size_t)w * h), *f1 = malloc((size_t)w * h);
     float *flow = malloc((size_t)w * h * 2 * sizeof *flow);
@@ -90,7 +92,10 @@ static double synthetic_epe(check_report *r, gcut_context *ctx, const texture *t
             motion_invert(m, w, h, x, y, &sx, &sy);
             f1[y * w + x] = texture_at(t, sx, sy);
         }
-    gcut_status st = gcut_flow_frames(ctx, f0, f1, w, h, 1, (size_t)w, NULL, flow, NULL);
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    o.algo = algo;
+    gcut_status st = gcut_flow_frames(ctx, f0, f1, w, h, 1, (size_t)w, &o, flow, NULL);
     if (st) {
         check_fail(r, "%s: gcut_flow_frames: %s", what, gcut_last_error(ctx));
         sum = -1;
@@ -112,6 +117,40 @@ static double synthetic_epe(check_report *r, gcut_context *ctx, const texture *t
     return sum;
 }
 
+/* Kinds cycle: integer shift, sub-pixel shift, small rotation, and a large
+ * shift that only the pyramid reaches (beyond one level's R). */
+static const char *const synthetic_kinds[4] = {"integer shift", "sub-pixel shift", "rotation",
+                                               "large shift"};
+static const double synthetic_bound[4] = {0.05, 0.08, 0.15, 0.05};
+
+/* Synthetic case i of a seed: its texture, motion and size; returns its kind. */
+static int synthetic_case(uint64_t seed, int i, texture *t, motion *m, int *w, int *h,
+                          char *what, size_t what_size)
+{
+    rng g = {seed * 7919 + (uint64_t)i};
+    texture_make(t, &g);
+    int kind = i % 4;
+    *w = 112 + (int)rng_below(&g, 32), *h = 88 + (int)rng_below(&g, 24);
+    m->shift_x = m->shift_y = m->angle = 0;
+    if (kind == 0 || kind == 3) {
+        int span = kind == 0 ? 3 : 12;
+        m->shift_x = (double)rng_range(&g, -span, span);
+        m->shift_y = (double)rng_range(&g, -span, span);
+        if (kind == 3 && fabs(m->shift_x) < 8)
+            m->shift_x = m->shift_x < 0 ? -9 : 9;
+    } else if (kind == 1) {
+        m->shift_x = (double)rng_range(&g, -300, 300) / 100.0;
+        m->shift_y = (double)rng_range(&g, -300, 300) / 100.0;
+    } else {
+        m->angle = (double)rng_range(&g, -30, 30) / 1000.0; /* up to 1.7 degrees */
+        m->shift_x = (double)rng_range(&g, -100, 100) / 100.0;
+    }
+    snprintf(what, what_size, "%s (%.2f, %.2f, %.3f rad) on %dx%d, seed %llu",
+             synthetic_kinds[kind], m->shift_x, m->shift_y, m->angle, *w, *h,
+             (unsigned long long)(seed * 7919 + (uint64_t)i));
+    return kind;
+}
+
 void check_flow_synthetic(check_report *r, int count, uint64_t seed)
 {
     gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
@@ -119,39 +158,17 @@ void check_flow_synthetic(check_report *r, int count, uint64_t seed)
         check_fail(r, "no context");
         return;
     }
-    /* Kinds cycle: integer shift, sub-pixel shift, small rotation, and a
-     * large shift that only the pyramid reaches (beyond one level's R). */
-    static const char *const kinds[4] = {"integer shift", "sub-pixel shift", "rotation",
-                                         "large shift"};
-    static const double bound[4] = {0.05, 0.08, 0.15, 0.05};
     for (int i = 0; i < count; i++) {
-        rng g = {seed * 7919 + (uint64_t)i};
         texture t;
-        texture_make(&t, &g);
-        int kind = i % 4, w = 112 + (int)rng_below(&g, 32), h = 88 + (int)rng_below(&g, 24);
-        motion m = {0, 0, 0};
-        if (kind == 0 || kind == 3) {
-            int span = kind == 0 ? 3 : 12;
-            m.shift_x = (double)rng_range(&g, -span, span);
-            m.shift_y = (double)rng_range(&g, -span, span);
-            if (kind == 3 && fabs(m.shift_x) < 8)
-                m.shift_x = m.shift_x < 0 ? -9 : 9;
-        } else if (kind == 1) {
-            m.shift_x = (double)rng_range(&g, -300, 300) / 100.0;
-            m.shift_y = (double)rng_range(&g, -300, 300) / 100.0;
-        } else {
-            m.angle = (double)rng_range(&g, -30, 30) / 1000.0; /* up to 1.7 degrees */
-            m.shift_x = (double)rng_range(&g, -100, 100) / 100.0;
-        }
+        motion m;
+        int w, h;
         char what[160];
-        snprintf(what, sizeof what, "%s (%.2f, %.2f, %.3f rad) on %dx%d, seed %llu",
-                 kinds[kind], m.shift_x, m.shift_y, m.angle, w, h,
-                 (unsigned long long)(seed * 7919 + (uint64_t)i));
-        double epe = synthetic_epe(r, ctx, &t, &m, w, h, 14, what);
+        int kind = synthetic_case(seed, i, &t, &m, &w, &h, what, sizeof what);
+        double epe = synthetic_epe(r, ctx, NULL, &t, &m, w, h, 14, what);
         if (epe < 0)
             continue;
-        if (epe > bound[kind])
-            check_fail(r, "%s: EPE %.4f over %.2f", what, epe, bound[kind]);
+        if (epe > synthetic_bound[kind])
+            check_fail(r, "%s: EPE %.4f over %.2f", what, epe, synthetic_bound[kind]);
         else
             r->passed++;
     }
@@ -450,4 +467,228 @@ void check_flow_measures(check_report *r, int count, uint64_t seed)
     else
         r->passed++;
     gcut_context_destroy(ctx);
+}
+
+/* ---- the GPU path against the CPU's --------------------------------------- */
+
+/* A synthetic pair on the GPU: the motion recovered within the CPU's bound. */
+static void one_gpu_synthetic(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                              const char *algo, uint64_t seed, int index)
+{
+    (void)cpu;
+    texture t;
+    motion m;
+    int w, h;
+    char what[160];
+    int kind = synthetic_case(seed, index, &t, &m, &w, &h, what, sizeof what);
+    double epe = synthetic_epe(r, gpu, algo, &t, &m, w, h, 14, what);
+    if (epe < 0)
+        return;
+    if (epe > synthetic_bound[kind])
+        check_fail(r, "gpu: %s: EPE %.4f over %.2f", what, epe, synthetic_bound[kind]);
+    else
+        r->passed++;
+}
+
+void check_flow_gpu_synthetic(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, one_gpu_synthetic, GCUT__FLOW_GPU_ALGO, count, seed);
+}
+
+/* Row p's column q is one of its arcs in the CPU's instance: its cost, or -1. */
+static int64_t arc_cost_of(const gcut__flow_arcs *a, int32_t p, int32_t q)
+{
+    int64_t best = -1;
+    for (int64_t k = a->row_ptr[p]; k < a->row_ptr[p + 1]; k++)
+        if (a->col[k] == q && (best < 0 || a->cost[k] < best))
+            best = a->cost[k];
+    return best;
+}
+
+/* One windowed instance: the GPU's assignment is one of the CPU instance's,
+ * its cost is the CPU solver's optimum, and its prices pass
+ * gcut_assign_verify on the CPU's instance. */
+static void one_gpu_assignment(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                               const char *algo, uint64_t seed, int index)
+{
+    (void)algo;
+    rng g = {seed * 15485863 + (uint64_t)index};
+    /* Mostly small; every tenth a level of a real size; one row or column
+     * now and then. */
+    int w = 4 + (int)rng_below(&g, 44), h = 3 + (int)rng_below(&g, 32);
+    if (index % 10 == 9)
+        w = 160 + (int)rng_below(&g, 60), h = 120 + (int)rng_below(&g, 40);
+    if (index % 17 == 5)
+        h = 1;
+    size_t n = (size_t)w * h;
+    float *i0 = malloc(n * sizeof *i0), *i1 = malloc(n * sizeof *i1);
+    float *prior = malloc(2 * n * sizeof *prior);
+    uint64_t *s0 = malloc(n * sizeof *s0), *s1 = malloc(n * sizeof *s1);
+    int32_t *mine = malloc(n * sizeof *mine), *ref = malloc(n * sizeof *ref);
+    uint8_t *taken = calloc(2 * n, 1);
+    int64_t *prices = malloc(3 * n * sizeof *prices);
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    o.radius = 1 + (int)rng_below(&g, 3);
+    o.patch = 3 + 2 * (int)rng_below(&g, 3);
+    o.cost = rng_below(&g, 2) ? GCUT_FLOW_SAD : GCUT_FLOW_CENSUS;
+    o.occlusion_cost = 1 + (int)rng_below(&g, 80);
+    o.motion_penalty = (int)rng_below(&g, 4);
+    int levels = rng_below(&g, 3) == 0 ? 2 : 256; /* flat: ties everywhere */
+    if (!i0 || !i1 || !prior || !s0 || !s1 || !mine || !ref || !taken || !prices) {
+        check_fail(r, "out of memory");
+        goto done;
+    }
+    for (size_t p = 0; p < n; p++) {
+        i0[p] = (float)rng_below(&g, levels) / (float)(levels - 1);
+        i1[p] = (float)rng_below(&g, levels) / (float)(levels - 1);
+        prior[2 * p] = (float)rng_range(&g, -30, 30) / 10.0f;
+        prior[2 * p + 1] = (float)rng_range(&g, -30, 30) / 10.0f;
+    }
+    const float *pr = rng_below(&g, 2) ? prior : NULL;
+    gcut__flow_census(i0, w, h, o.patch, s0, 1);
+    gcut__flow_census(i1, w, h, o.patch, s1, 1);
+    gcut__flow_arcs arcs;
+    gcut_status st = gcut__flow_arcs_build(cpu, i0, i1, s0, s1, w, h, pr, &o, 1, &arcs);
+    if (st) {
+        check_fail(r, "instance %d: arcs: %s", index, gcut_last_error(cpu));
+        goto done;
+    }
+    int64_t cpu_cost = 0, gpu_cost = 0, sum = 0, gap = 0;
+    char what[128];
+    snprintf(what, sizeof what, "instance %d (%dx%d, R %d, P %d, %s%s)", index, w, h, o.radius,
+             o.patch, o.cost == GCUT_FLOW_SAD ? "sad" : "census", pr ? ", prior" : "");
+    st = gcut_assign_csr(cpu, arcs.rows, arcs.cols, arcs.row_ptr, arcs.col, arcs.cost, 0, "ssp",
+                         ref, &cpu_cost, NULL);
+    if (st) {
+        check_fail(r, "%s: cpu: %s", what, gcut_last_error(cpu));
+    } else if ((st = gcut__flow_gpu_assign_level(gpu, i0, i1, w, h, pr, &o, mine, &gpu_cost,
+                                                 prices))) {
+        check_fail(r, "%s: gpu: %s", what, gcut_last_error(gpu));
+    } else {
+        int ok = 1;
+        for (size_t p = 0; p < n && ok; p++) {
+            int64_t c = mine[p] >= 0 && mine[p] < 2 * (int32_t)n && !taken[mine[p]]
+                            ? arc_cost_of(&arcs, (int32_t)p, mine[p])
+                            : -1;
+            if (c < 0) {
+                check_fail(r, "%s: gpu row %zu takes column %d, not a free arc of it", what, p,
+                           mine[p]);
+                ok = 0;
+            } else {
+                taken[mine[p]] = 1;
+                sum += c;
+            }
+        }
+        if (!ok) {
+        } else if (sum != gpu_cost || gpu_cost != cpu_cost) {
+            check_fail(r, "%s: gpu cost %lld (its arcs sum to %lld), cpu %lld", what,
+                       (long long)gpu_cost, (long long)sum, (long long)cpu_cost);
+        } else if (gcut_assign_verify(cpu, arcs.rows, arcs.cols, arcs.row_ptr, arcs.col,
+                                      arcs.cost, 0, mine, gpu_cost, prices, &gap)) {
+            check_fail(r, "%s: the GPU's proof: %s", what, gcut_last_error(cpu));
+        } else {
+            r->passed++;
+        }
+    }
+    gcut__flow_arcs_free(&arcs);
+done:
+    free(i0), free(i1), free(prior), free(s0), free(s1), free(mine), free(ref), free(taken);
+    free(prices);
+}
+
+void check_flow_gpu_assignment(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, one_gpu_assignment, NULL, count, seed);
+}
+
+/* Where RubberWhale is: $GCUT_MIDDLEBURY, or the shared data beside the tree. */
+static const char *middlebury_dir(void)
+{
+    static char found[512];
+    const char *env = getenv("GCUT_MIDDLEBURY");
+    const char *candidates[] = {
+        env,
+#ifdef GCUT_CHECK_SOURCE_DIR
+        GCUT_CHECK_SOURCE_DIR "/../shared/data/middlebury",
+        GCUT_CHECK_SOURCE_DIR "/../../.devshared/data/middlebury",
+#endif
+        "../shared/data/middlebury",
+    };
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        if (!candidates[i])
+            continue;
+        snprintf(found, sizeof found, "%s/RubberWhale/flow10.flo", candidates[i]);
+        if (access(found, R_OK) == 0) {
+            snprintf(found, sizeof found, "%s", candidates[i]);
+            return found;
+        }
+    }
+    return NULL;
+}
+
+/* The EPE of the GPU's and the CPU's flows on RubberWhale within this of
+ * each other (CPU 0.106; ties between optimal assignments broken otherwise
+ * on the GPU move a few integer matches). */
+#define RUBBERWHALE_EPE_MARGIN 0.01
+/* The two fields' mean endpoint difference under this (pixels). */
+#define RUBBERWHALE_FIELD_MARGIN 0.1
+
+static void one_gpu_rubberwhale(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                                const char *algo, uint64_t seed, int index)
+{
+    (void)seed, (void)index;
+    const char *dir = middlebury_dir();
+    if (!dir) {
+        r->skipped++;
+        return;
+    }
+    char p0[600], p1[600], pg[600];
+    snprintf(p0, sizeof p0, "%s/RubberWhale/frame10.png", dir);
+    snprintf(p1, sizeof p1, "%s/RubberWhale/frame11.png", dir);
+    snprintf(pg, sizeof pg, "%s/RubberWhale/flow10.flo", dir);
+    gcut_image *a = NULL, *b = NULL;
+    float *truth = NULL, *fc = NULL, *fg = NULL;
+    int tw = 0, th = 0;
+    if (gcut_image_load(cpu, p0, &a) || gcut_image_load(cpu, p1, &b) ||
+        gcut_flow_read(cpu, pg, &tw, &th, &truth)) {
+        check_fail(r, "RubberWhale: %s", gcut_last_error(cpu));
+        goto done;
+    }
+    int w = gcut_image_width(a), h = gcut_image_height(a), ch = gcut_image_channels(a);
+    fc = malloc((size_t)w * h * 2 * sizeof *fc);
+    fg = malloc((size_t)w * h * 2 * sizeof *fg);
+    double epe_c = 0, epe_g = 0, aae = 0, diff = 0;
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    if (!fc || !fg || tw != w || th != h) {
+        check_fail(r, "RubberWhale: out of memory or a ground truth of another size");
+    } else if (gcut_flow_frames(cpu, gcut_image_pixels(a), gcut_image_pixels(b), w, h, ch,
+                                (size_t)w * ch, NULL, fc, NULL) ||
+               gcut_flow_error(cpu, fc, truth, w, h, &epe_c, &aae, NULL)) {
+        check_fail(r, "RubberWhale cpu: %s", gcut_last_error(cpu));
+    } else if ((o.algo = algo, 0) ||
+               gcut_flow_frames(gpu, gcut_image_pixels(a), gcut_image_pixels(b), w, h, ch,
+                                (size_t)w * ch, &o, fg, NULL) ||
+               gcut_flow_error(gpu, fg, truth, w, h, &epe_g, &aae, NULL)) {
+        check_fail(r, "RubberWhale gpu: %s", gcut_last_error(gpu));
+    } else {
+        for (size_t p = 0; p < (size_t)w * h; p++)
+            diff += hypot(fg[2 * p] - fc[2 * p], fg[2 * p + 1] - fc[2 * p + 1]);
+        diff /= (double)w * h;
+        if (fabs(epe_g - epe_c) > RUBBERWHALE_EPE_MARGIN || diff > RUBBERWHALE_FIELD_MARGIN)
+            check_fail(r, "RubberWhale: EPE gpu %.4f, cpu %.4f; fields %.4f px apart", epe_g,
+                       epe_c, diff);
+        else
+            r->passed++;
+    }
+done:
+    gcut_image_destroy(a), gcut_image_destroy(b);
+    gcut_flow_free(truth);
+    free(fc), free(fg);
+}
+
+void check_flow_gpu_rubberwhale(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, one_gpu_rubberwhale, GCUT__FLOW_GPU_ALGO, count, seed);
 }

@@ -17,5 +17,12 @@ void check_flow_assignment_exact(check_report *r, int count, uint64_t seed);
 void check_flow_flo_files(check_report *r, int count, uint64_t seed);
 /* EPE and AAE on a hand-computed case; the colour wheel's hues. */
 void check_flow_measures(check_report *r, int count, uint64_t seed);
+/* The GPU flow (skipped without a GPU): known motions recovered within the
+ * CPU's bounds; each level's windowed assignment on the device at the CPU
+ * solver's cost, its square problem's prices passing gcut_assign_verify;
+ * RubberWhale's EPE within a margin of the CPU's. */
+void check_flow_gpu_synthetic(check_report *r, int count, uint64_t seed);
+void check_flow_gpu_assignment(check_report *r, int count, uint64_t seed);
+void check_flow_gpu_rubberwhale(check_report *r, int count, uint64_t seed);
 
 #endif

@@ -15,7 +15,7 @@ run --help
 expect "--help exits 0" is 0
 expect "--help prints the usage on stdout" out_has "Usage: gcut flow"
 for opt in --output --viz --gt --json --radius --levels --patch --cost --occlusion-cost \
-    --motion-penalty --iterations --smoothness --device --algo --threads; do
+    --motion-penalty --iterations --smoothness --device --algo --threads --repeat; do
     expect "--help names $opt" out_has "$opt"
 done
 expect "--help writes nothing on stderr" err_empty
@@ -53,6 +53,7 @@ usage_case "viz extension" "--viz '$TMP/v.jpg': the name must end in .png or .pp
     -z "$TMP/v.jpg" "$F0" "$F1"
 usage_case "unknown device" "--device must be auto, cpu or gpu" -d tpu "$F0" "$F1"
 usage_case "threads 65" "--threads must be an integer in 0..64" -T 65 "$F0" "$F1"
+usage_case "repeat 0" "--repeat must be an integer in 1..1000" -n 0 "$F0" "$F1"
 
 # --- a flow with every output ------------------------------------------------------
 # Each solve is checked for several things at once (a few seconds each, a
@@ -90,6 +91,11 @@ expect "a flow against itself has EPE 0" out_has '"epe": 0.000000, "aae": 0.0000
 run -q -d cpu --json -C sad -p 3 -r 1 -L 2 -k 30 -m 0 -i 0 -s 4 -o "$TMP/o.flo" "$F0" "$F1"
 expect "other options run" eval 'is 0 && [ -s "$TMP/o.flo" ]'
 expect "without --gt there is no epe" eval 'is 0 && ! out_has "\"epe\""'
+# --repeat: the flow computed again in the same process, the same result.
+run -q -d cpu --json -n 2 -L 2 -o "$TMP/r2.flo" "$F0" "$F1"
+expect "--repeat 2 runs twice" eval 'is 0 && out_has "\"runs\": 2, \"first_ms\""'
+run -q -d cpu -L 2 -o "$TMP/r1.flo" "$F0" "$F1"
+expect "--repeat gives the flow of one run" cmp -s "$TMP/r1.flo" "$TMP/r2.flo"
 
 # --- runtime errors: exit 1, the message names the file, nothing written ----------
 runtime_case() {

@@ -1,0 +1,489 @@
+/* One pyramid level's windowed assignment on the GPU, exact, with its proof.
+ *
+ * The problem (src/vision/flow_match.c): row p (a pixel of frame 0) takes a
+ * pixel q of frame 1 in its window at cost(p, q), or its own occlusion
+ * dummy (object n + p) at the occlusion cost; every row is assigned, an
+ * object at most once. n rows, 2n objects: an asymmetric assignment.
+ *
+ * Solved by the forward/reverse auction with eps-scaling for asymmetric
+ * problems (Bertsekas and Castanon 1992): costs scaled by S = 3n + 1 (the
+ * scale gcut_assign_verify uses for a rectangular problem); per phase, a
+ * forward auction until every row holds an object, then reverse steps until
+ * no free object keeps a positive price (a free object lowers its price just
+ * enough to take the row that gains most from it; that row's old object is
+ * freed). eps is divided by alpha per phase down to 1. At the end every row
+ * is within eps = 1 of its best, free objects have price 0, so with u[r] =
+ * min over r's arcs of S cost + price and v = -price the duality gap is at
+ * most n < S: the assignment is optimal (gcut.h's proof, checked here on the
+ * device, and by gcut_assign_verify in the checks).
+ *
+ * Both auctions are asynchronous, one thread carrying one bidder at a time:
+ * - forward: an object's price and owner share one 64-bit word, a bid is one
+ *   compare-and-swap that succeeds only on the price it was computed from;
+ *   a bid that displaces an owner goes on with that row. Prices only rise
+ *   during it, so a second-best value read earlier is still a lower bound
+ *   and the row is eps-happy when it lands.
+ * - reverse: a free object with a positive price is claimed by one thread
+ *   (owner CLAIMED); a row's state is one 64-bit word (version, arc), taken
+ *   by compare-and-swap on the version the gains were computed from; the
+ *   freed object is claimed by the same thread, which goes on with it.
+ * Each chain has a step cap: a stuck auction ends with a flag, never a hang. */
+#include <cub/device/device_scan.cuh>
+
+#include "flow_kernels.h"
+#include "gcut.h"
+
+/* Steps one thread may take in one chain before it gives up (a flag the
+ * host turns into an error, never a hang): some seconds of one thread's
+ * work. A sequential run (tests/flow_gpu_emu), where each chain runs to its
+ * end before the next starts, needs up to a few million on binary noise;
+ * RubberWhale stays under a million. */
+#define CHAIN_CAP (1 << 24)
+
+static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
+
+static __device__ __forceinline__ unsigned long long load_word(const unsigned long long *p)
+{
+    return *(const volatile unsigned long long *)p;
+}
+
+/* The window's centre for pixel p: p + round(prior_p). */
+static __device__ __forceinline__ void window_centre(const float *prior, int w, int x, int y,
+                                                     int *cx, int *cy)
+{
+    *cx = x, *cy = y;
+    if (prior) {
+        *cx += (int)lrintf(prior[2 * ((size_t)y * w + x)]);
+        *cy += (int)lrintf(prior[2 * ((size_t)y * w + x) + 1]);
+    }
+}
+
+static __device__ __forceinline__ void window_bounds(int c, int r, int size, int *lo, int *hi)
+{
+    *lo = c - r < 0 ? 0 : c - r;
+    *hi = c + r >= size ? size - 1 : c + r;
+}
+
+/* One thread a pixel: counters cleared. */
+static __global__ void count_init_kernel(gcut__flow_dassign a)
+{
+    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q > a.n)
+        return;
+    a.tcount[q] = 0;
+    if (q < a.n)
+        a.fill[q] = 0;
+    else
+        a.count[q] = 0;
+}
+
+/* One thread a row: its window and dummy; one more row for each pixel of
+ * the window's transpose. */
+static __global__ void count_kernel(gcut__flow_dassign a, const float *__restrict__ prior)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= a.n)
+        return;
+    int x = p % a.w, y = p / a.w, cx, cy, x0, x1, y0, y1;
+    window_centre(prior, a.w, x, y, &cx, &cy);
+    window_bounds(cx, a.radius, a.w, &x0, &x1);
+    window_bounds(cy, a.radius, a.h, &y0, &y1);
+    int inside = 0;
+    for (int qy = y0; qy <= y1; qy++)
+        for (int qx = x0; qx <= x1; qx++) {
+            atomicAdd(&a.tcount[qy * a.w + qx], 1);
+            inside++;
+        }
+    a.count[p] = inside + 1;
+}
+
+/* One thread: the arc total into the scalars. */
+static __global__ void totals_kernel(gcut__flow_dassign a)
+{
+    a.scalars[GCUT_FLOW_S_ARCS] = a.row_ptr[a.n];
+    a.scalars[GCUT_FLOW_S_ROW_ARCS] = a.row_ptr[a.n];
+}
+
+/* Mean absolute grey difference over the patch, as patch_sad in
+ * src/vision/flow_match.c. */
+static __device__ int32_t patch_sad(const float *i0, const float *i1, int w, int h, int x, int y,
+                                    int qx, int qy, int half)
+{
+    float sum = 0;
+    for (int dy = -half; dy <= half; dy++) {
+        int ya = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
+        int yb = qy + dy < 0 ? 0 : qy + dy >= h ? h - 1 : qy + dy;
+        for (int dx = -half; dx <= half; dx++) {
+            int xa = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
+            int xb = qx + dx < 0 ? 0 : qx + dx >= w ? w - 1 : qx + dx;
+            sum += fabsf(i0[(size_t)ya * w + xa] - i1[(size_t)yb * w + xb]);
+        }
+    }
+    int side = 2 * half + 1;
+    return (int32_t)lrintf(__fdiv_rn(__fmul_rn(sum, 255.0f), (float)(side * side)));
+}
+
+/* One thread a row: its arcs in the CPU's order (window row by row, then
+ * the dummy), and each window arc into its pixel's transpose. */
+static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict__ i0,
+                                   const float *__restrict__ i1, const uint64_t *__restrict__ sig0,
+                                   const uint64_t *__restrict__ sig1,
+                                   const float *__restrict__ prior)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= a.n)
+        return;
+    const int w = a.w;
+    int x = p % w, y = p / w, cx, cy, x0, x1, y0, y1;
+    window_centre(prior, w, x, y, &cx, &cy);
+    window_bounds(cx, a.radius, w, &x0, &x1);
+    window_bounds(cy, a.radius, a.h, &y0, &y1);
+    int k = a.row_ptr[p];
+    for (int qy = y0; qy <= y1; qy++)
+        for (int qx = x0; qx <= x1; qx++) {
+            int q = qy * w + qx;
+            int data = a.sad ? patch_sad(i0, i1, w, a.h, x, y, qx, qy, a.patch / 2)
+                             : GCUT_FLOW_CENSUS_BIT * __popcll(sig0[p] ^ sig1[q]);
+            a.arc_col[k] = q;
+            a.arc_cost[k] = data + a.motion_penalty * (abs(qx - cx) + abs(qy - cy));
+            int slot = a.t_ptr[q] + atomicAdd(&a.fill[q], 1);
+            a.t_arc[slot] = k;
+            a.t_row[slot] = p;
+            k++;
+        }
+    a.arc_col[k] = a.n + p;
+    a.arc_cost[k] = a.occlusion_cost;
+}
+
+/* One thread an object: owners cleared, prices kept (a new phase); with
+ * `reset_prices` the prices too (a new level). */
+static __global__ void clear_owners_kernel(unsigned long long *object, int objects,
+                                           unsigned long long id_mask, int reset_prices)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < objects)
+        object[j] = reset_prices ? 0ull : object[j] & ~id_mask;
+}
+
+/* Forward auction: one thread a starting row, then every row its bids
+ * displace (see the top of the file). */
+static __global__ void __launch_bounds__(256)
+    forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
+                   const int32_t *__restrict__ arc_cost, int rows, long long scale,
+                   unsigned long long *object, int id_bits, unsigned long long price_limit,
+                   long long eps, long long *scalars)
+{
+    const unsigned long long id_mask = (1ull << id_bits) - 1;
+    for (int start = blockIdx.x * blockDim.x + threadIdx.x; start < rows;
+         start += gridDim.x * blockDim.x) {
+        int r = start;
+        for (int steps = 0; r >= 0; steps++) {
+            if (steps == CHAIN_CAP) {
+                scalars[GCUT_FLOW_S_STALLED] = 1;
+                break;
+            }
+            long long d1 = LLONG_MAX, d2 = LLONG_MAX;
+            int best = -1;
+            unsigned long long best_word = 0;
+            for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+                int j = arc_col[k];
+                unsigned long long word = load_word(&object[j]);
+                long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
+                if (value < d1 || (value == d1 && j < best)) {
+                    d2 = d1, d1 = value, best = j, best_word = word;
+                } else if (value < d2) {
+                    d2 = value;
+                }
+            }
+            if (d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
+                d2 = d1;
+            unsigned long long price = (best_word >> id_bits) + (unsigned long long)(d2 - d1) +
+                                       (unsigned long long)eps;
+            if (price >= price_limit) {
+                scalars[GCUT_FLOW_S_OVERFLOW] = 1;
+                break;
+            }
+            unsigned long long bid = price << id_bits | (unsigned long long)(r + 1);
+            unsigned long long old = atomicCAS(&object[best], best_word, bid);
+            if (old != best_word)
+                continue; /* the price moved: bid again from the new one */
+            r = (int)(old & id_mask) - 1; /* the displaced owner, or -1 */
+        }
+    }
+}
+
+/* One thread an object: each owner's row word (a new version, its arc to
+ * the object), after a forward auction. */
+static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, int id_bits)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= 2 * a.n)
+        return;
+    int owner = (int)(a.object[j] & ((1ull << id_bits) - 1)) - 1;
+    if (owner < 0)
+        return;
+    int k = a.row_ptr[owner + 1] - 1; /* the dummy's arc, unless a pixel's */
+    if (j < a.n)
+        for (k = a.row_ptr[owner]; a.arc_col[k] != j; k++)
+            ;
+    unsigned long long version = (a.row_word[owner] >> 32) + 1;
+    a.row_word[owner] = version << 32 | (unsigned)k;
+}
+
+/* Reverse steps: one thread a free object with a positive price, then every
+ * object its steps free (see the top of the file). */
+static __global__ void __launch_bounds__(256)
+    reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps)
+{
+    const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
+    const int n = a.n;
+    for (int start = blockIdx.x * blockDim.x + threadIdx.x; start < 2 * n;
+         start += gridDim.x * blockDim.x) {
+        unsigned long long word = load_word(&a.object[start]);
+        if ((word & id_mask) || !(word >> id_bits))
+            continue;
+        if (atomicCAS(&a.object[start], word, word | claimed) != word)
+            continue;
+        int j = start;
+        unsigned long long price_j = word >> id_bits;
+        for (int steps = 0;; steps++) {
+            if (steps == CHAIN_CAP) {
+                a.scalars[GCUT_FLOW_S_STALLED] = 1;
+                break;
+            }
+            /* The rows with an arc to j: a pixel's transpose, or the dummy's row. */
+            int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
+            long long b1 = LLONG_MIN, b2 = LLONG_MIN;
+            int best_row = -1, best_arc = -1;
+            unsigned long long best_rw = 0;
+            for (int t = t0; t < t1; t++) {
+                int i = j < n ? a.t_row[t] : j - n;
+                int k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
+                unsigned long long rw = load_word(&a.row_word[i]);
+                __threadfence();
+                int own = (int)(unsigned)(rw & 0xffffffffull);
+                unsigned long long own_word = load_word(&a.object[a.arc_col[own]]);
+                long long gain = (long long)a.arc_cost[own] * scale +
+                                 (long long)(own_word >> id_bits) -
+                                 (long long)a.arc_cost[k] * scale;
+                if (gain > b1) {
+                    b2 = b1, b1 = gain, best_row = i, best_arc = k, best_rw = rw;
+                } else if (gain > b2) {
+                    b2 = gain;
+                }
+            }
+            if (best_row < 0 || b1 - eps <= 0) { /* no row gains from it: price 0, free */
+                atomicExch(&a.object[j], 0ull);
+                break;
+            }
+            long long lowered = b2 == LLONG_MIN || b2 - eps < 0 ? 0 : b2 - eps;
+            /* The new price first, so that a reader of the row's new arc sees it. */
+            atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
+            __threadfence();
+            unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
+            if (atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw)
+                continue; /* the row moved meanwhile: look again */
+            atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
+                                         (unsigned long long)(best_row + 1));
+            /* The row's old object is free now; this thread goes on with it. */
+            int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
+            unsigned long long fw = load_word(&a.object[freed]);
+            price_j = fw >> id_bits;
+            if (!price_j) {
+                atomicExch(&a.object[freed], 0ull);
+                break;
+            }
+            atomicExch(&a.object[freed], price_j << id_bits | claimed);
+            j = freed;
+        }
+    }
+}
+
+/* One thread an object: a free object's price into the gap; an owner that
+ * does not hold it (by its word) counted. */
+static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= 2 * a.n)
+        return;
+    unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
+    int owner = (int)(word & id_mask) - 1;
+    if (owner < 0) {
+        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], word >> id_bits);
+        return;
+    }
+    int k = (int)(unsigned)(a.row_word[owner] & 0xffffffffull);
+    if (owner >= a.n || a.arc_col[k] != j)
+        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
+}
+
+/* u[r]: min over r's arcs of scale * cost + price (the dual that makes
+ * every arc feasible). */
+static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long long scale,
+                                     int id_bits)
+{
+    long long u = LLONG_MAX;
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
+        long long value =
+            (long long)a.arc_cost[k] * scale + (long long)(a.object[a.arc_col[k]] >> id_bits);
+        u = value < u ? value : u;
+    }
+    return u;
+}
+
+/* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
+ * the gap, its cost into the total; a row whose object is not its own
+ * counted. */
+static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= a.n)
+        return;
+    int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
+    unsigned long long id_mask = (1ull << id_bits) - 1;
+    if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
+        (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
+        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
+        return;
+    }
+    long long slack = (long long)a.arc_cost[k] * scale +
+                      (long long)(a.object[a.arc_col[k]] >> id_bits) - row_dual(a, r, scale, id_bits);
+    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], (unsigned long long)slack);
+    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_COST],
+              (unsigned long long)(long long)a.arc_cost[k]);
+}
+
+/* One thread: the gap against the scale. */
+static __global__ void gap_kernel(long long *scalars, long long scale)
+{
+    scalars[GCUT_FLOW_S_GAP_OVER] = scalars[GCUT_FLOW_S_GAP] >= scale;
+}
+
+/* One thread a row: its vector (0 on its dummy). */
+static __global__ void vectors_kernel(gcut__flow_dassign a, float *__restrict__ flow,
+                                      uint8_t *__restrict__ matched,
+                                      uint8_t *__restrict__ occluded)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= a.n)
+        return;
+    int q = a.arc_col[(int)(unsigned)(a.row_word[p] & 0xffffffffull)];
+    if (q >= a.n) {
+        matched[p] = 0;
+        occluded[p] = 1;
+        flow[2 * (size_t)p] = flow[2 * (size_t)p + 1] = 0;
+        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_OCCLUDED], 1ull);
+        return;
+    }
+    matched[p] = 1;
+    occluded[p] = 0;
+    flow[2 * (size_t)p] = (float)(q % a.w - p % a.w);
+    flow[2 * (size_t)p + 1] = (float)(q / a.w - p / a.w);
+}
+
+/* One thread a row and two objects: the columns taken and the prices in
+ * gcut_assign_verify's form. */
+static __global__ void prices_kernel(gcut__flow_dassign a, long long scale, int id_bits,
+                                     long long *prices, int32_t *row_to_col)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.n)
+        return;
+    prices[i] = row_dual(a, i, scale, id_bits);
+    prices[a.n + i] = -(long long)(a.object[i] >> id_bits);
+    prices[2 * a.n + i] = -(long long)(a.object[a.n + i] >> id_bits);
+    row_to_col[i] = a.arc_col[(int)(unsigned)(a.row_word[i] & 0xffffffffull)];
+}
+
+/* Bits for owner ids 1..rows and the claimed mark (all ones). */
+static int id_bits_for(int rows)
+{
+    int b = 1;
+    while ((1ll << b) <= (long long)rows + 1)
+        b++;
+    return b;
+}
+
+extern "C" cudaError_t gcut__flow_assign_scan_bytes(int n, size_t *bytes)
+{
+    *bytes = 0;
+    return cub::DeviceScan::ExclusiveSum(NULL, *bytes, (int32_t *)NULL, (int32_t *)NULL, n + 1);
+}
+
+extern "C" cudaError_t gcut__flow_assign_count_launch(gcut__flow_dassign *a, const float *prior,
+                                                      cudaStream_t stream)
+{
+    count_init_kernel<<<blocks_for(a->n + 1), 256, 0, stream>>>(*a);
+    count_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, prior);
+    cudaError_t err = cudaPeekAtLastError();
+    if (err)
+        return err;
+    if ((err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->count,
+                                             a->row_ptr, a->n + 1, stream)) ||
+        (err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->tcount,
+                                             a->t_ptr, a->n + 1, stream)))
+        return err;
+    totals_kernel<<<1, 1, 0, stream>>>(*a);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0,
+                                                     const float *i1, const uint64_t *sig0,
+                                                     const uint64_t *sig1, const float *prior,
+                                                     cudaStream_t stream)
+{
+    fill_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, i0, i1, sig0, sig1, prior);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
+                                                      int alpha, int *phases,
+                                                      cudaStream_t stream)
+{
+    const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
+    const long long scale = 3ll * rows + 1;
+    const unsigned long long id_mask = (1ull << id_bits) - 1;
+    const unsigned long long price_limit = 1ull << (63 - id_bits);
+    long long eps = maxcost * scale / alpha;
+    eps = eps < 1 ? 1 : eps;
+    *phases = 0;
+    cudaError_t err = cudaMemsetAsync(a->row_word, 0, (size_t)rows * sizeof *a->row_word, stream);
+    if (err)
+        return err;
+    clear_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects, id_mask, 1);
+    for (;;) {
+        forward_kernel<<<blocks_for(rows), 256, 0, stream>>>(a->row_ptr, a->arc_col,
+                                                             a->arc_cost, rows, scale, a->object,
+                                                             id_bits, price_limit, eps,
+                                                             a->scalars);
+        rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+        reverse_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, scale, id_bits, eps);
+        ++*phases;
+        if (eps == 1)
+            break;
+        eps = eps / alpha < 1 ? 1 : eps / alpha;
+        clear_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects, id_mask,
+                                                                     0);
+    }
+    objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+    rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+    gap_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,
+                                                        uint8_t *matched, uint8_t *occluded,
+                                                        cudaStream_t stream)
+{
+    vectors_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, flow, matched, occluded);
+    return cudaPeekAtLastError();
+}
+
+extern "C" cudaError_t gcut__flow_assign_prices_launch(const gcut__flow_dassign *a,
+                                                       long long *prices, int32_t *row_to_col,
+                                                       cudaStream_t stream)
+{
+    prices_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, 3ll * a->n + 1, id_bits_for(a->n),
+                                                        prices, row_to_col);
+    return cudaPeekAtLastError();
+}

@@ -1,0 +1,74 @@
+/* A sequential CPU stand-in for the CUDA runtime (tests/flow_gpu_emu/run.sh):
+ * enough of it to run the flow kernels one thread after another. */
+#pragma once
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <limits.h>
+#include <stdio.h>
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __launch_bounds__(x)
+typedef int cudaError_t;
+typedef void *cudaStream_t;
+typedef int cudaEvent_t;
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100, cudaErrorInsufficientDriver = 35 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
+extern thread_local dim3 blockIdx, threadIdx;
+extern dim3 blockDim, gridDim;
+static inline cudaError_t cudaPeekAtLastError() { return 0; }
+static inline cudaError_t cudaGetLastError() { return 0; }
+static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) { memset(p, v, n); return 0; }
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, int, cudaStream_t) { memmove(d, s, n); return 0; }
+template <class T> static inline cudaError_t cudaMalloc(T **p, size_t n) { *p = (T *)calloc(1, n ? n : 1); return *p ? 0 : 2; }
+static inline cudaError_t cudaFree(void *p) { free(p); return 0; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return 0; }
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = 0; return 0; }
+static inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return 0; }
+static inline cudaError_t cudaEventDestroy(cudaEvent_t) { return 0; }
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) { *ms = 0; return 0; }
+static inline const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+/* Real atomics: with EMU_THREADS > 1 the GPU threads run on several CPU
+ * threads at once, so the auctions' races happen for real. */
+static inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long cmp, unsigned long long v) { __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return cmp; }
+static inline unsigned long long atomicExch(unsigned long long *p, unsigned long long v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+static inline int atomicExch(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+static inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+/* A launch: every (block, thread) in turn, or with EMU_THREADS=T spread
+ * over T CPU threads (GPU thread i on CPU thread i mod T). */
+#include <thread>
+#include <vector>
+template <class F> static void emu_launch(dim3 g, dim3 b, F body)
+{
+    gridDim = g, blockDim = b;
+    const char *env = getenv("EMU_THREADS");
+    long total = (long)g.x * g.y * b.x * b.y, threads = env ? atol(env) : 1;
+    auto run = [=](long first, long step) {
+        for (long i = first; i < total; i += step) {
+            long t = i % ((long)b.x * b.y), blk = i / ((long)b.x * b.y);
+            blockIdx = dim3((unsigned)(blk % g.x), (unsigned)(blk / g.x));
+            threadIdx = dim3((unsigned)(t % b.x), (unsigned)(t / b.x));
+            body();
+        }
+    };
+    if (threads <= 1) {
+        run(0, 1);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (long t = 0; t < threads; t++)
+        pool.emplace_back(run, t, threads);
+    for (auto &th : pool)
+        th.join();
+}
+#define EMU_LAUNCH(kernel, grid, block, ...) emu_launch(dim3(grid), dim3(block), [=] { kernel(__VA_ARGS__); })
