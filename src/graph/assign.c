@@ -523,6 +523,16 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
 #ifdef GCUT_HAVE_CUDA
         if (on_gpu) {
             st = gcut__gpu_assign(ctx, &p, knobs, &res, &device);
+            /* Prices past what the GPU's 64-bit column keys hold (huge costs
+             * on many columns): the CPU, whose prices go to -2^60. */
+            if (st == GCUT_E_UNSUPPORTED) {
+                gcut__log(ctx, 1, "assign: gpu-csa: prices beyond the GPU's key range: "
+                          "solving on the CPU");
+                st = GCUT_OK;
+                on_gpu = 0;
+                device = "cpu";
+                memset(&res.refines, 0, sizeof res - offsetof(gcut__assign_result, refines));
+            }
             /* --device auto: a GPU without room (or gone) means the CPU. */
             if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
                 (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
