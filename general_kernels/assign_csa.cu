@@ -2,8 +2,12 @@
  * refine of seed 001 section 5.3 in its assignment form, one launch a
  * phase with no host step inside it.
  *
- * Every worker (a group of `lanes` lanes) takes the phase's rows one by one
- * from a shared counter (all rows are active when a phase starts). A row
+ * A phase starts from a compacted list of the rows to place: all of them
+ * in the first phase; later, the rows whose column is no longer within the
+ * new eps of their best c' (keep_kernel; the others keep theirs, as
+ * eps-optimality asks nothing more of them). Every worker (a group of
+ * `lanes` lanes) takes rows from the list one by one through a shared
+ * counter. A row
  * finds its lowest part-reduced cost c' = c - p(y) and second lowest over
  * its arcs and pushes to the lowest column y with one atomicMin on y's key
  * (price << bits | owner), bidding price c - c'_2 - eps: the push and the
@@ -154,15 +158,18 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void refine_kernel(gcut__dassi
     const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
     const int lane = (int)tile.thread_rank();
     const long long deadline = now_ns() + d.time_limit_ns;
+    const int32_t count = d.state[3];
     unsigned long long bids = 0, chains = 0;
     for (;;) {
         int32_t x = 0;
-        if (lane == 0)
-            x = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
-                    ? atomicAdd(&d.state[0], 1)
-                    : d.n;
+        if (lane == 0) {
+            const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
+                                  ? atomicAdd(&d.state[0], 1)
+                                  : count;
+            x = i < count ? d.list[i] : -1;
+        }
         x = tile.shfl(x, 0);
-        if (x >= d.n)
+        if (x < 0)
             break;
         bids += place_chain<lanes, dense>(d, tile, x, eps, deadline);
         chains++;
@@ -173,15 +180,65 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void refine_kernel(gcut__dassi
     }
 }
 
-static __global__ void phase_start_kernel(gcut__dassign d)
+/* First phase: every column free (price 0 kept), every row on the list. */
+static __global__ void first_phase_kernel(gcut__dassign d)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
-    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < d.n; i += gridDim.x * blockDim.x)
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < d.n; i += gridDim.x * blockDim.x) {
         d.key[i] |= none;
+        d.list[i] = i;
+    }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         d.state[0] = 0;
         d.state[1] = GCUT__DASSIGN_RUNNING;
         d.state[2] = -1;
+        d.state[3] = d.n;
+    }
+}
+
+static __global__ void clear_state_kernel(gcut__dassign d)
+{
+    d.state[0] = 0;
+    d.state[1] = GCUT__DASSIGN_RUNNING;
+    d.state[2] = -1;
+    d.state[3] = 0;
+}
+
+/* Later phases: row x keeps its column y while c'(x, y) <= min c' + eps
+ * (eps-optimal at the new eps); else y is freed and x goes on the list. */
+template <int lanes, bool dense>
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void keep_kernel(gcut__dassign d, long long eps,
+                                                                     const int32_t *row_col)
+{
+    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
+    const unsigned long long none = (1ull << d.bits) - 1;
+    const unsigned shift = (unsigned)d.bits;
+    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
+    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
+         x += groups) {
+        const int32_t y = row_col[x];
+        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+        long long best = INF64, held = INF64;
+        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
+            const int32_t z = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+            const long long c =
+                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+            const long long v = c - ((long long)(d.key[z] >> shift) + d.pmin);
+            best = min(best, v);
+            if (z == y)
+                held = min(held, v);
+        }
+#pragma unroll
+        for (int off = lanes / 2; off > 0; off /= 2) {
+            best = min(best, tile.shfl_xor(best, off));
+            held = min(held, tile.shfl_xor(held, off));
+        }
+        if (tile.thread_rank() == 0 && (y < 0 || held > best + eps)) {
+            if (y >= 0)
+                d.key[y] |= none;
+            d.list[atomicAdd(&d.state[3], 1)] = x;
+        }
     }
 }
 
@@ -190,7 +247,8 @@ static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t 
     const unsigned long long none = (1ull << d.bits) - 1;
     for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
         const unsigned long long k = d.key[y];
-        price[y] = (long long)(k >> d.bits) + d.pmin;
+        if (price)
+            price[y] = (long long)(k >> d.bits) + d.pmin;
         if ((k & none) != none)
             row_col[k & none] = y;
     }
@@ -202,9 +260,27 @@ static int blocks_for(int32_t n)
     return b < 1 ? 1 : b > 4096 ? 4096 : (int)b;
 }
 
-cudaError_t gcut__assign_phase_start(const gcut__dassign *d, cudaStream_t stream)
+cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int lanes,
+                                     int32_t *row_col, cudaStream_t stream)
 {
-    phase_start_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d);
+    if (first) {
+        first_phase_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d);
+        return cudaGetLastError();
+    }
+    cudaError_t err = gcut__assign_unpack(d, NULL, row_col, stream);
+    if (err != cudaSuccess)
+        return err;
+    clear_state_kernel<<<1, 1, 0, stream>>>(*d);
+    const long long groups = ((long long)d->n * lanes + ASSIGN_BLOCK - 1) / ASSIGN_BLOCK;
+    const int blocks = groups < 1 ? 1 : groups > 8192 ? 8192 : (int)groups;
+    if (d->dense)
+        keep_kernel<32, true><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col);
+    else if (lanes == 32)
+        keep_kernel<32, false><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col);
+    else if (lanes == 8)
+        keep_kernel<8, false><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col);
+    else
+        keep_kernel<4, false><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col);
     return cudaGetLastError();
 }
 

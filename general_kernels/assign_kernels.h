@@ -31,16 +31,21 @@ typedef struct gcut__dassign {
     unsigned long long *key;     /* n columns */
     int bits;
     long long pmin;              /* price of key offset 0, <= 0 */
-    int32_t *state;              /* [0] rows taken, [1] stop code, [2] the row that stopped it */
+    int32_t *list;               /* n: the rows a phase starts to place */
+    int32_t *state;              /* [0] rows taken from the list, [1] stop code, [2] the row that
+                                    stopped it, [3] rows on the list */
     unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all */
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
     long long time_limit_ns;     /* a phase's wall-clock limit */
 } gcut__dassign;
 
-/* Start of a phase: every column free (prices kept), no row taken,
- * state = {0, 0, -1}. */
-cudaError_t gcut__assign_phase_start(const gcut__dassign *d, cudaStream_t stream);
+/* Start of a phase: the first makes every column free (prices 0) and
+ * lists every row; a later one frees the columns of the rows that are not
+ * eps-optimal at the new `eps` and lists those rows (row_col: n entries of
+ * scratch). state = {0, 0, -1, rows listed}. */
+cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int lanes,
+                                     int32_t *row_col, cudaStream_t stream);
 
 /* The most workers (groups of `lanes` lanes: 4, 8 or 32) resident at once
  * on `sms` multiprocessors. */
@@ -51,8 +56,8 @@ cudaError_t gcut__assign_workers(int lanes, int sms, int *workers_max);
 cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int lanes, int workers,
                                 cudaStream_t stream);
 
-/* The solution from the keys: price[y] and row_col[x] (-1 for a row
- * without a column; row_col is cleared here first). */
+/* The solution from the keys: price[y] (unless price is NULL) and
+ * row_col[x] (-1 for a row without a column; cleared here first). */
 cudaError_t gcut__assign_unpack(const gcut__dassign *d, long long *price, int32_t *row_col,
                                 cudaStream_t stream);
 

@@ -407,13 +407,30 @@ static int64_t unfix_violators(csa *s, int64_t eps)
     return worst;
 }
 
-/* One phase at `eps`: every row unmatched and placed again. */
-static gcut_status refine(csa *s, int64_t eps, int64_t update_every, gcut_context *ctx)
+/* One phase at `eps`. `keep` (the rows hold an assignment from the last
+ * phase): a row whose column is still within the new eps of its best c'
+ * keeps it, as eps-optimality asks nothing more of it, and only the others
+ * are unmatched and placed again (most rows, late in the scaling, keep
+ * theirs). Else every row is unmatched. */
+static gcut_status refine(csa *s, int64_t eps, int keep, int64_t update_every, gcut_context *ctx)
 {
+    const int k = s->cache;
     for (int32_t y = 0; y < s->n; y++)
         s->col_row[y] = -1;
     s->top = 0;
     for (int32_t x = s->n - 1; x >= 0; x--) {
+        const int32_t y = s->row_col[x];
+        if (keep && y >= 0) {
+            scan_row(s, x); /* the cache's first entry is the best c' */
+            if (s->cache_len[x] > 0) {
+                const int64_t best = s->cache_cost[(int64_t)x * k] -
+                                     s->price[s->cache_col[(int64_t)x * k]];
+                if (s->row_cost[x] - s->price[y] <= best + eps) {
+                    s->col_row[y] = x;
+                    continue;
+                }
+            }
+        }
         s->row_col[x] = -1;
         push_active(s, x);
     }
@@ -558,7 +575,7 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
             if (!first && fix_factor > 0)
                 /* fix_factor 16: 2n eps_prev, Goldberg-Kennedy's safe bound */
                 fix_arcs(&s, fix_factor * ((int64_t)n + 1) / 8 * eps_prev);
-            st = refine(&s, eps, update_every, ctx);
+            st = refine(&s, eps, !first, update_every, ctx);
             res->refines++;
             if (first)
                 s.detect = 0;
@@ -577,7 +594,7 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
         eps = worst;
         do {
             eps = eps / alpha > 1 ? eps / alpha : 1;
-            st = refine(&s, eps, update_every, ctx);
+            st = refine(&s, eps, 1, update_every, ctx);
             res->refines++;
         } while (!st && eps > 1);
     }

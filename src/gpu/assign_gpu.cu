@@ -113,6 +113,7 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     GPU_CHECK(ctx, cudaMalloc((void **)&d.bids, 2 * sizeof *d.bids));
     GPU_CHECK(ctx, cudaMalloc((void **)&price, nn * sizeof *price));
     GPU_CHECK(ctx, cudaMalloc((void **)&row_col, nn * sizeof *row_col));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.list, nn * sizeof *d.list));
     GPU_CHECK(ctx, cudaMallocHost((void **)&h_state, 4 * sizeof *h_state));
     if (h_cost32) {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
@@ -168,14 +169,14 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
             d.drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
                                ? INT64_MAX
                                : (2 * (int64_t)n + 2) * (eps0 + eps);
-            GPU_CHECK(ctx, gcut__assign_phase_start(&d, stream));
+            GPU_CHECK(ctx, gcut__assign_phase_start(&d, first, eps, lanes, row_col, stream));
             GPU_CHECK(ctx, gcut__assign_refine(&d, eps, lanes, workers, stream));
             GPU_CHECK(ctx, cudaMemcpyAsync(h_state, d.state, 4 * sizeof *h_state,
                                            cudaMemcpyDeviceToHost, stream));
             GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, stop %d",
-                      (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
-                      h_state[1]);
+            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %d rows to place, %.3f ms, stop %d",
+                      (long long)res->refines + 1, (long long)eps, h_state[3],
+                      gcut__now_ms() - t0, h_state[1]);
             if (h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
                 res->stuck_row = h_state[2];
                 GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
@@ -227,6 +228,7 @@ fail:
     cudaFree(price);
     cudaFree(row_col);
     cudaFree(d.key);
+    cudaFree(d.list);
     cudaFree(d.state);
     cudaFree(d.bids);
     cudaFreeHost(h_state);
