@@ -120,11 +120,11 @@ int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned fl
         square ? arcs : gcut__memory_mul_add(arcs, 2, (int64_t)cols + (partial ? rows : 0));
     /* Per arc: the problem's column and cost (12 bytes; the default knobs
      * make no price updates, whose transpose would double it). Per node:
-     * row_ptr, the CPU solver's state with its cache of 4 arcs, the result
-     * and the request's prices (160 bytes, rounded up). Per column:
+     * row_ptr, the CPU solver's state with its cache of 8 arcs, the result
+     * and the request's prices (208 bytes, rounded up). Per column:
      * build_problem's lookup. */
     return gcut__memory_mul_add(
-        room, 12, gcut__memory_mul_add(n + 1, 160, gcut__memory_mul_add(cols, 12, 0)));
+        room, 12, gcut__memory_mul_add(n + 1, 208, gcut__memory_mul_add(cols, 12, 0)));
 }
 
 /* The square problem of a request (see the top of the file). */
