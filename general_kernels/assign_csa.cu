@@ -7,21 +7,24 @@
  * new eps of their best c' (keep_kernel; the others keep theirs, as
  * eps-optimality asks nothing more of them). Every worker (a group of
  * `lanes` lanes) takes rows from the list one by one through a shared
- * counter. A row
- * finds its lowest part-reduced cost c' = c - p(y) and second lowest over
- * its arcs and pushes to the lowest column y with one atomicMin on y's key
- * (price << bits | owner), bidding price c - c'_2 - eps: the push and the
- * relabel p(x) = -(min c' + eps) of seed 001 Algorithm 5.4 in one step, as
- * the CPU's double push. The atomic is the lock-free part: the bid takes y
- * only if it is lower than y's price at that instant, and the old value
- * names the owner it replaced, which the same worker places next (it is
- * active and no other thread holds it). A bid that lost (the price fell
- * below it meanwhile) scans again. So the active rows are exactly the rows
- * in the workers' hands plus those not yet taken from the counter: no
- * worklist to scan, no round, and a chain of evictions runs at the speed of
- * one worker, not of one grid-wide step. A chain ends when a bid takes a
- * free column; the launch ends when every row was taken and every chain
- * ended, i.e. when every row holds a column.
+ * counter. A row finds its lowest part-reduced cost c' = c - p(y) and
+ * second lowest over its arcs and pushes to the lowest column y with one
+ * atomicMin on y's key (price << bits | owner), bidding price
+ * c - c'_2 - eps: the push and the relabel p(x) = -(min c' + eps) of seed
+ * 001 Algorithm 5.4 in one step, as the CPU's double push. The atomic is
+ * the lock-free part: the bid takes y only if it is lower than y's price at
+ * that instant, and the old value names the owner it replaced, which the
+ * same worker places next (it is active and no other thread holds it). A
+ * bid that lost (the price fell below it meanwhile) scans again. So the
+ * active rows are exactly the rows in the workers' hands plus those still
+ * on the list: no worklist to scan, no round, and a chain of evictions runs
+ * at the speed of one worker, not of one grid-wide step. A chain ends when
+ * a bid takes a free column; the launch ends when the list is used up and
+ * every chain ended, i.e. when every row holds a column.
+ *
+ * The seed's global price updates and arc fixing (section 5.2) are not
+ * built on the GPU: they would shorten long chains and rescans, at the cost
+ * of a grid-wide step each.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid
