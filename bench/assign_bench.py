@@ -22,6 +22,7 @@ import argparse
 import ctypes
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -323,7 +324,7 @@ def write_table(path, device, rows, args):
                 f"(in a child process, stopped after {args.scipy_timeout:.0f} s: \"> T\"); "
                 f"medians of {args.repeat} gcut runs (scipy: {args.scipy_repeat} up to 4e6 arcs, "
                 "else 1). speed-up = scipy / gcut. same = the two optimal costs are equal.\n\n")
-        f.write("Command: `python3 bench/assign_bench.py " + " ".join(sys.argv[1:]) + "`\n\n")
+        f.write("Command: `python3 bench/assign_bench.py " + shlex.join(sys.argv[1:]) + "`\n\n")
         f.write("| instance | arcs | gcut algo | device | scipy ms | gcut ms | speed-up | same | "
                 "work |\n| --- | ---: | --- | --- | ---: | ---: | ---: | --- | --- |\n")
         for name, arcs, algo, dev, sp, ms, same, work in rows:
