@@ -7,32 +7,58 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-/* The square problem and the solver's state on the device. */
+/* Why a refine stopped before every row was placed (state[1]). */
+enum {
+    GCUT__DASSIGN_RUNNING = 0,
+    GCUT__DASSIGN_INFEASIBLE = 1, /* a first-phase row's best c' rose past the bound */
+    GCUT__DASSIGN_RANGE = 2,      /* a bid fell below the lowest price a key holds */
+    GCUT__DASSIGN_TIMEOUT = 3     /* the phase ran past its time limit */
+};
+
+/* The square problem and the solver's state on the device.
+ *
+ * A column's price and owner are one 64-bit key,
+ * (price - pmin) << bits | owner (owner `none` = 2^bits - 1 when free), so
+ * that a bid takes the column and sets its price with one atomicMin. */
 typedef struct gcut__dassign {
     int32_t n;
-    const long long *row_ptr; /* n + 1 */
-    const int32_t *col;       /* m */
-    const long long *cost;    /* m, scaled */
-    long long *price;         /* n columns; also the bid target (atomicMin) */
-    int32_t *row_col;         /* matched column of each row, -1 */
-    int32_t *col_row;         /* owner of each column, -1 */
-    int32_t *won;             /* the last round a column was won in */
-    int32_t *bid_col;         /* this round's bid of each active row */
-    long long *bid_price;
-    int32_t *list[2];         /* active rows: this round's and the next */
-    int32_t *count;           /* [2] list sizes, [2] the infeasible row (-1), [3] rows without arcs */
-    const long long *start_min; /* first phase: a row's best c' at prices 0 (NULL: no test) */
+    int dense;                   /* row x's arcs are columns 0..n-1 in order at x * n */
+    const long long *row_ptr;    /* n + 1 (not read when dense) */
+    const int32_t *col;          /* m (NULL when dense) */
+    const int32_t *cost32;       /* m costs divided by `unit`, or NULL */
+    const long long *cost64;     /* m scaled costs, when cost32 is NULL */
+    long long unit;
+    unsigned long long *key;     /* n columns */
+    int bits;
+    long long pmin;              /* price of key offset 0, <= 0 */
+    int32_t *list;               /* n: the rows a phase starts to place */
+    int32_t *state;              /* [0] rows taken from the list, [1] stop code, [2] the row that
+                                    stopped it, [3] rows on the list */
+    unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all */
+    const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
+    long long time_limit_ns;     /* a phase's wall-clock limit */
 } gcut__dassign;
 
-/* Every row unmatched and active (list 0), every column free. */
-cudaError_t gcut__assign_reset(const gcut__dassign *d, cudaStream_t stream);
+/* Start of a phase: the first makes every column free (prices 0) and
+ * lists every row; a later one frees the columns of the rows that are not
+ * eps-optimal at the new `eps` and lists those rows (row_col: n entries of
+ * scratch). state = {0, 0, -1, rows listed}. */
+cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int lanes,
+                                     int32_t *row_col, cudaStream_t stream);
 
-/* One round over list[cur]: every active row bids for its best column
- * (lanes_per_row lanes a row: 4, 8 or 32), then the lowest bid of each
- * column wins it, evicting its owner; losers and evicted rows go to
- * list[cur ^ 1] (its count zeroed first). */
-cudaError_t gcut__assign_round(const gcut__dassign *d, int cur, long long eps, int lanes_per_row,
-                               int round, int sms, cudaStream_t stream);
+/* The most workers (groups of `lanes` lanes: 4, 8 or 32) resident at once
+ * on `sms` multiprocessors. */
+cudaError_t gcut__assign_workers(int lanes, int sms, int *workers_max);
+
+/* One phase (refine) at `eps` in one launch of `workers` workers: it ends
+ * when every row holds a column or a stop code is set. */
+cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int lanes, int workers,
+                                cudaStream_t stream);
+
+/* The solution from the keys: price[y] (unless price is NULL) and
+ * row_col[x] (-1 for a row without a column; cleared here first). */
+cudaError_t gcut__assign_unpack(const gcut__dassign *d, long long *price, int32_t *row_col,
+                                cudaStream_t stream);
 
 #endif

@@ -1,10 +1,13 @@
 /* Host side of the GPU cost-scaling assignment: the problem moved to the
- * device, the phases (eps divided by alpha down to 1), each a loop of
- * rounds (general_kernels/assign_csa.cu) until no row is active, the
- * solution moved back. The host reads the active count every few rounds
- * (empty rounds cost two small launches); the first phase also watches
- * the rows whose price fell past the feasibility bound (see
- * src/cpu/assign_csa.c) and the rows without arcs. */
+ * device in its smallest layout, the phases (eps divided by alpha down to
+ * 1), each one launch (general_kernels/assign_csa.cu) and one read of its
+ * stop code, the solution moved back.
+ *
+ * Layout: build_problem's costs are the caller's times the scale n + 1, so
+ * they travel as 32-bit quotients when those fit (the kernel multiplies
+ * back); a problem with every pair (dense) travels as an n x n cost matrix
+ * without column ids. Both cut the bytes a scan reads, which is what a
+ * phase spends its time on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +16,33 @@
 #include "gpu/gpu_state.h"
 #include "graph/assign_problem.h"
 
-/* Rounds between reads of the active count. */
-#define ROUNDS_PER_READ 8
+/* A phase that runs longer than this is stopped (an error, not a hang). */
+#define PHASE_LIMIT_NS (60LL * 1000 * 1000 * 1000)
+
+/* The costs as 32-bit quotients by `unit` (dense: scattered into the n x n
+ * matrix), or 0 when some cost is not a multiple or does not fit. */
+static int compact_costs(const gcut__assign_problem *p, int64_t unit, int dense, int32_t *out)
+{
+    for (int32_t x = 0; x < p->n; x++)
+        for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++) {
+            const int64_t c = p->cost[a];
+            if (c % unit != 0 || c / unit > INT32_MAX || c / unit < INT32_MIN)
+                return 0;
+            out[dense ? (int64_t)x * p->n + p->col[a] : a] = (int32_t)(c / unit);
+        }
+    return 1;
+}
+
+/* Every row has all n columns (build_problem keeps one arc a pair). */
+static int is_dense(const gcut__assign_problem *p)
+{
+    if (p->m != (int64_t)p->n * p->n)
+        return 0;
+    for (int32_t x = 0; x <= p->n; x++)
+        if (p->row_ptr[x] != (int64_t)x * p->n)
+            return 0;
+    return 1;
+}
 
 extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
                                         const gcut__assign_knobs *knobs,
@@ -26,53 +54,93 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
         return st;
     *device = s->name;
     const int32_t n = p->n;
-    const size_t nn = (size_t)(n > 0 ? n : 1), mm = (size_t)(p->m > 0 ? p->m : 1);
+    if (n == 0)
+        return GCUT_OK;
+    for (int32_t x = 0; x < n; x++)
+        if (p->row_ptr[x + 1] == p->row_ptr[x]) { /* a row without arcs */
+            for (int32_t i = 0; i < n; i++)
+                res->row_col[i] = -1;
+            res->stuck_row = x;
+            return GCUT_E_INFEASIBLE;
+        }
+    const size_t nn = (size_t)n, mm = (size_t)(p->m > 0 ? p->m : 1);
     const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
+    const int dense_in = is_dense(p);
     cudaStream_t stream = s->stream;
     gcut__dassign d;
     memset(&d, 0, sizeof d);
     d.n = n;
-    long long *row_ptr = NULL, *cost = NULL, *start_min = NULL;
-    int32_t *col = NULL;
-    int32_t *h_count = NULL;
+    long long *row_ptr = NULL, *cost64 = NULL, *start_min = NULL, *price = NULL;
+    int32_t *col = NULL, *cost32 = NULL, *row_col = NULL;
+    int32_t *h_cost32 = NULL, *h_state = NULL;
     long long *h_start = NULL;
-    int sms = 0;
-    int64_t round = 0;
-    if (n == 0)
-        return GCUT_OK;
-    GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
-    GPU_CHECK(ctx, cudaMalloc((void **)&row_ptr, (nn + 1) * sizeof *row_ptr));
-    GPU_CHECK(ctx, cudaMalloc((void **)&col, mm * sizeof *col));
-    GPU_CHECK(ctx, cudaMalloc((void **)&cost, mm * sizeof *cost));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.price, nn * sizeof *d.price));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.row_col, nn * sizeof *d.row_col));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.col_row, nn * sizeof *d.col_row));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.won, nn * sizeof *d.won));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.bid_col, nn * sizeof *d.bid_col));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.bid_price, nn * sizeof *d.bid_price));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.list[0], nn * sizeof *d.list[0]));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.list[1], nn * sizeof *d.list[1]));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.count, 4 * sizeof *d.count));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&h_count, 4 * sizeof *h_count));
-    d.row_ptr = row_ptr;
-    d.col = col;
-    d.cost = cost;
-    GPU_CHECK(ctx, cudaMemcpyAsync(row_ptr, p->row_ptr, (nn + 1) * sizeof *row_ptr,
-                                   cudaMemcpyHostToDevice, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(col, p->col, (size_t)p->m * sizeof *col,
-                                   cudaMemcpyHostToDevice, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(cost, p->cost, (size_t)p->m * sizeof *cost,
-                                   cudaMemcpyHostToDevice, stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d.price, 0, nn * sizeof *d.price, stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d.won, 0, nn * sizeof *d.won, stream));
-    {
-        const int32_t none[4] = {0, 0, -1, -1};
-        GPU_CHECK(ctx, cudaMemcpy(d.count, none, sizeof none, cudaMemcpyHostToDevice));
+    unsigned long long *h_key = NULL;
+    int sms = 0, workers = 0;
+    /* lanes a row from the mean degree: a warp for long rows */
+    const double mean = (double)p->m / n;
+    const int lanes = dense_in || mean >= 48 ? 32 : mean >= 12 ? 8 : 4;
+
+    h_cost32 = (int32_t *)malloc(mm * sizeof *h_cost32);
+    h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
+    if (!h_cost32 || !h_key) {
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs", (long long)mm);
+        goto fail;
     }
+    if (compact_costs(p, (int64_t)n + 1, dense_in, h_cost32)) {
+        d.unit = (long long)n + 1;
+        d.dense = dense_in;
+    } else {
+        free(h_cost32);
+        h_cost32 = NULL;
+    }
+    /* The key: owner ids below 2^bits - 1 (which means free), the price
+     * offset above; prices stay within -2^60 as on the CPU. */
+    d.bits = 1;
+    while ((1LL << d.bits) - 1 < (long long)n)
+        d.bits++;
+    d.pmin = -(long long)((1ULL << (64 - d.bits)) - 1);
+    if (d.pmin < -GCUT__ASSIGN_LIMIT)
+        d.pmin = -GCUT__ASSIGN_LIMIT;
+    for (int32_t y = 0; y < n; y++) /* price 0, free */
+        h_key[y] = (unsigned long long)(-d.pmin) << d.bits | ((1ULL << d.bits) - 1);
+
+    GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
+    GPU_CHECK(ctx, gcut__assign_workers(lanes, sms, &workers));
+    if (workers > n)
+        workers = n;
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.key, nn * sizeof *d.key));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.state, 4 * sizeof *d.state));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.bids, 2 * sizeof *d.bids));
+    GPU_CHECK(ctx, cudaMalloc((void **)&price, nn * sizeof *price));
+    GPU_CHECK(ctx, cudaMalloc((void **)&row_col, nn * sizeof *row_col));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.list, nn * sizeof *d.list));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&h_state, 4 * sizeof *h_state));
+    if (h_cost32) {
+        GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
+        GPU_CHECK(ctx, cudaMemcpyAsync(cost32, h_cost32, (size_t)p->m * sizeof *cost32,
+                                       cudaMemcpyHostToDevice, stream));
+        d.cost32 = cost32;
+    } else {
+        GPU_CHECK(ctx, cudaMalloc((void **)&cost64, mm * sizeof *cost64));
+        GPU_CHECK(ctx, cudaMemcpyAsync(cost64, p->cost, (size_t)p->m * sizeof *cost64,
+                                       cudaMemcpyHostToDevice, stream));
+        d.cost64 = cost64;
+    }
+    if (!d.dense) {
+        GPU_CHECK(ctx, cudaMalloc((void **)&row_ptr, (nn + 1) * sizeof *row_ptr));
+        GPU_CHECK(ctx, cudaMalloc((void **)&col, mm * sizeof *col));
+        GPU_CHECK(ctx, cudaMemcpyAsync(row_ptr, p->row_ptr, (nn + 1) * sizeof *row_ptr,
+                                       cudaMemcpyHostToDevice, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(col, p->col, (size_t)p->m * sizeof *col,
+                                       cudaMemcpyHostToDevice, stream));
+        d.row_ptr = row_ptr;
+        d.col = col;
+    }
+    GPU_CHECK(ctx, cudaMemcpyAsync(d.key, h_key, nn * sizeof *d.key, cudaMemcpyHostToDevice,
+                                   stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d.bids, 0, 2 * sizeof *d.bids, stream));
+    d.time_limit_ns = PHASE_LIMIT_NS;
     {
-        /* lanes a row from the mean degree: a warp for dense rows */
-        const double mean = (double)p->m / n;
-        const int lanes = mean >= 48 ? 32 : mean >= 12 ? 8 : 4;
         const int64_t range = p->cost_max - p->cost_min;
         const int64_t eps0 = range > 0 ? range : 1;
         int64_t eps = eps0;
@@ -91,66 +159,81 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
                 h_start[x] = b;
             }
             GPU_CHECK(ctx, cudaMalloc((void **)&start_min, nn * sizeof *start_min));
-            GPU_CHECK(ctx, cudaMemcpy(start_min, h_start, nn * sizeof *start_min,
-                                      cudaMemcpyHostToDevice));
+            GPU_CHECK(ctx, cudaMemcpyAsync(start_min, h_start, nn * sizeof *start_min,
+                                           cudaMemcpyHostToDevice, stream));
         }
         do {
+            const double t0 = gcut__now_ms();
             eps = eps / alpha > 1 ? eps / alpha : 1;
             d.start_min = first && p->may_be_infeasible ? start_min : NULL;
             d.drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
                                ? INT64_MAX
                                : (2 * (int64_t)n + 2) * (eps0 + eps);
-            GPU_CHECK(ctx, gcut__assign_reset(&d, stream));
-            int cur = 0;
-            for (;;) {
-                for (int k = 0; k < ROUNDS_PER_READ; k++) {
-                    round++;
-                    if (round >= INT32_MAX) {
-                        st = gcut__fail(ctx, GCUT_E_STATE, "assign: the GPU solve ran 2^31 rounds");
-                        goto fail;
-                    }
-                    GPU_CHECK(ctx, gcut__assign_round(&d, cur, eps, lanes, (int)round, sms,
-                                                      stream));
-                    cur ^= 1;
-                }
-                GPU_CHECK(ctx, cudaMemcpyAsync(h_count, d.count, 4 * sizeof *h_count,
+            GPU_CHECK(ctx, gcut__assign_phase_start(&d, first, eps, lanes, row_col, stream));
+            GPU_CHECK(ctx, gcut__assign_refine(&d, eps, lanes, workers, stream));
+            GPU_CHECK(ctx, cudaMemcpyAsync(h_state, d.state, 4 * sizeof *h_state,
+                                           cudaMemcpyDeviceToHost, stream));
+            GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %d rows to place, %.3f ms, stop %d",
+                      (long long)res->refines + 1, (long long)eps, h_state[3],
+                      gcut__now_ms() - t0, h_state[1]);
+            if (h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
+                res->stuck_row = h_state[2];
+                GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
+                GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, row_col, nn * sizeof *res->row_col,
                                                cudaMemcpyDeviceToHost, stream));
                 GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-                if (h_count[2] >= 0 || h_count[3] >= 0) {
-                    res->stuck_row = h_count[3] >= 0 ? h_count[3] : h_count[2];
-                    GPU_CHECK(ctx, cudaMemcpy(res->row_col, d.row_col, nn * sizeof *res->row_col,
-                                              cudaMemcpyDeviceToHost));
-                    st = GCUT_E_INFEASIBLE;
-                    goto fail;
-                }
-                if (h_count[cur] == 0)
-                    break;
+                st = GCUT_E_INFEASIBLE;
+                goto fail;
+            }
+            if (h_state[1] == GCUT__DASSIGN_RANGE) {
+                /* Past -2^60: the CPU's error. Past the key's range only:
+                 * the caller solves on the CPU. */
+                st = d.pmin == -GCUT__ASSIGN_LIMIT
+                         ? gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: a price passed -2^60 "
+                                      "(costs too large for this size)")
+                         : GCUT_E_UNSUPPORTED;
+                goto fail;
+            }
+            if (h_state[1] != GCUT__DASSIGN_RUNNING) {
+                st = gcut__fail(ctx, GCUT_E_STATE, "assign: a GPU phase (eps %lld) ran past %lld s",
+                                (long long)eps, PHASE_LIMIT_NS / 1000000000LL);
+                goto fail;
             }
             res->refines++;
             first = 0;
         } while (eps > 1);
-        res->pushes += round;
     }
-    GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, d.row_col, nn * sizeof *res->row_col,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(res->price, d.price, nn * sizeof *res->price,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    {
+        unsigned long long h_bids[2];
+        GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, row_col, nn * sizeof *res->row_col,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(res->price, price, nn * sizeof *res->price,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, sizeof h_bids, cudaMemcpyDeviceToHost,
+                                       stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        res->pushes += (int64_t)h_bids[1];
+        gcut__log(ctx, 3, "assign: gpu: %d lanes a row, %d workers, %s, %s costs, %llu chains, "
+                  "%llu bids", lanes, workers, d.dense ? "dense" : "csr",
+                  d.cost32 ? "32-bit" : "64-bit", h_bids[0], h_bids[1]);
+    }
 fail:
     cudaFree(row_ptr);
     cudaFree(col);
-    cudaFree(cost);
+    cudaFree(cost32);
+    cudaFree(cost64);
     cudaFree(start_min);
-    cudaFree(d.price);
-    cudaFree(d.row_col);
-    cudaFree(d.col_row);
-    cudaFree(d.won);
-    cudaFree(d.bid_col);
-    cudaFree(d.bid_price);
-    cudaFree(d.list[0]);
-    cudaFree(d.list[1]);
-    cudaFree(d.count);
-    cudaFreeHost(h_count);
+    cudaFree(price);
+    cudaFree(row_col);
+    cudaFree(d.key);
+    cudaFree(d.list);
+    cudaFree(d.state);
+    cudaFree(d.bids);
+    cudaFreeHost(h_state);
+    free(h_cost32);
+    free(h_key);
     free(h_start);
     cudaGetLastError();
     return st;

@@ -120,11 +120,11 @@ int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned fl
         square ? arcs : gcut__memory_mul_add(arcs, 2, (int64_t)cols + (partial ? rows : 0));
     /* Per arc: the problem's column and cost (12 bytes; the default knobs
      * make no price updates, whose transpose would double it). Per node:
-     * row_ptr, the CPU solver's state with its cache of 4 arcs, the result
-     * and the request's prices (160 bytes, rounded up). Per column:
+     * row_ptr, the CPU solver's state with its cache of 8 arcs, the result
+     * and the request's prices (208 bytes, rounded up). Per column:
      * build_problem's lookup. */
     return gcut__memory_mul_add(
-        room, 12, gcut__memory_mul_add(n + 1, 160, gcut__memory_mul_add(cols, 12, 0)));
+        room, 12, gcut__memory_mul_add(n + 1, 208, gcut__memory_mul_add(cols, 12, 0)));
 }
 
 /* The square problem of a request (see the top of the file). */
@@ -508,6 +508,7 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     }
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
+    const double t_built = gcut__now_ms();
     gcut__assign_result res;
     memset(&res, 0, sizeof res);
     int64_t *own_prices = NULL;
@@ -523,6 +524,16 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
 #ifdef GCUT_HAVE_CUDA
         if (on_gpu) {
             st = gcut__gpu_assign(ctx, &p, knobs, &res, &device);
+            /* Prices past what the GPU's 64-bit column keys hold (huge costs
+             * on many columns): the CPU, whose prices go to -2^60. */
+            if (st == GCUT_E_UNSUPPORTED) {
+                gcut__log(ctx, 1, "assign: gpu-csa: prices beyond the GPU's key range: "
+                          "solving on the CPU");
+                st = GCUT_OK;
+                on_gpu = 0;
+                device = "cpu";
+                memset(&res.refines, 0, sizeof res - offsetof(gcut__assign_result, refines));
+            }
             /* --device auto: a GPU without room (or gone) means the CPU. */
             if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
                 (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE)) {
@@ -553,6 +564,7 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     }
     int64_t total = 0;
     int32_t assigned = 0;
+    const double t_solved = gcut__now_ms();
     if (!st) {
         const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
         for (int32_t r = 0; r < rows; r++) {
@@ -576,6 +588,9 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
                             gcut_last_error(ctx));
     }
     if (!st) {
+        /* where the time goes: what the solvers' speed-ups are bounded by */
+        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve %.1f ms, proof %.1f ms", t_built - t0,
+                  t_solved - t_built, gcut__now_ms() - t_solved);
         *total_cost = total;
         if (prices)
             memcpy(prices, own_prices, ((size_t)rows + cols) * sizeof *prices);

@@ -361,19 +361,22 @@ void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
 }
 
 /* A larger instance: dense, random sparse of a few arcs a row (often
- * infeasible unless partial), or a window graph like optical flow's. */
+ * infeasible unless partial), or a window graph like optical flow's. Every
+ * tenth is of a million arcs or more (the sizes the GPU solver is for). */
 static int make_large(instance *in, uint64_t seed, int index)
 {
     rng g = {seed * 0xd1342543de82ef95ULL + (uint64_t)index * 0x9e3779b97f4a7c15ULL + 7};
     memset(in, 0, sizeof *in);
-    const int kind = index % 3;
+    const int kind = index % 3, huge = index % 10 == 9;
     int32_t n = (int32_t)rng_range(&g, 100, kind == 0 ? 600 : 3000);
-    int64_t degree = kind == 0 ? n : kind == 1 ? rng_range(&g, 3, 20) : 0;
+    if (huge)
+        n = (int32_t)(kind == 0 ? rng_range(&g, 1000, 1500) : rng_range(&g, 100000, 200000));
+    int64_t degree = kind == 0 ? n : kind == 1 ? rng_range(&g, huge ? 10 : 3, 20) : 0;
     int32_t w = 0, radius = 0;
     if (kind == 2) {
-        w = (int32_t)rng_range(&g, 10, 60);
-        radius = (int32_t)rng_range(&g, 1, 3);
-        n = w * (int32_t)rng_range(&g, 10, 50);
+        w = (int32_t)(huge ? rng_range(&g, 150, 250) : rng_range(&g, 10, 60));
+        radius = (int32_t)(huge ? rng_range(&g, 3, 5) : rng_range(&g, 1, 3));
+        n = w * (int32_t)(huge ? rng_range(&g, 100, 200) : rng_range(&g, 10, 50));
         degree = (2 * radius + 1) * (2 * radius + 1);
     }
     const int64_t hi = rng_below(&g, 2) ? 1000 : 100000;
