@@ -460,6 +460,10 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
             return gcut__fail(ctx, GCUT_E_INVALID, "assign: unknown algorithm '%s' (have: %s)",
                               algo, gcut_assign_algorithms());
     }
+    /* "auto" takes the CPU: on the H200 machine CPU CSA was as fast as
+     * gpu-csa or faster on every instance measured (bench/results/assign_NVIDIA_H200.md). */
+    if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO)
+        algo_on_gpu = 0;
     int have_gpu = 0;
 #ifdef GCUT_HAVE_CUDA
     have_gpu = 1;
