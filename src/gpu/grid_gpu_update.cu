@@ -294,8 +294,22 @@ static gcut_status apply_notes(warm_state *w, gcut__gpu *s, int *settled)
     gcut_context *ctx = g->ctx;
     gcut_status st = GCUT_OK;
     int32_t nt = 0, np = 0;
+    /* No upload checks this graph for overflow: the changed pixels and the
+     * far ends of their changed pairs are checked here (the cold path's
+     * check on the device passed for the rest). A refusal ends the warm
+     * state, and the next solve starts cold. */
     for (int32_t k = 0; k < w->noted_count; k++) {
-        uint8_t m = w->mark[w->noted[k]];
+        const int32_t i = w->noted[k];
+        const uint8_t m = w->mark[i];
+        if ((st = gcut__grid_check_overflow_node(g, i)))
+            return st;
+        for (int e = 0; e < g->ndirs; e += 2) {
+            const int32_t j = i + g->offset[e];
+            const int x = j % g->pitch - 1, y = j / g->pitch - 1;
+            if ((m & (2 << (e / 2))) && x >= 0 && x < g->width && y >= 0 && y < g->height &&
+                (st = gcut__grid_check_overflow_node(g, j)))
+                return st;
+        }
         nt += m & 1;
         for (int b = 1; b < 5; b++)
             np += (m >> b) & 1;

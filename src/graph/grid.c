@@ -296,6 +296,19 @@ gcut_status gcut__grid_alloc_solution(gcut_grid *g)
     return GCUT_OK;
 }
 
+gcut_status gcut__grid_check_overflow_node(gcut_grid *g, int32_t i)
+{
+    int64_t total = (int64_t)g->source_cap[i] + g->sink_cap[i];
+    for (int d = 0; d < g->ndirs; d++)
+        total += (int64_t)g->cap[d][i] + g->cap[d ^ 1][i + g->offset[d]];
+    if (total <= INT32_MAX)
+        return GCUT_OK;
+    return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                      "grid: the capacities at pixel (%d, %d) add up to %lld, over the int32 "
+                      "limit %d",
+                      i % g->pitch - 1, i / g->pitch - 1, (long long)total, INT32_MAX);
+}
+
 gcut_status gcut__grid_check_overflow(gcut_grid *g)
 {
     /* Row by row and direction by direction, so every array streams. */

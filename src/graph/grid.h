@@ -88,6 +88,9 @@ gcut_status gcut__grid_alloc_solution(gcut_grid *g);
  * solve: for every pixel, source + sink + the sum over its arcs of
  * (out + in) capacity fits in int32. Names the pixel otherwise. */
 gcut_status gcut__grid_check_overflow(gcut_grid *g);
+/* The same rule at host node i alone (after a sparse change: the nodes
+ * not changed passed it before). */
+gcut_status gcut__grid_check_overflow_node(gcut_grid *g, int32_t i);
 
 /* CPU Boykov–Kolmogorov on the grid layout (src/cpu/bk_grid.c): fills res,
  * label and flow, and keeps its state (g->warm) so that the next BK solve
