@@ -34,10 +34,10 @@
 #include <time.h>
 
 #include "gcut.h"
+#include "bench_util.h"
 #include "graph/gen.h"
 #ifdef GCUT_HAVE_CUDA
 #include "gpu/gpu.h"
-#include "bench_util.h"
 #endif
 
 typedef struct instance {
