@@ -16,6 +16,13 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGCUT_SANITIZE=ON -DGCUT_CUDA
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs")
+# The GPU flow's CUDA code run on the CPU, linked with the sanitized objects
+# (tests/flow_gpu_emu/run.sh): its assignments against the CPU solver with
+# their proofs, and RubberWhale against the CPU flow where the data is.
+rw=../shared/data/middlebury/RubberWhale
+[ -d "$rw" ] || rw=
+EMU_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  ASAN_OPTIONS=detect_leaks=1 bash tests/flow_gpu_emu/run.sh build-asan 100 ${rw:+"$rw"}
 
 # Embedding: install build/ into a temporary prefix, build samples/embed
 # against it with CMake and with pkg-config, each linked to libgcut.so and

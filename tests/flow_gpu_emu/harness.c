@@ -18,13 +18,69 @@ static uint64_t rnd(void)
     return st_;
 }
 
+/* RubberWhale (frame10, frame11, flow10.flo in `dir`) by the CPU and the
+ * emulated GPU: 0 when both run, the EPEs are within 0.01 of each other
+ * and the fields 0.1 px apart on average (the bounds of gcut-check's
+ * flow.gpu_rubberwhale). */
+static int sequence(gcut_context *ctx, const char *dir)
+{
+    char p0[512], p1[512], pg[512];
+    snprintf(p0, sizeof p0, "%s/frame10.png", dir);
+    snprintf(p1, sizeof p1, "%s/frame11.png", dir);
+    snprintf(pg, sizeof pg, "%s/flow10.flo", dir);
+    gcut_image *A = NULL, *B = NULL;
+    float *gt = NULL, *fc = NULL, *fg = NULL;
+    int tw = 0, th = 0, failed = 1;
+    if (gcut_image_load(ctx, p0, &A) || gcut_image_load(ctx, p1, &B) ||
+        gcut_flow_read(ctx, pg, &tw, &th, &gt)) {
+        printf("%s: %s\n", dir, gcut_last_error(ctx));
+        goto done;
+    }
+    const int w = gcut_image_width(A), h = gcut_image_height(A), ch = gcut_image_channels(A);
+    fc = malloc(8 * (size_t)w * h);
+    fg = malloc(8 * (size_t)w * h);
+    gcut_flow_options o;
+    gcut_flow_options_init(&o);
+    gcut_flow_info ic, ig;
+    memset(&ig, 0, sizeof ig);
+    double ec, eg, ac, ag, diff = 0;
+    if (!fc || !fg || tw != w || th != h ||
+        gcut_flow_frames(ctx, gcut_image_pixels(A), gcut_image_pixels(B), w, h, ch,
+                         (size_t)w * ch, &o, fc, &ic) ||
+        gcut__flow_gpu_frames(ctx, gcut_image_pixels(A), gcut_image_pixels(B), w, h, ch,
+                              (size_t)w * ch, &o, fg, &ig) ||
+        gcut_flow_error(ctx, fc, gt, w, h, &ec, &ac, NULL) ||
+        gcut_flow_error(ctx, fg, gt, w, h, &eg, &ag, NULL)) {
+        printf("RubberWhale: %s\n", gcut_last_error(ctx));
+        goto done;
+    }
+    for (size_t p = 0; p < (size_t)w * h; p++)
+        diff += hypot(fg[2 * p] - fc[2 * p], fg[2 * p + 1] - fc[2 * p + 1]);
+    diff /= (double)w * h;
+    printf("RubberWhale: cpu EPE %.4f AAE %.3f cost %lld occluded %lld arcs %lld | emulated "
+           "gpu EPE %.4f AAE %.3f cost %lld occluded %lld arcs %lld | fields %.4f px apart\n",
+           ec, ac, (long long)ic.assign_cost, (long long)ic.occluded, (long long)ic.arcs, eg, ag,
+           (long long)ig.assign_cost, (long long)ig.occluded, (long long)ig.arcs, diff);
+    failed = fabs(eg - ec) > 0.01 || diff > 0.1;
+    if (failed)
+        printf("RubberWhale: the emulated GPU flow is too far from the CPU's\n");
+done:
+    gcut_image_destroy(A);
+    gcut_image_destroy(B);
+    gcut_flow_free(gt);
+    free(fc);
+    free(fg);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     int count = argc > 1 ? atoi(argv[1]) : 100;
-    gcut_context *ctx;
+    gcut_context *ctx = NULL;
     gcut_options co;
     gcut_options_init(&co);
-    gcut_context_create(&co, &ctx);
+    if (gcut_context_create(&co, &ctx))
+        return 1;
     int bad = 0;
     for (int i = 0; i < count; i++) {
         int w = 4 + rnd() % 44, h = 3 + rnd() % 32;
@@ -55,9 +111,15 @@ int main(int argc, char **argv)
         gcut__flow_census(i0, w, h, o.patch, s0, 1);
         gcut__flow_census(i1, w, h, o.patch, s1, 1);
         gcut__flow_arcs a;
-        gcut__flow_arcs_build(ctx, i0, i1, s0, s1, w, h, pr, &o, 1, &a);
+        memset(&a, 0, sizeof a);
         int64_t cc = 0, gc = 0, gap = 0;
-        gcut_assign_csr(ctx, a.rows, a.cols, a.row_ptr, a.col, a.cost, 0, "ssp", ref, &cc, NULL);
+        if (!i0 || !i1 || !prior || !s0 || !s1 || !mine || !ref || !prices ||
+            gcut__flow_arcs_build(ctx, i0, i1, s0, s1, w, h, pr, &o, 1, &a) ||
+            gcut_assign_csr(ctx, a.rows, a.cols, a.row_ptr, a.col, a.cost, 0, "ssp", ref, &cc,
+                            NULL)) {
+            printf("%d (%dx%d): the CPU reference: %s\n", i, w, h, gcut_last_error(ctx));
+            return 1;
+        }
         gcut_status st = gcut__flow_gpu_assign_level(ctx, i0, i1, w, h, pr, &o, mine, &gc, prices);
         if (getenv("EMU_VERBOSE"))
             printf("%d: %dx%d R %d P %d %s occ %d pen %d levels %d prior %d\n", i, w, h, o.radius,
@@ -85,42 +147,8 @@ int main(int argc, char **argv)
         free(prices);
     }
     printf("assignment: %d of %d bad\n", bad, count);
-    if (argc > 2) {
-        const char *d = argv[2];
-        char p0[512], p1[512], pg[512];
-        snprintf(p0, 512, "%s/frame10.png", d);
-        snprintf(p1, 512, "%s/frame11.png", d);
-        snprintf(pg, 512, "%s/flow10.flo", d);
-        gcut_image *A, *B;
-        float *gt;
-        int tw, th;
-        gcut_image_load(ctx, p0, &A);
-        gcut_image_load(ctx, p1, &B);
-        gcut_flow_read(ctx, pg, &tw, &th, &gt);
-        int w = gcut_image_width(A), h = gcut_image_height(A), ch = gcut_image_channels(A);
-        float *fc = malloc(8 * (size_t)w * h), *fg = malloc(8 * (size_t)w * h);
-        gcut_flow_options o;
-        gcut_flow_options_init(&o);
-        gcut_flow_info ic, ig;
-        memset(&ig, 0, sizeof ig);
-        gcut_flow_frames(ctx, gcut_image_pixels(A), gcut_image_pixels(B), w, h, ch, (size_t)w * ch,
-                         &o, fc, &ic);
-        gcut_status st = gcut__flow_gpu_frames(ctx, gcut_image_pixels(A), gcut_image_pixels(B), w,
-                                               h, ch, (size_t)w * ch, &o, fg, &ig);
-        if (st) {
-            printf("gpu flow: %s\n", gcut_last_error(ctx));
-            return 1;
-        }
-        double ec, eg, ac, ag, diff = 0;
-        gcut_flow_error(ctx, fc, gt, w, h, &ec, &ac, NULL);
-        gcut_flow_error(ctx, fg, gt, w, h, &eg, &ag, NULL);
-        for (size_t p = 0; p < (size_t)w * h; p++)
-            diff += hypot(fg[2 * p] - fc[2 * p], fg[2 * p + 1] - fc[2 * p + 1]);
-        printf("RubberWhale: cpu EPE %.4f AAE %.3f cost %lld occluded %lld arcs %lld | emulated "
-               "gpu EPE %.4f AAE %.3f cost %lld occluded %lld arcs %lld | fields %.4f px apart\n",
-               ec, ac, (long long)ic.assign_cost, (long long)ic.occluded, (long long)ic.arcs, eg,
-               ag, (long long)ig.assign_cost, (long long)ig.occluded, (long long)ig.arcs,
-               diff / ((double)w * h));
-    }
+    if (argc > 2 && sequence(ctx, argv[2]))
+        bad++;
+    gcut_context_destroy(ctx);
     return bad != 0;
 }

@@ -11,8 +11,10 @@
 # harness.c compares each level's assignment with the CPU solver and passes
 # its prices to gcut_assign_verify, then runs RubberWhale both ways.
 #
-# Usage: [EMU_THREADS=T] tests/flow_gpu_emu/run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]
+# Usage: [EMU_THREADS=T] [EMU_FLAGS=...] tests/flow_gpu_emu/run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]
 #   CPU_BUILD: a build with -DGCUT_CUDA=OFF (its objects are linked in);
+#   EMU_FLAGS: added to every compile and the link (scripts/test.sh passes the
+#   sanitizers of its AddressSanitizer build, whose objects it links);
 #   SEQUENCE_DIR: a Middlebury sequence (frame10.png, frame11.png, flow10.flo).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,8 @@ build=$(cd "${1:?usage: run.sh CPU_BUILD [INSTANCES [SEQUENCE_DIR]]}" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 printf '#include <cuda_runtime.h>\nthread_local dim3 blockIdx, threadIdx;\ndim3 blockDim, gridDim;\n' >"$out/globals.cpp"
-flags=(-O2 -std=c++17 -w -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
+extra=(${EMU_FLAGS:-})
+flags=(-O2 -std=c++17 -w "${extra[@]}" -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
        -I"$src/src" -I"$src/include" -I"$build/include")
 for f in grid_kernels/flow_image.cu grid_kernels/flow_refine.cu grid_kernels/flow_assign.cu \
          src/gpu/flow_gpu.cu; do
@@ -30,8 +33,8 @@ for f in grid_kernels/flow_image.cu grid_kernels/flow_refine.cu grid_kernels/flo
     "$src/$f" >"$out/$b.cpp"
   g++ "${flags[@]}" -c "$out/$b.cpp" -o "$out/$b.o"
 done
-g++ -O2 -I"$here" -c "$out/globals.cpp" -o "$out/globals.o"
+g++ -O2 "${extra[@]}" -I"$here" -c "$out/globals.cpp" -o "$out/globals.o"
 objs=$(find "$build/CMakeFiles/gcut_objects.dir" -name '*.o' ! -name 'flow_gpu_nogpu.c.o')
-g++ -O2 -I"$src/include" -I"$build/include" -I"$src/src" -x c "$here/harness.c" -x none \
+g++ -O2 "${extra[@]}" -I"$src/include" -I"$build/include" -I"$src/src" -x c "$here/harness.c" -x none \
   "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -lstdc++ -o "$out/harness"
 "$out/harness" "${2:-200}" ${3:+"$3"}
