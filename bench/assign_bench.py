@@ -35,7 +35,8 @@ class Options(ctypes.Structure):
     _fields_ = [("device", ctypes.c_int), ("gpu_index", ctypes.c_int),
                 ("verbosity", ctypes.c_int), ("log", ctypes.c_void_p),
                 ("log_user", ctypes.c_void_p), ("progress", ctypes.c_void_p),
-                ("progress_user", ctypes.c_void_p), ("threads", ctypes.c_int)]
+                ("progress_user", ctypes.c_void_p), ("threads", ctypes.c_int),
+                ("max_memory", ctypes.c_int64)]  # gcut.h's gcut_options, field for field
 
 
 class Info(ctypes.Structure):
