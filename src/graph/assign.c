@@ -121,10 +121,12 @@ int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned fl
     /* Per arc: the problem's column and cost (12 bytes; the default knobs
      * make no price updates, whose transpose would double it). Per node:
      * row_ptr, the CPU solver's state with its cache of 8 arcs, the result
-     * and the request's prices (208 bytes, rounded up). Per column:
-     * build_problem's lookup. */
+     * and the request's prices (208 bytes, rounded up; 24 more arcs of
+     * cache, 288 bytes, where rows average 4096 arcs: assign_csa.c). Per
+     * column: build_problem's lookup. */
+    const int64_t per_node = room >= 4096 * n ? 208 + 288 : 208;
     return gcut__memory_mul_add(
-        room, 12, gcut__memory_mul_add(n + 1, 208, gcut__memory_mul_add(cols, 12, 0)));
+        room, 12, gcut__memory_mul_add(n + 1, per_node, gcut__memory_mul_add(cols, 12, 0)));
 }
 
 /* The square problem of a request (see the top of the file). */

@@ -45,7 +45,7 @@ typedef struct gcut__assign_knobs {
     int fix_factor;     /* arc fixing: fix arcs whose reduced cost exceeds
                            fix_factor * (n + 1) / 8 times the last phase's eps
                            (16: Goldberg-Kennedy's safe 2n eps); -1 = never */
-    int cache;          /* CPU quick minima: arcs kept per row (1..8) */
+    int cache;          /* CPU quick minima: arcs kept per row (2..32) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {
