@@ -334,6 +334,7 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         {0, 1, -1, 0},  /* frequent price updates */
         {0, -1, 1, 2},  /* aggressive fixing (repairs), the smallest cache */
         {2, 1, 4, 8},   /* alpha 2, both heuristics */
+        {0, 0, 0, 32},  /* the largest cache (the default where rows are long) */
         {0, 0, 0, 0},   /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
