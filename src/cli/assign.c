@@ -65,7 +65,7 @@ int cli_assign_main(int argc, char **argv)
     gcut_device device = GCUT_DEVICE_AUTO;
     unsigned flags = 0;
     double scale = 0;
-    int verify = 0, json = 0, verbosity = 1;
+    cli_run_flags run = {0, 0, 1};
     int c;
     const char *shorts = ":a:d:mps:o:X:vjqhV";
     optind = 1;
@@ -96,21 +96,11 @@ int cli_assign_main(int argc, char **argv)
         case 'o':
             out_path = optarg;
             break;
-        case 'v':
-            verify = 1;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'q':
-            verbosity = 0;
-            break;
-        case 'X':
-            if (cli_parse_max_memory(cmd, optarg))
-                return CLI_EXIT_USAGE;
-            break;
-        default:
-            return cli_common_option(cmd, c, argv, shorts, usage);
+        default: {
+            int rc = cli_run_flag_option(cmd, c, argv, shorts, usage, &run);
+            if (rc >= 0)
+                return rc;
+        }
         }
     }
     const char *path = NULL;
@@ -126,7 +116,7 @@ int cli_assign_main(int argc, char **argv)
         return checked;
 
     gcut_context *ctx = NULL;
-    if (cli_context_create(cmd, device, verbosity, 0, &ctx))
+    if (cli_context_create(cmd, device, run.verbosity, 0, &ctx))
         return CLI_EXIT_RUNTIME;
     gcut_assign_input *in = NULL;
     int32_t *row_to_col = NULL;
@@ -147,7 +137,7 @@ int cli_assign_main(int argc, char **argv)
         st = gcut_assign_csr_info(ctx, in->rows, in->cols, in->row_ptr, in->col_idx, in->cost,
                                   flags, algo, row_to_col, &total, prices, &info);
     }
-    if (!st && verify)
+    if (!st && run.verify)
         st = gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col_idx, in->cost, flags,
                                 row_to_col, total, prices, &gap);
     if (!st && out_path)
@@ -159,7 +149,7 @@ int cli_assign_main(int argc, char **argv)
     }
     if ((rc = cli_outputs_commit(&outs)))
         goto done;
-    if (json) {
+    if (run.json) {
         printf("{\"cost\": %lld, \"rows\": %d, \"cols\": %d, \"edges\": %lld, \"assigned\": %d, "
                "\"time_ms\": %.3f, \"device\": ",
                (long long)total, in->rows, in->cols, (long long)in->arcs, info.assigned,
@@ -169,7 +159,7 @@ int cli_assign_main(int argc, char **argv)
         cli_json_string(stdout, info.algo);
         printf(", \"verified\": %s, \"maximize\": %s, \"partial\": %s, \"phases\": %lld, "
                "\"pushes\": %lld, \"input\": ",
-               verify ? "true" : "false", flags & GCUT_ASSIGN_MAXIMIZE ? "true" : "false",
+               run.verify ? "true" : "false", flags & GCUT_ASSIGN_MAXIMIZE ? "true" : "false",
                flags & GCUT_ASSIGN_PARTIAL ? "true" : "false", (long long)info.refines,
                (long long)info.pushes);
         cli_json_string(stdout, path);
@@ -180,7 +170,7 @@ int cli_assign_main(int argc, char **argv)
                in->cols, (long long)in->arcs);
         printf("solve %s on %s: %.3f ms (%lld phases)\n", info.algo, info.device, info.time_ms,
                (long long)info.refines);
-        if (verify)
+        if (run.verify)
             printf("verified: prices leave a gap of %lld/%lld < 1, total cost checked\n",
                    (long long)gap, (long long)info.scale);
     }

@@ -74,4 +74,16 @@ int cli_print_version(void);
  * (exit 2). */
 int cli_parse_max_memory(const char *cmd, const char *arg);
 
+/* -v/--verify, -j/--json, -q/--quiet and -X/--max-memory, shared by the
+ * solver commands. */
+typedef struct cli_run_flags {
+    int verify, json, verbosity; /* verbosity 1 unless --quiet */
+} cli_run_flags;
+
+/* One of those options (optarg as getopt left it): -1 when applied, else
+ * the exit status to return (a bad --max-memory, or what
+ * cli_common_option answers for any other option). */
+int cli_run_flag_option(const char *cmd, int c, char **argv, const char *optstring,
+                        void (*usage)(FILE *out), cli_run_flags *flags);
+
 #endif

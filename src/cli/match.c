@@ -63,7 +63,7 @@ int cli_match_main(int argc, char **argv)
     const char *algo = NULL, *pairs_path = NULL, *cover_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
     unsigned format = GCUT_BIPARTITE_AUTO;
-    int verify = 0, json = 0, verbosity = 1;
+    cli_run_flags run = {0, 0, 1};
     int c;
     const char *shorts = ":a:d:F:o:c:X:vjqhV";
     optind = 1;
@@ -94,21 +94,11 @@ int cli_match_main(int argc, char **argv)
         case 'c':
             cover_path = optarg;
             break;
-        case 'v':
-            verify = 1;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'q':
-            verbosity = 0;
-            break;
-        case 'X':
-            if (cli_parse_max_memory(cmd, optarg))
-                return CLI_EXIT_USAGE;
-            break;
-        default:
-            return cli_common_option(cmd, c, argv, shorts, usage);
+        default: {
+            int rc = cli_run_flag_option(cmd, c, argv, shorts, usage, &run);
+            if (rc >= 0)
+                return rc;
+        }
         }
     }
     const char *path = NULL;
@@ -125,7 +115,7 @@ int cli_match_main(int argc, char **argv)
         return checked;
 
     gcut_context *ctx = NULL;
-    if (cli_context_create(cmd, device, verbosity, 0, &ctx))
+    if (cli_context_create(cmd, device, run.verbosity, 0, &ctx))
         return CLI_EXIT_RUNTIME;
     gcut_bipartite *b = NULL;
     int32_t *row_match = NULL, *col_match = NULL;
@@ -133,7 +123,7 @@ int cli_match_main(int argc, char **argv)
     gcut_bipartite_stats stats;
     gcut_match_info info;
     int rc = CLI_EXIT_OK;
-    const int want_cover = verify || cover_path;
+    const int want_cover = run.verify || cover_path;
 
     /* Reading time is reported apart from the solve. */
     double t0 = now_ms();
@@ -153,7 +143,7 @@ int cli_match_main(int argc, char **argv)
         st = gcut_match(b, algo, row_match, col_match, want_cover ? row_cover : NULL,
                         want_cover ? col_cover : NULL, &info);
     }
-    if (!st && verify)
+    if (!st && run.verify)
         st = gcut_match_verify(b, row_match, col_match, row_cover, col_cover, NULL);
     if (!st && pairs_path)
         st =
@@ -168,7 +158,7 @@ int cli_match_main(int argc, char **argv)
     if ((rc = cli_outputs_commit(&outs)))
         goto done;
 
-    if (json) {
+    if (run.json) {
         printf("{\"matching_size\": %d, \"rows\": %d, \"cols\": %d, \"edges\": %d, "
                "\"time_ms\": %.3f, \"device\": ",
                info.size, stats.rows, stats.cols, stats.edges, info.time_ms);
@@ -178,9 +168,9 @@ int cli_match_main(int argc, char **argv)
         printf(", \"verified\": %s, \"initial_size\": %d, \"total_ms\": %.3f, "
                "\"cover_ms\": %.3f, \"read_ms\": %.3f, \"iterations\": %lld, \"relabels\": %lld, "
                "\"entries\": %lld, \"duplicates_merged\": %lld, \"input\": ",
-               verify ? "true" : "false", info.initial_size, info.total_ms, info.cover_ms, read_ms,
-               (long long)info.iterations, (long long)info.relabels, (long long)stats.entries_in,
-               (long long)stats.duplicates_merged);
+               run.verify ? "true" : "false", info.initial_size, info.total_ms, info.cover_ms,
+               read_ms, (long long)info.iterations, (long long)info.relabels,
+               (long long)stats.entries_in, (long long)stats.duplicates_merged);
         cli_json_string(stdout, path);
         printf("}\n");
     } else {
@@ -190,7 +180,7 @@ int cli_match_main(int argc, char **argv)
                (long long)stats.duplicates_merged);
         printf("solve %s on %s: %.3f ms (greedy start %d pairs; read %.3f ms)\n", info.algo,
                info.device, info.time_ms, info.initial_size, read_ms);
-        if (verify)
+        if (run.verify)
             printf("verified: a valid matching and a cover of every edge by %d vertices\n",
                    info.size);
     }

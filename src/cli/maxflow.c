@@ -92,18 +92,24 @@ static void print_batches_json(const batch_result *res, int32_t batches)
 
 int cli_maxflow_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"algo", required_argument, NULL, 'a'}, {"device", required_argument, NULL, 'd'},
-        {"flow", required_argument, NULL, 'f'}, {"cut", required_argument, NULL, 'c'},
-        {"verify", no_argument, NULL, 'v'},     {"json", no_argument, NULL, 'j'},
-        {"updates", required_argument, NULL, 'u'}, {"add-arcs", no_argument, NULL, 'A'},
-        {"from-scratch", no_argument, NULL, 'S'},
-        {"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},    {"max-memory", required_argument, NULL, 'X'},
-        {NULL, 0, NULL, 0}};
+    static const struct option options[] = {{"algo", required_argument, NULL, 'a'},
+                                            {"device", required_argument, NULL, 'd'},
+                                            {"flow", required_argument, NULL, 'f'},
+                                            {"cut", required_argument, NULL, 'c'},
+                                            {"verify", no_argument, NULL, 'v'},
+                                            {"json", no_argument, NULL, 'j'},
+                                            {"updates", required_argument, NULL, 'u'},
+                                            {"add-arcs", no_argument, NULL, 'A'},
+                                            {"from-scratch", no_argument, NULL, 'S'},
+                                            {"quiet", no_argument, NULL, 'q'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {"version", no_argument, NULL, 'V'},
+                                            {"max-memory", required_argument, NULL, 'X'},
+                                            {NULL, 0, NULL, 0}};
     const char *algo = NULL, *flow_path = NULL, *cut_path = NULL, *updates_path = NULL;
     gcut_device device = GCUT_DEVICE_AUTO;
-    int verify = 0, json = 0, verbosity = 1, add_arcs = 0, scratch = 0;
+    int add_arcs = 0, scratch = 0;
+    cli_run_flags run = {0, 0, 1};
     int c;
     const char *shorts = ":a:d:f:c:vju:ASqhVX:";
     optind = 1;
@@ -123,12 +129,6 @@ int cli_maxflow_main(int argc, char **argv)
         case 'c':
             cut_path = optarg;
             break;
-        case 'v':
-            verify = 1;
-            break;
-        case 'j':
-            json = 1;
-            break;
         case 'u':
             updates_path = optarg;
             break;
@@ -138,15 +138,11 @@ int cli_maxflow_main(int argc, char **argv)
         case 'S':
             scratch = 1;
             break;
-        case 'q':
-            verbosity = 0;
-            break;
-        case 'X':
-            if (cli_parse_max_memory(cmd, optarg))
-                return CLI_EXIT_USAGE;
-            break;
-        default:
-            return cli_common_option(cmd, c, argv, shorts, usage);
+        default: {
+            int rc = cli_run_flag_option(cmd, c, argv, shorts, usage, &run);
+            if (rc >= 0)
+                return rc;
+        }
         }
     }
     const char *path = NULL;
@@ -154,7 +150,8 @@ int cli_maxflow_main(int argc, char **argv)
     if (given >= 0)
         return given;
     if ((add_arcs || scratch) && !updates_path)
-        return cli_usage_error(cmd, "%s needs --updates", add_arcs ? "--add-arcs" : "--from-scratch");
+        return cli_usage_error(cmd, "%s needs --updates",
+                               add_arcs ? "--add-arcs" : "--from-scratch");
     if (algo && !name_in_list(algo, gcut_graph_algorithms()))
         return cli_usage_error(cmd, "--algo must be one of %s, not '%s'", gcut_graph_algorithms(),
                                algo);
@@ -169,7 +166,7 @@ int cli_maxflow_main(int argc, char **argv)
         return checked;
 
     gcut_context *ctx = NULL;
-    if (cli_context_create(cmd, device, verbosity, 0, &ctx))
+    if (cli_context_create(cmd, device, run.verbosity, 0, &ctx))
         return CLI_EXIT_RUNTIME;
     gcut_graph *g = NULL;
     gcut_solve_info info;
@@ -184,13 +181,13 @@ int cli_maxflow_main(int argc, char **argv)
     double t0 = now_ms();
     gcut_status st = gcut_graph_read_dimacs(ctx, path, &g);
     double read_ms = now_ms() - t0;
-    unsigned flags = flow_path || verify ? GCUT_GRAPH_SOLVE_FLOW : 0;
+    unsigned flags = flow_path || run.verify ? GCUT_GRAPH_SOLVE_FLOW : 0;
     if (!st && updates_path)
         st = gcut_updates_read(ctx, updates_path, gcut_graph_nodes(g), &updates);
     batches = gcut_updates_batches(updates);
     if (!st)
         st = gcut_graph_solve(g, algo, flags, &info);
-    if (!st && verify)
+    if (!st && run.verify)
         st = gcut_graph_verify(g, &cut);
     if (!st && updates_path) {
         results = calloc((size_t)batches + 1, sizeof *results);
@@ -209,7 +206,7 @@ int cli_maxflow_main(int argc, char **argv)
          * faster of the two warm solvers on small batches: the results in
          * bench/results/dynamic_maxflow_cpu_*.md); elsewhere the solver
          * the first solve settled on (and said so, once). */
-        const char *again_algo = algo                                         ? algo
+        const char *again_algo = algo                                      ? algo
                                  : !scratch && !strcmp(info.device, "cpu") ? "bk"
                                                                            : info.algo;
         for (int32_t b = 0; !st && b < batches; b++) {
@@ -218,7 +215,7 @@ int cli_maxflow_main(int argc, char **argv)
             results[b + 1].update_ms = now_ms() - t1;
             if (!st)
                 st = gcut_graph_solve(g, again_algo, again, &info);
-            if (!st && verify)
+            if (!st && run.verify)
                 st = gcut_graph_verify(g, &cut);
             results[b + 1].flow = info.flow;
             results[b + 1].algo = info.algo;
@@ -238,7 +235,7 @@ int cli_maxflow_main(int argc, char **argv)
         goto done;
     gcut_graph_get_stats(g, &stats);
 
-    if (json) {
+    if (run.json) {
         printf("{\"flow\": %lld, \"time_ms\": %.3f, ", (long long)info.flow, info.time_ms);
         if (updates_path) {
             int64_t total = 0, count = 0;
@@ -258,7 +255,7 @@ int cli_maxflow_main(int argc, char **argv)
                "\"self_loops\": %lld, \"read_ms\": %.3f, \"iterations\": %lld",
                stats.nodes, (long long)stats.arcs_in, stats.arcs, (long long)stats.parallel_merged,
                (long long)stats.self_loops, read_ms, (long long)info.iterations);
-        if (verify)
+        if (run.verify)
             printf(", \"verified\": true, \"cut_capacity\": %lld", (long long)cut);
         printf(", \"input\": ");
         cli_json_string(stdout, path);
@@ -278,7 +275,7 @@ int cli_maxflow_main(int argc, char **argv)
                    results[b + 1].update_ms, scratch ? "solved from zero" : "re-solved",
                    results[b + 1].algo, results[b + 1].time_ms);
         }
-        if (verify)
+        if (run.verify)
             printf("verified: feasible flow, cut capacity %lld = flow%s\n", (long long)cut,
                    updates_path ? " (after every batch)" : "");
     }
