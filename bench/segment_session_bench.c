@@ -17,12 +17,14 @@
  * from the library's word on it (verbosity 3): the terminals, the
  * push-relabel run on the device's clock, and the rest (the labels on the
  * device and their copy to the host), with the run's global relabels and
- * push launches; a table of them closes the output. --cpu-additions K: the CPU session stops after K
- * additions (at 4 MP its updates take seconds), the others go on.
+ * push launches; a table of them closes the output. --cpu-additions K: the
+ * CPU session stops after K additions (at 4 MP its updates take seconds),
+ * the others go on. --max-seconds S: no image is started after S seconds
+ * (the tables then cover the images done; for a bounded device run).
  *
  * Usage: segment-session-bench DATA_DIR [--megapixels M] [--additions N]
  *                              [--only NAME] [--devices cpu|gpu|cpu+gpu]
- *                              [--one-shot] [--cpu-additions K]
+ *                              [--one-shot] [--cpu-additions K] [--max-seconds S]
  * DATA_DIR is the shared data's grabcut/ folder. Prints markdown tables (per
  * image, then over every update of every image) and exits 1 if a mask
  * differs. */
@@ -201,12 +203,13 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s DATA_DIR [--megapixels M] [--additions N] [--only NAME] "
-                        "[--devices cpu|gpu|cpu+gpu] [--one-shot]\n",
+                        "[--devices cpu|gpu|cpu+gpu] [--one-shot] [--cpu-additions K] "
+                        "[--max-seconds S]\n",
                 argv[0]);
         return 2;
     }
     const char *dir = argv[1], *only = NULL, *devices = NULL;
-    double megapixels = 4.0;
+    double megapixels = 4.0, max_seconds = 0;
     int additions = 10, one_shot = 0, cpu_additions = -1;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--megapixels") && i + 1 < argc)
@@ -219,6 +222,8 @@ int main(int argc, char **argv)
             devices = argv[++i];
         else if (!strcmp(argv[i], "--cpu-additions") && i + 1 < argc)
             cpu_additions = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc)
+            max_seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--one-shot"))
             one_shot = 1;
         else {
@@ -311,9 +316,15 @@ int main(int argc, char **argv)
            "re-cut ms (max) | cuts (median) | one-shot cut ms (median) |\n"
            "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int bad = 0;
+    const double began = gcut_clock_ms();
     for (int k = 0; k < count; k++) {
         if (only && !strstr(names[k], only))
             continue;
+        if (max_seconds > 0 && gcut_clock_ms() - began > 1000 * max_seconds) {
+            fprintf(stderr, "segment-session-bench: %.0f s passed: %s and the images after it "
+                            "left out\n", max_seconds, names[k]);
+            break;
+        }
         gcut_image *im = NULL, *sc = NULL, *gt = NULL;
         char ip[1024], sp[1024], gp[1024];
         snprintf(ip, sizeof ip, "%s/images/%s.jpg", dir, names[k]);
