@@ -10,14 +10,21 @@
  * time_recut_max_ms); the first state (the session's first cut, from no
  * flow) is reported apart from the additions (the warm updates). With
  * --one-shot, every state is also segmented by gcut_segment_image() on the
- * last device (the GPU when there is one), whose mask must be the
- * session's; its longest cut (every cut from no flow) is the baseline of
- * the re-cut columns. --cpu-additions K: the CPU session stops after K
- * additions (at 4 MP its updates take seconds), the others go on.
+ * last device (the GPU when there is one), in a context of its own (so
+ * that it leaves the session's kept flow alone), whose mask and flow must
+ * be the session's; its longest cut (every cut from no flow) is the
+ * baseline of the re-cut columns. Where each GPU cut's time goes comes
+ * from the library's word on it (verbosity 3): the terminals, the
+ * push-relabel run on the device's clock, and the rest (the labels on the
+ * device and their copy to the host), with the run's global relabels and
+ * push launches; a table of them closes the output. --cpu-additions K: the
+ * CPU session stops after K additions (at 4 MP its updates take seconds),
+ * the others go on. --max-seconds S: no image is started after S seconds
+ * (the tables then cover the images done; for a bounded device run).
  *
  * Usage: segment-session-bench DATA_DIR [--megapixels M] [--additions N]
  *                              [--only NAME] [--devices cpu|gpu|cpu+gpu]
- *                              [--one-shot] [--cpu-additions K]
+ *                              [--one-shot] [--cpu-additions K] [--max-seconds S]
  * DATA_DIR is the shared data's grabcut/ folder. Prints markdown tables (per
  * image, then over every update of every image) and exits 1 if a mask
  * differs. */
@@ -84,26 +91,52 @@ static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uin
 
 #define MAX_DEVICES 2
 
-/* The library's word on each warm GPU cut (verbosity 3): how many started
- * from the last flow, after how many pull sweeps, and how many fell back
- * to no flow. */
-typedef struct warm_counts {
-    int warm, cold;
-    long long sweeps;
-} warm_counts;
+/* The library's word on each GPU segmentation cut (verbosity 3): from
+ * the last flow or from none, and where its time went. */
+typedef struct cut_record {
+    int warm, first; /* from the last flow; the first cut of its update */
+    double all, terminals, run, rest, relabels, launches;
+} cut_record;
 
-static void count_warm(void *user, int level, const char *message)
+typedef struct cut_log {
+    cut_record *cuts;
+    int n, cap;
+    int update_began; /* the next cut is its update's first */
+    long long pull_warm, pull_sweeps, pull_cold; /* the general path's pull sweeps, if any ran */
+} cut_log;
+
+static void log_cut(void *user, int level, const char *message)
 {
     (void)level;
-    warm_counts *c = user;
-    const char *at = strstr(message, "last flow after ");
+    cut_log *c = user;
+    const char *at = strstr(message, "segmentation cut from ");
     if (at) {
-        c->warm++;
-        c->sweeps += atoi(at + strlen("last flow after "));
+        cut_record r = {0};
+        r.warm = strncmp(at + strlen("segmentation cut from "), "the last flow", 13) == 0;
+        const char *q = strchr(at, ':');
+        if (!q || sscanf(q, ": %lf ms in all, terminals %lf ms, run %lf ms (%lf relabels, %lf "
+                            "push launches), labels and the rest %lf ms",
+                         &r.all, &r.terminals, &r.run, &r.relabels, &r.launches, &r.rest) != 6)
+            return;
+        r.first = c->update_began;
+        c->update_began = 0;
+        if (c->n == c->cap) {
+            int cap = c->cap ? 2 * c->cap : 1024;
+            cut_record *more = realloc(c->cuts, (size_t)cap * sizeof *more);
+            if (!more)
+                return;
+            c->cuts = more;
+            c->cap = cap;
+        }
+        c->cuts[c->n++] = r;
+    } else if ((at = strstr(message, "last flow after "))) {
+        c->pull_warm++;
+        c->pull_sweeps += atoi(at + strlen("last flow after "));
     } else if (strstr(message, "starts from no flow")) {
-        c->cold++;
+        c->pull_cold++;
     }
 }
+
 #define MAX_STATES 101
 
 /* Median and largest of v[0..n) (sorts v). */
@@ -113,16 +146,70 @@ static void summary(double *v, int n, double *med, double *max)
     *max = n ? v[n - 1] : 0;
 }
 
+/* Where the GPU cuts' time went: per kind of cut, the medians (and the
+ * largest total) of the parts the library reported. */
+static void print_breakdown(const cut_log *logs, const char *const *dev_name, int ndev)
+{
+    static const char *kind[3] = {"from the last flow, an update's first",
+                                  "from the last flow, later in an update", "from no flow"};
+    int header = 0;
+    for (int v = 0; v < ndev; v++) {
+        const cut_log *c = &logs[v];
+        if (c->n == 0)
+            continue;
+        if (!header) {
+            printf("\n| device | cuts | count | in all ms (median) | in all ms (max) | terminals "
+                   "ms (median) | run ms (median) | run ms (max) | labels and the rest ms "
+                   "(median) | relabels (median) | push launches (median) |\n"
+                   "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            header = 1;
+        }
+        double *col[6];
+        for (int j = 0; j < 6; j++)
+            col[j] = malloc((size_t)c->n * sizeof(double));
+        for (int k = 0; k < 3 && col[5]; k++) {
+            int m = 0;
+            for (int i = 0; i < c->n; i++) {
+                const cut_record *r = &c->cuts[i];
+                int which = !r->warm ? 2 : r->first ? 0 : 1;
+                if (which != k || !col[0] || !col[1] || !col[2] || !col[3] || !col[4])
+                    continue;
+                col[0][m] = r->all;
+                col[1][m] = r->terminals;
+                col[2][m] = r->run;
+                col[3][m] = r->rest;
+                col[4][m] = r->relabels;
+                col[5][m] = r->launches;
+                m++;
+            }
+            if (m == 0)
+                continue;
+            double med[6], max[6];
+            for (int j = 0; j < 6; j++)
+                summary(col[j], m, &med[j], &max[j]);
+            printf("| %s | %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.0f | %.0f |\n",
+                   dev_name[v], kind[k], m, med[0], max[0], med[1], med[2], max[2], med[3], med[4],
+                   med[5]);
+        }
+        for (int j = 0; j < 6; j++)
+            free(col[j]);
+        if (c->pull_warm || c->pull_cold)
+            printf("\n%s: %lld solves after pull sweeps (%lld sweeps in all), %lld fell back "
+                   "to no flow\n", dev_name[v], c->pull_warm, c->pull_sweeps, c->pull_cold);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s DATA_DIR [--megapixels M] [--additions N] [--only NAME] "
-                        "[--devices cpu|gpu|cpu+gpu] [--one-shot]\n",
+                        "[--devices cpu|gpu|cpu+gpu] [--one-shot] [--cpu-additions K] "
+                        "[--max-seconds S]\n",
                 argv[0]);
         return 2;
     }
     const char *dir = argv[1], *only = NULL, *devices = NULL;
-    double megapixels = 4.0;
+    double megapixels = 4.0, max_seconds = 0;
     int additions = 10, one_shot = 0, cpu_additions = -1;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--megapixels") && i + 1 < argc)
@@ -135,6 +222,8 @@ int main(int argc, char **argv)
             devices = argv[++i];
         else if (!strcmp(argv[i], "--cpu-additions") && i + 1 < argc)
             cpu_additions = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc)
+            max_seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--one-shot"))
             one_shot = 1;
         else {
@@ -147,8 +236,9 @@ int main(int argc, char **argv)
                 MAX_STATES - 1);
         return 2;
     }
-    gcut_context *ctx[MAX_DEVICES] = {NULL, NULL};
-    warm_counts counts[MAX_DEVICES] = {{0, 0, 0}, {0, 0, 0}};
+    gcut_context *ctx[MAX_DEVICES] = {NULL, NULL}, *one_ctx = NULL;
+    cut_log counts[MAX_DEVICES];
+    memset(counts, 0, sizeof counts);
     const char *dev_name[MAX_DEVICES];
     int ndev = 0;
     {
@@ -171,11 +261,19 @@ int main(int argc, char **argv)
             }
             opt.device = k ? GCUT_DEVICE_GPU : GCUT_DEVICE_CPU;
             opt.verbosity = 3;
-            opt.log = count_warm;
+            opt.log = log_cut;
             opt.log_user = &counts[ndev];
             if (gcut_context_create(&opt, &ctx[ndev]) != GCUT_OK)
                 return 1;
             dev_name[ndev++] = name;
+        }
+        if (one_shot && ndev > 0) { /* the one-shots' own context, on the last device */
+            opt.device = strcmp(dev_name[ndev - 1], "gpu") ? GCUT_DEVICE_CPU : GCUT_DEVICE_GPU;
+            opt.verbosity = 0;
+            opt.log = NULL;
+            opt.log_user = NULL;
+            if (gcut_context_create(&opt, &one_ctx) != GCUT_OK)
+                return 1;
         }
         if (ndev == 0) {
             fprintf(stderr, "segment-session-bench: --devices cpu, gpu or cpu+gpu\n");
@@ -218,9 +316,15 @@ int main(int argc, char **argv)
            "re-cut ms (max) | cuts (median) | one-shot cut ms (median) |\n"
            "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int bad = 0;
+    const double began = gcut_clock_ms();
     for (int k = 0; k < count; k++) {
         if (only && !strstr(names[k], only))
             continue;
+        if (max_seconds > 0 && gcut_clock_ms() - began > 1000 * max_seconds) {
+            fprintf(stderr, "segment-session-bench: %.0f s passed: %s and the images after it "
+                            "left out\n", max_seconds, names[k]);
+            break;
+        }
         gcut_image *im = NULL, *sc = NULL, *gt = NULL;
         char ip[1024], sp[1024], gp[1024];
         snprintf(ip, sizeof ip, "%s/images/%s.jpg", dir, names[k]);
@@ -283,6 +387,7 @@ int main(int argc, char **argv)
                     continue;
                 took[v] = 1;
                 ran[v]++;
+                counts[v].update_began = 1;
                 double t1 = gcut_clock_ms();
                 st = gcut_segment_session_update(ss[v], seeds, mask[v], &info[v]);
                 upd[v][states] = gcut_clock_ms() - t1;
@@ -304,13 +409,19 @@ int main(int argc, char **argv)
                 }
             if (one_shot) {
                 gcut_segment_info oi;
-                st = gcut_segment_image(ctx[ndev - 1], pix, W, H, c, (size_t)W * c, seeds, &so,
-                                        want, &oi);
-                fail_dev = ndev - 1;
+                st = gcut_segment_image(one_ctx, pix, W, H, c, (size_t)W * c, seeds, &so, want,
+                                        &oi);
                 one_cut[states] = oi.time_recut_max_ms;
-                if (!st && memcmp(mask[ndev - 1], want, n) != 0) {
-                    fprintf(stderr, "%s, state %d: the session's mask differs from the "
-                                    "one-shot's\n", names[k], s);
+                if (st) {
+                    fprintf(stderr, "%s, state %d: the one-shot failed: %s\n", names[k], s,
+                            gcut_last_error(one_ctx));
+                    st = GCUT_OK;
+                    bad = 1;
+                } else if (memcmp(mask[ndev - 1], want, n) != 0 ||
+                           oi.flow != info[ndev - 1].flow) {
+                    fprintf(stderr, "%s, state %d: the session's mask or flow (%lld) differs "
+                                    "from the one-shot's (%lld)\n",
+                            names[k], s, (long long)info[ndev - 1].flow, (long long)oi.flow);
                     bad = 1;
                 }
             }
@@ -361,25 +472,36 @@ int main(int argc, char **argv)
     }
     printf("\n| device | updates | update ms (median) | update ms (max) | re-cut ms (median) | "
            "re-cut ms (max) | first updates | first update ms (median) | first re-cut ms "
-           "(median) | cuts from the last flow | their pull sweeps (mean) | warm cuts fallen back to no "
-           "flow |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "(median) | cuts from the last flow | cuts from no flow | of those, not a session's "
+           "first |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int v = 0; v < ndev; v++) {
         double um, ux, cm, cx, fm, fx, gm, gx;
         summary(all_upd[v], all_n[v], &um, &ux);
         summary(all_cut[v], all_n[v], &cm, &cx);
         summary(first_upd[v], first_n[v], &fm, &fx);
         summary(first_cut[v], first_n[v], &gm, &gx);
-        printf("| %s | %d | %.1f | %.1f | %.2f | %.2f | %d | %.1f | %.2f | %d | %.1f | %d |\n",
-               dev_name[v], all_n[v], um, ux, cm, cx, first_n[v], fm, gm, counts[v].warm,
-               counts[v].warm ? (double)counts[v].sweeps / counts[v].warm : 0.0, counts[v].cold);
+        int warm = 0, cold = 0;
+        for (int i = 0; i < counts[v].n; i++)
+            warm += counts[v].cuts[i].warm, cold += !counts[v].cuts[i].warm;
+        if (counts[v].n == 0) /* no word from the library: a CPU session */
+            printf("| %s | %d | %.1f | %.1f | %.2f | %.2f | %d | %.1f | %.2f | - | - | - |\n",
+                   dev_name[v], all_n[v], um, ux, cm, cx, first_n[v], fm, gm);
+        else
+            printf("| %s | %d | %.1f | %.1f | %.2f | %.2f | %d | %.1f | %.2f | %d | %d | %d |\n",
+                   dev_name[v], all_n[v], um, ux, cm, cx, first_n[v], fm, gm, warm, cold,
+                   cold - first_n[v]);
         free(all_upd[v]);
         free(all_cut[v]);
         free(first_upd[v]);
         free(first_cut[v]);
     }
+    print_breakdown(counts, dev_name, ndev);
+    for (int v = 0; v < ndev; v++)
+        free(counts[v].cuts);
     for (int k = 0; k < count; k++)
         free(names[k]);
     for (int v = 0; v < ndev; v++)
         gcut_context_destroy(ctx[v]);
+    gcut_context_destroy(one_ctx);
     return bad;
 }

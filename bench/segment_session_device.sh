@@ -5,7 +5,8 @@
 # Steps:
 #   build         Release build for sm_90 in $BUILD (default build-dev): gcut-check and
 #                 segment-session-bench
-#   check[=N]     the warm re-solve checks (GPU grid sequences, GPU sessions) at full
+#   check[=N]     the warm re-solve checks (GPU grid sequences, the segmentation's
+#                 reparametrised cuts, GPU sessions) at full
 #                 counts, or N instances each, and the other GPU grid and segmentation
 #                 checks at their quick counts
 #   san[=N]       compute-sanitizer memcheck on the warm re-solve checks, N instances each
@@ -41,7 +42,7 @@ for step in "$@"; do
   check)
     n=()
     [ -n "$arg" ] && n=(-n "$arg")
-    for c in grid.gpu_tiled_resolve segment.session; do
+    for c in grid.gpu_tiled_resolve grid.gpu_seg_reparam segment.session; do
       "$check" -o "$c" "${n[@]}" >>"$out/check.log" 2>&1 || status=1
     done
     for c in grid.gpu_tiled_vs grid.gpu_lockfree grid.gpu_tiled_large segment.gpu; do
@@ -55,7 +56,7 @@ for step in "$@"; do
     m=${arg:-4}
     q=$(( m / 4 > 0 ? m / 4 : 1 ))
     for c in "grid.gpu_tiled_resolve -n $m" "grid.gpu_tiled_resolve_large -n $q" \
-      "segment.session_gpu -n $q"; do
+      "grid.gpu_seg_reparam -n $m" "segment.session_gpu -n $q"; do
       # shellcheck disable=SC2086
       compute-sanitizer --tool memcheck --error-exitcode 3 "$check" -o $c \
         >>"$out/memcheck.log" 2>&1 || status=1

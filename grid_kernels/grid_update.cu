@@ -19,16 +19,25 @@ static __device__ __forceinline__ long long node_offset(const gcut__dgrid &g, in
     return (long long)dir_dy(d) * g.pitch + dir_dx(d);
 }
 
-/* New terminals (s, t) at node p: the sink arc keeps at most t of flow (the
- * rest comes back as excess), and a negative excess first takes back what
- * p's own sink arc carries. What is left negative is a deficit for the
- * pull sweeps. Returns the flow taken back from the sink arc. */
-static __device__ unsigned long long set_terminals(const gcut__dgrid &g, const gcut__dcaps &c,
-                                                   long long p, int32_t s, int32_t t)
+/* What a terminal change adds to the update's counters. */
+typedef struct terminal_sums {
+    unsigned long long unsent, raised, dropped, refused;
+} terminal_sums;
+
+/* New terminals (s, t), as set, at node p, whose terminals as used are the
+ * old ones plus offset[p]: that raise is dropped with them. The sink arc
+ * keeps at most its new capacity of flow (the rest comes back as excess),
+ * and a negative excess first takes back what p's own sink arc carries.
+ * What is left negative is, with `raise`, lifted by raising both terminals
+ * by it (grid_update.h: no deficit is left), else a deficit for the pull
+ * sweeps. A raise past int32 is refused (counted; the caller then starts
+ * from no flow) and nothing is written. */
+static __device__ void set_terminals(const gcut__dgrid &g, const gcut__dcaps &c, long long p,
+                                     int32_t s, int32_t t, int raise, terminal_sums &sums)
 {
-    const int32_t s0 = c.source[p], t0 = c.sink[p];
-    if (s == s0 && t == t0)
-        return 0;
+    const long long s0 = c.source[p], t0 = c.sink[p], off0 = c.offset[p];
+    if (s + off0 == s0 && t + off0 == t0)
+        return;
     long long e = (long long)g.excess[p] + ((long long)s - s0);
     long long r = (long long)g.sink[p] + ((long long)t - t0);
     unsigned long long unsent = 0;
@@ -44,11 +53,33 @@ static __device__ unsigned long long set_terminals(const gcut__dgrid &g, const g
         e += take;
         unsent += (unsigned long long)take;
     }
+    long long up = 0;
+    if (raise && e < 0) {
+        up = -e;
+        e = 0;
+        r += up;
+    }
+    if ((long long)s + up > INT32_MAX || (long long)t + up > INT32_MAX) {
+        sums.refused++;
+        return;
+    }
     g.excess[p] = (int32_t)e;
     g.sink[p] = (int32_t)r;
-    c.source[p] = s;
-    c.sink[p] = t;
-    return unsent;
+    c.source[p] = (int32_t)(s + up);
+    c.sink[p] = (int32_t)(t + up);
+    c.offset[p] = (int32_t)up;
+    sums.unsent += unsent;
+    sums.raised += (unsigned long long)up;
+    sums.dropped += (unsigned long long)off0;
+}
+
+static __device__ __forceinline__ void add_sums(unsigned long long *counters,
+                                                const terminal_sums &sums)
+{
+    block_add(&counters[GCUT_UPD_UNSENT], sums.unsent);
+    block_add(&counters[GCUT_UPD_RAISED], sums.raised);
+    block_add(&counters[GCUT_UPD_DROPPED], sums.dropped);
+    block_add(&counters[GCUT_UPD_REFUSED], sums.refused);
 }
 
 static __global__ __launch_bounds__(THREADS) void pairs_kernel(gcut__dgrid g, gcut__dcaps c,
@@ -86,12 +117,12 @@ __launch_bounds__(THREADS) void terminals_kernel(gcut__dgrid g, gcut__dcaps c,
                                                  unsigned long long *counters)
 {
     const int k = blockIdx.x * THREADS + threadIdx.x;
-    unsigned long long unsent = 0;
+    terminal_sums sums = {0, 0, 0, 0};
     if (k < count) {
         const gcut__terminal_change ch = changes[k];
-        unsent = set_terminals(g, c, ch.node, ch.source, ch.sink);
+        set_terminals(g, c, ch.node, ch.source, ch.sink, 0, sums);
     }
-    block_add(&counters[GCUT_UPD_UNSENT], unsent);
+    add_sums(counters, sums);
 }
 
 static __global__ __launch_bounds__(THREADS) void table_kernel(
@@ -99,7 +130,7 @@ static __global__ __launch_bounds__(THREADS) void table_kernel(
     const int32_t *tcap, int fresh, unsigned long long *counters)
 {
     const long long n = (long long)g.img_w * g.img_h;
-    unsigned long long unsent = 0;
+    terminal_sums sums = {0, 0, 0, 0};
     for (long long i = blockIdx.x * (long long)THREADS + threadIdx.x; i < n;
          i += (long long)gridDim.x * THREADS) {
         const uint8_t seed = seeds[i];
@@ -114,11 +145,12 @@ static __global__ __launch_bounds__(THREADS) void table_kernel(
             g.sink[p] = k;
             c.source[p] = s;
             c.sink[p] = k;
+            c.offset[p] = 0;
         } else {
-            unsent += set_terminals(g, c, p, s, k);
+            set_terminals(g, c, p, s, k, 1, sums);
         }
     }
-    block_add(&counters[GCUT_UPD_UNSENT], unsent);
+    add_sums(counters, sums);
 }
 
 /* A node with a deficit takes flow back: first from its own sink arc, then

@@ -12,7 +12,16 @@
  * may leave a node with negative excess (a deficit); the pull sweeps then
  * take that flow back along the arcs that carried it, down to the sink arc
  * or an excess, until no deficit is left. The result is again a preflow of
- * the new graph, from which push-relabel is exact. */
+ * the new graph, from which push-relabel is exact.
+ *
+ * The segmentation's terminals (the table kernel) never leave a deficit:
+ * where the new terminals would, both of the pixel's terminal capacities
+ * are raised by the same amount (Kohli and Torr's reparametrisation).
+ * Every s-t cut cuts exactly one of the two arcs, so every cut, the
+ * minimum cut included, grows by that amount, and the cut is unchanged:
+ * the state is a preflow of the raised graph, no pull sweep is needed, and
+ * the flow of the graph as set is the state's flow less the sum of the
+ * raises (offset[], per pixel, kept so that the next change drops it). */
 #ifndef GCUT_GRID_UPDATE_H
 #define GCUT_GRID_UPDATE_H
 
@@ -25,14 +34,18 @@ extern "C" {
 /* The capacities of the graph the state belongs to (device raster). */
 typedef struct gcut__dcaps {
     int32_t *cap[8];
-    int32_t *source, *sink;
+    int32_t *source, *sink; /* as used: the terminals as set plus offset */
+    int32_t *offset;        /* the raise of both terminals of each pixel (>= 0) */
 } gcut__dcaps;
 
 /* Slots of the update's counters. */
 enum {
     GCUT_UPD_UNSENT = 0, /* flow taken back from the sink arcs (the flow value drops by it) */
-    GCUT_UPD_SWEEPS = 1, /* from here: per pull sweep, the deficits it found */
-    GCUT_UPD_SLOTS = 1 + 64
+    GCUT_UPD_RAISED = 1, /* the raises added, */
+    GCUT_UPD_DROPPED = 2, /* and those dropped (the offset's change is their difference) */
+    GCUT_UPD_REFUSED = 3, /* pixels whose raised terminals would not fit int32 */
+    GCUT_UPD_SWEEPS = 4, /* from here: per pull sweep, the deficits it found */
+    GCUT_UPD_SLOTS = 4 + 64
 };
 
 /* A changed neighbour pair: node p (device raster) and an even direction
@@ -60,7 +73,8 @@ cudaError_t gcut__grid_update_terminals_launch(const gcut__dgrid *g, const gcut_
  * entry = colors for a foreground seed, colors + 1 for a background one,
  * else the pixel's colour; tcap[entry] > 0 to the source, < 0 to the sink.
  * With `fresh`, the state is a new graph (no flow): excess and sink are
- * the capacities and heights 0; else the change is applied to the flow. */
+ * the capacities, offsets 0; else the change is applied to the flow, with
+ * the raises above where it would leave a deficit (none is left). */
 cudaError_t gcut__grid_update_table_launch(const gcut__dgrid *g, const gcut__dcaps *c,
                                            const uint32_t *colour, const uint8_t *seeds,
                                            uint32_t colors, const int32_t *tcap, int fresh,

@@ -23,6 +23,11 @@ rw=../shared/data/middlebury/RubberWhale
 [ -d "$rw" ] || rw=
 EMU_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
   ASAN_OPTIONS=detect_leaks=1 bash tests/flow_gpu_emu/run.sh build-asan 100 ${rw:+"$rw"}
+# The warm GPU grid updates' kernels the same way (tests/grid_update_emu/run.sh): the
+# segmentation's reparametrised terminals and the general grid's pull sweeps, each state a
+# preflow, each flow that of a fresh BK solve.
+EMU_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  ASAN_OPTIONS=detect_leaks=1 bash tests/grid_update_emu/run.sh build-asan 300
 
 # Embedding: install build/ into a temporary prefix, build samples/embed
 # against it with CMake and with pkg-config, each linked to libgcut.so and

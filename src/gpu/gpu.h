@@ -135,6 +135,11 @@ gcut_status gcut__gpu_warm_seg_seeds(gcut_grid *g, const uint8_t *seeds);
 gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t *tcap);
 void gcut__gpu_warm_seg_solved(gcut_grid *g, gcut_status st);
 gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g);
+/* The same with the terminals as set (the raises of the reparametrised
+ * cuts taken off), for writing the graph out; the grid no longer counts as
+ * solved. fetch_graph gives the terminals as used and their raises' sum in
+ * g->terminal_offset, for gcut_grid_verify(). */
+gcut_status gcut__gpu_warm_fetch_graph_as_set(gcut_grid *g);
 
 /* How many of the context's warm-capable GPU solves started from the kept
  * flow and how many from no flow (for the checks: the warm path must run). */

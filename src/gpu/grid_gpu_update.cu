@@ -7,7 +7,9 @@
  *   gcut__grid_warm hooks), and only those go up, as sparse lists;
  * - the segmentation energy (graph/grid_energy.c): the n-links stay, and
  *   each cut's terminals are written on the device from the colour table,
- *   applied to the last flow.
+ *   applied to the last flow with Kohli and Torr's reparametrisation
+ *   (grid_update.h), so that no deficit is left and the cut never needs
+ *   the pull sweeps: the flow reported is the state's less the raises.
  * Anything that writes the device grid otherwise (an upload, another
  * grid's solve, a segmentation build) clears gcut__gpu.grid_warm, and the
  * next solve starts cold; so does a change the pull sweeps do not settle
@@ -29,7 +31,8 @@ typedef struct warm_state {
     gcut_grid *g;
     int valid;     /* the device's state is this grid's (with gcut__gpu.grid_warm) */
     int have_caps; /* dc holds the graph's capacities */
-    int64_t flow;  /* the flow value of the device's state */
+    int64_t flow;  /* the flow value of the device's state (of the graph as used) */
+    int64_t offset; /* the sum of dc.offset: the graph as used cuts that much more */
     int64_t solves; /* tiled solves of this grid */
     size_t nodes;  /* device raster nodes of dc */
     int ndirs;
@@ -50,6 +53,9 @@ typedef struct warm_state {
     uint8_t *d_seeds;
     int32_t *d_tcap;
     int64_t colors;
+    double cut_began;    /* host clock when the cut's terminals began */
+    double terminals_ms; /* how long they took */
+    int cut_warm;        /* the cut starts from the last flow */
 } warm_state;
 
 static warm_state *warm_of(gcut_grid *g);
@@ -120,6 +126,7 @@ static void free_device(warm_state *w)
         cudaFree(w->dc.cap[d]);
     cudaFree(w->dc.source);
     cudaFree(w->dc.sink);
+    cudaFree(w->dc.offset);
     memset(&w->dc, 0, sizeof w->dc);
     w->nodes = 0;
     w->have_caps = 0;
@@ -197,6 +204,7 @@ static gcut_status reserve_caps(warm_state *w, gcut__gpu *s)
         GPU_CHECK(ctx, cudaMalloc((void **)&w->dc.cap[d], nodes * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&w->dc.source, nodes * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&w->dc.sink, nodes * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&w->dc.offset, nodes * sizeof(int32_t)));
     w->nodes = nodes;
     w->ndirs = s->dg.ndirs;
     return GCUT_OK;
@@ -217,6 +225,8 @@ static gcut_status snapshot(warm_state *w, gcut__gpu *s, int terminals)
     for (int d = 0; d < s->dg.ndirs; d++)
         GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.cap[d], s->dg.res[d], bytes, cudaMemcpyDeviceToDevice,
                                        s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(w->dc.offset, 0, bytes, s->stream));
+    w->offset = 0;
     if (terminals) {
         GPU_CHECK(ctx, cudaMemcpyAsync(w->dc.source, s->dg.excess, bytes, cudaMemcpyDeviceToDevice,
                                        s->stream));
@@ -228,6 +238,14 @@ static gcut_status snapshot(warm_state *w, gcut__gpu *s, int terminals)
 fail:
     w->have_caps = 0;
     return st;
+}
+
+/* A change's counters, on the host, into the state's flow and offset. */
+static void account(warm_state *w)
+{
+    const unsigned long long *c = w->h_counters;
+    w->flow -= (int64_t)c[GCUT_UPD_UNSENT];
+    w->offset += (int64_t)c[GCUT_UPD_RAISED] - (int64_t)c[GCUT_UPD_DROPPED];
 }
 
 /* The pull sweeps after a change, with the counters already zeroed and the
@@ -253,7 +271,7 @@ static gcut_status pull(warm_state *w, gcut__gpu *s, int *settled)
         }
     }
     if (*settled) {
-        w->flow -= (int64_t)w->h_counters[GCUT_UPD_UNSENT];
+        account(w);
         s->warm_starts++;
         gcut__log(ctx, 3, "gpu: the solve starts from the last flow after %d pull sweeps (%llu "
                   "deficit pixels at first, %llu of flow back from the sink arcs)",
@@ -351,7 +369,7 @@ fail:
 static void kept(warm_state *w, gcut__gpu *s, int64_t run_flow)
 {
     w->flow += run_flow;
-    w->g->flow = w->flow;
+    w->g->flow = w->flow - w->offset;
     w->valid = 1;
     s->grid_warm = w;
     clear_notes(w);
@@ -394,6 +412,7 @@ extern "C" gcut_status gcut__gpu_grid_tiled_warm(gcut_grid *g, int64_t *iteratio
     }
     if (!st && !settled) { /* cold: the graph as set, from zero flow */
         w->flow = 0;
+        w->offset = 0;
         s->cold_starts++;
         st = gcut__gpu_grid_upload(g);
         /* The copy of the capacities that a warm start needs costs
@@ -474,17 +493,29 @@ extern "C" gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t 
     gcut_status st = GCUT_OK;
     if (!w || w->hooks.release != release || !w->d_tcap || !s)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no segmentation state for terminals");
+    w->cut_began = gcut__now_ms();
     int settled = 0;
     /* Pageable source: the copy is done when the call returns. */
     GPU_CHECK(ctx, cudaMemcpyAsync(w->d_tcap, tcap, (size_t)(w->colors + 2) * sizeof(int32_t),
                                    cudaMemcpyHostToDevice, s->stream));
     GPU_CHECK(ctx, cudaMemsetAsync(w->d_counters, 0, sizeof w->h_counters, s->stream));
     if (w->valid && s->grid_warm == w) {
+        /* Reparametrised: no deficit is left, so no pull sweep runs; only
+         * a raise past int32 (counted as refused) sends the cut cold. */
         GPU_CHECK(ctx, gcut__grid_update_table_launch(&s->dg, &w->dc, w->d_colour, w->d_seeds,
                                                       (uint32_t)w->colors, w->d_tcap, 0,
                                                       w->d_counters, s->stream));
-        if ((st = pull(w, s, &settled)))
-            goto fail;
+        GPU_CHECK(ctx, cudaMemcpyAsync(w->h_counters, w->d_counters, sizeof w->h_counters,
+                                       cudaMemcpyDeviceToHost, s->stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+        if (w->h_counters[GCUT_UPD_REFUSED] == 0) {
+            account(w);
+            settled = 1;
+            s->warm_starts++;
+        } else {
+            gcut__log(ctx, 2, "gpu: %llu pixels' raised terminals would pass int32: the cut "
+                      "starts from no flow", w->h_counters[GCUT_UPD_REFUSED]);
+        }
     }
     if (!settled) { /* cold: the n-links kept, the terminals as given, no flow */
         if (!w->have_caps) {
@@ -503,18 +534,22 @@ extern "C" gcut_status gcut__gpu_warm_seg_terminals(gcut_grid *g, const int32_t 
         GPU_CHECK(ctx, cudaMemsetAsync(s->dg.sink, 0, bytes, s->stream));
         GPU_CHECK(ctx, cudaMemsetAsync(w->dc.source, 0, bytes, s->stream));
         GPU_CHECK(ctx, cudaMemsetAsync(w->dc.sink, 0, bytes, s->stream));
+        GPU_CHECK(ctx, cudaMemsetAsync(w->dc.offset, 0, bytes, s->stream));
         GPU_CHECK(ctx, gcut__grid_update_table_launch(&s->dg, &w->dc, w->d_colour, w->d_seeds,
                                                       (uint32_t)w->colors, w->d_tcap, 1,
                                                       w->d_counters, s->stream));
         w->flow = 0;
+        w->offset = 0;
         s->cold_starts++;
     }
+    w->cut_warm = settled;
     GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, raster_bytes(s), s->stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
-    /* A valid preflow of the graph as now set: the device holds it. */
+    /* A valid preflow of the graph as now used: the device holds it. */
     w->valid = 1;
     s->grid_warm = w;
     s->grid_owner = g;
+    w->terminals_ms = gcut__now_ms() - w->cut_began;
     return GCUT_OK;
 fail:
     lost(w, s);
@@ -527,22 +562,46 @@ extern "C" void gcut__gpu_warm_seg_solved(gcut_grid *g, gcut_status st)
     gcut__gpu *s = gpu_of(g);
     if (!w || w->hooks.release != release)
         return;
-    if (st)
+    if (st) {
         lost(w, s);
-    else
-        kept(w, s, g->flow);
+        return;
+    }
+    kept(w, s, g->flow);
+    /* Where a cut's time goes (the session bench reads this line): the
+     * terminals, the push-relabel run on the device's clock, and the rest
+     * (the labels on the device and their copy to the host). */
+    const double all = gcut__now_ms() - w->cut_began;
+    const gcut__gpu_grid_stats *t = &s->grid_stats;
+    gcut__log(g->ctx, 3,
+              "gpu: segmentation cut from %s: %.3f ms in all, terminals %.3f ms, run %.3f ms "
+              "(%lld relabels, %lld push launches), labels and the rest %.3f ms; offset %lld",
+              w->cut_warm ? "the last flow" : "no flow", all, w->terminals_ms, t->run_ms,
+              t->relabels, t->push_launches, all - w->terminals_ms - t->run_ms,
+              (long long)w->offset);
 }
 
-extern "C" gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g)
+/* The graph as used (as_set 0: the raised terminals, with g->terminal_offset
+ * their sum, what gcut_grid_verify() checks the flow against) or as set (1:
+ * the raises taken off again) into the grid's host capacities. */
+static gcut_status fetch_graph(gcut_grid *g, int as_set)
 {
     warm_state *w = warm_of(g);
     gcut__gpu *s = gpu_of(g);
     gcut_context *ctx = g->ctx;
     gcut_status st = GCUT_OK;
+    int32_t *offset = NULL;
     if (!w || w->hooks.release != release || !w->have_caps || !s)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no warm graph to fetch");
     const size_t row = (size_t)g->pitch * sizeof(int32_t);
     const size_t dpitch = (size_t)s->dg.pitch * sizeof(int32_t);
+    if (as_set && w->offset != 0) {
+        offset = (int32_t *)malloc((size_t)g->n_padded * sizeof *offset);
+        if (!offset)
+            return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for the terminals' raises");
+        GPU_CHECK(ctx, cudaMemcpy2DAsync(offset, row, w->dc.offset, dpitch, row,
+                                         (size_t)g->height + 2, cudaMemcpyDeviceToHost,
+                                         s->stream));
+    }
     for (int d = 0; d < g->ndirs; d++)
         GPU_CHECK(ctx, cudaMemcpy2DAsync(g->cap[d], row, w->dc.cap[d], dpitch, row,
                                          (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
@@ -551,10 +610,35 @@ extern "C" gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g)
     GPU_CHECK(ctx, cudaMemcpy2DAsync(g->sink_cap, row, w->dc.sink, dpitch, row,
                                      (size_t)g->height + 2, cudaMemcpyDeviceToHost, s->stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    g->terminal_offset = w->offset;
+    if (offset) {
+        for (int y = 0; y < g->height; y++)
+            for (int x = 0; x < g->width; x++) {
+                const int32_t i = gcut__grid_node(g, x, y);
+                g->source_cap[i] -= offset[i];
+                g->sink_cap[i] -= offset[i];
+            }
+    }
+    if (as_set) {
+        /* The residuals belong to the raised graph, not to this one. */
+        g->terminal_offset = 0;
+        g->solved = 0;
+    }
     /* The host arrays were written past the setters: nothing is noted. */
     clear_notes(w);
 fail:
+    free(offset);
     return st;
+}
+
+extern "C" gcut_status gcut__gpu_warm_fetch_graph(gcut_grid *g)
+{
+    return fetch_graph(g, 0);
+}
+
+extern "C" gcut_status gcut__gpu_warm_fetch_graph_as_set(gcut_grid *g)
+{
+    return fetch_graph(g, 1);
 }
 
 extern "C" void gcut__gpu_warm_counts(gcut_context *ctx, long long *warm, long long *cold)

@@ -52,6 +52,12 @@ struct gcut_grid {
     /* A solver's state kept for a warm re-solve (BK's trees and flow,
      * src/cpu/bk_grid.c); NULL when none is kept. */
     struct gcut__grid_warm *warm;
+
+    /* What the terminal capacities held here exceed the graph's by, summed
+     * over the pixels: a warm GPU segmentation cut raises both terminals of
+     * a pixel by the same amount (src/gpu/grid_gpu_update.cu), which adds
+     * it to every cut; the flow is the raised graph's less this. 0 else. */
+    int64_t terminal_offset;
 };
 
 /* The hooks of a kept solver state, so that the grid can tell it of

@@ -301,7 +301,7 @@ gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e)
 {
 #ifdef GCUT_HAVE_CUDA
     if (e->gpu && e->warm)
-        return gcut__gpu_warm_fetch_graph(e->g);
+        return gcut__gpu_warm_fetch_graph_as_set(e->g);
     if (e->gpu)
         return gcut__seg_gpu_fetch_graph(e->gpu);
 #endif

@@ -7,7 +7,10 @@
  * maximum flow, and any cut's capacity at least it; so when that value, the
  * reported flow and the labels' cut capacity are all equal, both the flow
  * and the cut are optimal. This holds for BK's flows and for push-relabel's
- * preflows alike. */
+ * preflows alike. Where the terminals held are raised (g->terminal_offset:
+ * both of a pixel's by the same amount, so that every cut grows by the sum),
+ * the proof is of the raised graph, and its flow and cut less the sum are
+ * the reported flow. */
 #include <stdlib.h>
 
 #include "graph/grid.h"
@@ -38,7 +41,7 @@ gcut_status gcut_grid_cut_capacity(const gcut_grid *g, const uint8_t *labels, in
             }
         }
     }
-    *capacity = cut;
+    *capacity = cut - g->terminal_offset; /* each pixel cuts one of its raised terminals */
     return GCUT_OK;
 }
 
@@ -104,6 +107,7 @@ gcut_status gcut_grid_verify(gcut_grid *g, int64_t *cut_capacity)
         st = gcut_grid_labels(g, labels);
     if (!st)
         st = gcut_grid_cut_capacity(g, labels, &cut);
+    to_sink -= g->terminal_offset;
     if (!st && to_sink != g->flow)
         st = gcut__fail(g->ctx, GCUT_E_VERIFY,
                         "verify: the residuals carry a flow of %lld, not the reported %lld",

@@ -169,3 +169,190 @@ void check_grid_gpu_resolve_large(check_report *r, int count, uint64_t seed)
     check_gpu_run(r, large_one, "tiled", count, seed);
     check_warm_ran(r, "grid.gpu_tiled_resolve_large");
 }
+
+/* ---- the segmentation's reparametrised terminals ------------------------ */
+
+#ifdef GCUT_HAVE_CUDA
+#include <string.h>
+
+#include "graph/grid_energy.h"
+
+#define D2_LEN (3 * 255 * 255 + 1)
+
+/* Over the whole check: the largest raise seen, so that the reparametrised
+ * path is known to have run. */
+static int64_t largest_offset;
+
+/* A segmentation graph on `ctx` with `algo`: the grid, its energy with
+ * the n-links set and, on the GPU, kept warm. */
+static gcut_status open_seg(gcut_context *ctx, const char *algo, int w, int h, int conn,
+                            const gcut__energy_image *im, const int32_t *table, int keep,
+                            gcut_grid **g, gcut__grid_energy **e, int32_t *largest)
+{
+    gcut_status st = gcut_grid_create(ctx, w, h, conn, g);
+    if (!st)
+        st = gcut__grid_energy_open(*g, algo, "bk", im, keep, e);
+    if (!st)
+        st = gcut__grid_energy_set_nlinks(*e, table, D2_LEN, largest);
+    if (!st && keep)
+        st = gcut__grid_energy_keep_warm(*e);
+    return st;
+}
+
+/* New terminals for every colour: with probability about a half a colour
+ * changes side (which leaves deficits wherever its pixels sent flow), else
+ * it grows, shrinks or zeroes; `scale` sets the magnitudes. */
+static void next_tcap(rng *r, int32_t *tcap, int colors, int64_t scale, int32_t hard, int first)
+{
+    for (int k = 0; k < colors; k++) {
+        int64_t kind = first ? 0 : rng_below(r, 6);
+        int64_t v = rng_range(r, 0, scale);
+        tcap[k] = kind <= 2 ? (int32_t)(tcap[k] > 0 ? -v : v) /* flip */
+                  : kind == 3 ? tcap[k] / 2
+                  : kind == 4 ? 0
+                              : (int32_t)(tcap[k] >= 0 ? tcap[k] + v : tcap[k] - v);
+        if (first)
+            tcap[k] = (int32_t)rng_range(r, -scale, scale);
+    }
+    tcap[colors] = hard;
+    tcap[colors + 1] = -hard;
+}
+
+static void reparam_one(check_report *r, gcut_context *cpu, gcut_context *gpu, const char *algo,
+                        uint64_t seed, int index)
+{
+    rng rg = {seed * 0x9e3779b97f4a7c15ull + (uint64_t)index * 0xd6e8feb86659fd93ull + 5};
+    rng_next(&rg);
+    const int big = index % 4 == 3;
+    const int w = (int)rng_range(&rg, 1, big ? 300 : 48), h = (int)rng_range(&rg, 1, big ? 200 : 48);
+    const int conn = rng_below(&rg, 2) ? 8 : 4;
+    const int colors = (int)rng_range(&rg, 1, 12);
+    static const int64_t scales[4] = {1, 60, 5000, 1000000};
+    const int64_t scale = scales[rng_below(&rg, 4)];
+    const int64_t weight = rng_below(&rg, 5) == 0 ? 0 : rng_range(&rg, 1, 400);
+    const size_t n = (size_t)w * (size_t)h;
+    uint8_t *rgb = malloc(3 * n), *seeds = calloc(n, 1), *labels = malloc(n);
+    uint32_t *colour = malloc(n * sizeof *colour);
+    int32_t *table = malloc(2 * (size_t)D2_LEN * sizeof *table);
+    int32_t *tcap = calloc((size_t)colors + 2, sizeof *tcap);
+    gcut_grid *g = NULL, *gc = NULL;
+    gcut__grid_energy *e = NULL, *ec = NULL;
+    char what[200];
+    snprintf(what, sizeof what, "%s: seed %llu index %d (%dx%d, %d-connected, %d colours, "
+             "terminals up to %lld, n-links up to %lld)", algo, (unsigned long long)seed, index, w,
+             h, conn, colors, (long long)scale, (long long)weight);
+    int ok = rgb && seeds && labels && colour && table && tcap;
+    if (!ok) {
+        check_fail(r, "%s: out of memory", what);
+        goto done;
+    }
+    /* Patches of one colour with noise, so that a colour's pixels touch. */
+    const int patch = (int)rng_range(&rg, 1, 16);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            colour[i] = (uint32_t)(((x / patch) * 7 + (y / patch) * 3 +
+                                    (rng_below(&rg, 8) == 0 ? (int)rng_below(&rg, colors) : 0)) %
+                                   colors);
+            for (int c = 0; c < 3; c++)
+                rgb[3 * i + (size_t)c] = (uint8_t)(colour[i] * 37 + (uint32_t)rng_below(&rg, 40));
+        }
+    for (int t = 0; t < 2; t++)
+        for (int d2 = 0; d2 < D2_LEN; d2++)
+            table[(size_t)t * D2_LEN + (size_t)d2] =
+                (int32_t)(weight * 2000 / (2000 + d2) / (t ? 2 : 1));
+    gcut__energy_image im = {rgb, seeds, colour, colors, 1};
+    int32_t largest = 0, largest_c = 0;
+    if (open_seg(gpu, algo, w, h, conn, &im, table, 1, &g, &e, &largest) ||
+        open_seg(cpu, "bk", w, h, conn, &im, table, 0, &gc, &ec, &largest_c)) {
+        check_fail(r, "%s: the graphs could not be set up: %s / %s", what, gcut_last_error(gpu),
+                   gcut_last_error(cpu));
+        ok = 0;
+        goto done;
+    }
+    const int32_t hard = largest + 1;
+    const int states = (int)rng_range(&rg, 4, 9);
+    for (int k = 0; k < states && ok; k++) {
+        next_tcap(&rg, tcap, colors, scale, hard, k == 0);
+        if (k > 0 && rng_below(&rg, 2)) { /* a few seeds more */
+            for (int m = (int)rng_range(&rg, 1, 6); m > 0; m--)
+                seeds[rng_below(&rg, (int64_t)n)] =
+                    rng_below(&rg, 2) ? GCUT_SEED_FG : GCUT_SEED_BG;
+            if (gcut__grid_energy_set_seeds(e, seeds) || gcut__grid_energy_set_seeds(ec, seeds)) {
+                check_fail(r, "%s, state %d: new seeds refused: %s", what, k, gcut_last_error(gpu));
+                ok = 0;
+                break;
+            }
+        }
+        gcut_solve_info info, fresh;
+        int64_t cut = 0;
+        if (gcut__grid_energy_set_terminals(e, tcap) ||
+            gcut__grid_energy_solve(e, labels, &info)) {
+            check_fail(r, "%s, state %d: the warm cut failed: %s", what, k, gcut_last_error(gpu));
+            ok = 0;
+        } else if (gcut__grid_energy_set_terminals(ec, tcap) ||
+                   gcut__grid_energy_solve(ec, labels, &fresh)) {
+            check_fail(r, "%s, state %d: the fresh CPU cut failed: %s", what, k,
+                       gcut_last_error(cpu));
+            ok = 0;
+        } else if (gcut_grid_verify(g, &cut) != GCUT_OK) {
+            check_fail(r, "%s, state %d: the proof failed: %s", what, k, gcut_last_error(gpu));
+            ok = 0;
+        } else if (info.flow != fresh.flow || cut != info.flow) {
+            check_fail(r, "%s, state %d: flow %lld (cut %lld, raised by %lld), fresh %lld", what,
+                       k, (long long)info.flow, (long long)cut, (long long)g->terminal_offset,
+                       (long long)fresh.flow);
+            ok = 0;
+        }
+        if (ok && g->terminal_offset > largest_offset)
+            largest_offset = g->terminal_offset;
+        /* The graph as set, raises taken off, equals the CPU's. */
+        if (ok && k == states - 1) {
+            if (gcut__grid_energy_to_host(e) != GCUT_OK) {
+                check_fail(r, "%s: the graph as set did not come back: %s", what,
+                           gcut_last_error(gpu));
+                ok = 0;
+            }
+            for (int32_t i = 0; i < g->n_padded && ok; i++)
+                if (g->source_cap[i] != gc->source_cap[i] || g->sink_cap[i] != gc->sink_cap[i]) {
+                    check_fail(r, "%s: node %d's terminals as set are %d/%d, not %d/%d", what,
+                               (int)i, g->source_cap[i], g->sink_cap[i], gc->source_cap[i],
+                               gc->sink_cap[i]);
+                    ok = 0;
+                }
+        }
+    }
+done:
+    if (ok)
+        r->passed++;
+    note_starts(gpu);
+    gcut__grid_energy_close(e);
+    gcut__grid_energy_close(ec);
+    gcut_grid_destroy(g);
+    gcut_grid_destroy(gc);
+    free(rgb);
+    free(seeds);
+    free(labels);
+    free(colour);
+    free(table);
+    free(tcap);
+}
+#endif
+
+void check_grid_gpu_reparam(check_report *r, int count, uint64_t seed)
+{
+#ifdef GCUT_HAVE_CUDA
+    largest_offset = 0;
+    check_gpu_run(r, reparam_one, "tiled", count, seed);
+    /* Each instance's first cut is from no flow, every later one warm. */
+    if (r->passed > 0 && r->failed == 0 && cold_seen != r->passed)
+        check_fail(r, "grid.gpu_seg_reparam: %lld cuts started from no flow, %d expected",
+                   cold_seen, r->passed);
+    if (r->passed > 4 && largest_offset == 0)
+        check_fail(r, "grid.gpu_seg_reparam: no cut raised a terminal");
+    check_warm_ran(r, "grid.gpu_seg_reparam");
+#else
+    r->skipped += count;
+    (void)seed;
+#endif
+}

@@ -26,4 +26,14 @@ void check_grid_gpu_resolve(check_report *r, int count, uint64_t seed);
  * and gcut_grid_verify(). */
 void check_grid_gpu_resolve_large(check_report *r, int count, uint64_t seed);
 
+/* The segmentation energy's warm cuts on the GPU, whose terminals are
+ * reparametrised (grid_kernels/grid_update.h): random images of random
+ * colour patches, n-link tables and terminal tables changed state after
+ * state (colours flipped between source and sink, grown, shrunk, zeroed;
+ * seeds added), each cut's flow equal to a fresh CPU cut's of the same
+ * graph, gcut_grid_verify() passing on the raised graph, the graph as set
+ * (raises taken off) equal to the CPU's; every cut after an instance's
+ * first starts from the last flow, and some raise a terminal. */
+void check_grid_gpu_reparam(check_report *r, int count, uint64_t seed);
+
 #endif

@@ -86,6 +86,7 @@ static const check_entry checks[] = {
     {"grid.gpu_tiled_resolve", 300, 40, check_grid_gpu_resolve},
     {"grid.gpu_tiled_resolve_large", 12, 2, check_grid_gpu_resolve_large},
     {"segment.session_gpu", 60, 12, check_segment_session_gpu},
+    {"grid.gpu_seg_reparam", 200, 24, check_grid_gpu_reparam},
     {"graph.gpu_worklist_vs_cpu", 2000, 60, check_graph_gpu_worklist_vs_cpu},
     {"graph.gpu_worklist_shapes_vs_cpu", 200, 10, check_graph_gpu_worklist_shapes_vs_cpu},
     {"graph.gpu_async_vs_cpu", 600, 30, check_graph_gpu_async_vs_cpu},
