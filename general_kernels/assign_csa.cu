@@ -22,9 +22,17 @@
  * a bid takes a free column; the launch ends when the list is used up and
  * every chain ended, i.e. when every row holds a column.
  *
- * The seed's global price updates and arc fixing (section 5.2) are not
- * built on the GPU: they would shorten long chains and rescans, at the cost
- * of a grid-wide step each.
+ * A worker is a tile of 4, 8 or 32 lanes for short rows, a whole block
+ * (128 to 1024 threads) for rows of hundreds of arcs and more: a bid costs
+ * the latency of one round of loads of n / group arcs, and in the tail of
+ * a phase, where a few chains run alone, bids follow one another and that
+ * latency is the phase's time.
+ *
+ * Global price updates (section 5.2, knob update_every; off by default):
+ * a launch with a bid budget pauses once the budget is spent (the rows in
+ * the workers' hands go back on a list), Bellman-Ford passes give every
+ * column its distance in eps to a free column, prices fall by eps times
+ * it, and the phase goes on. Arc fixing is not built on the GPU.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid
@@ -205,7 +213,7 @@ static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
  * takes a free column. The group's rank-0 thread bids and hands the next
  * row to the others (a shuffle in a tile, shared memory in a block). */
 template <int group, bool dense>
-static __global__ __launch_bounds__(group > ASSIGN_BLOCK ? group : ASSIGN_BLOCK) void refine_kernel(
+static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refine_kernel(
     gcut__dassign d, long long eps)
 {
     constexpr bool whole_block = group > 32;
@@ -640,7 +648,7 @@ static const void *refine_fn(int group, int dense)
  * common block of tiles. */
 static int refine_block(int group)
 {
-    return group > ASSIGN_BLOCK ? group : ASSIGN_BLOCK;
+    return group > 32 ? group : ASSIGN_BLOCK;
 }
 
 int gcut__assign_group(int dense, double mean_degree)
