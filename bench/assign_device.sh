@@ -47,7 +47,7 @@ grep -v '^    \[gcut\]' "$OUT/bench.log" | tee -a "$log"
 step knobs
 timeout "${KNOBS_LIMIT:-40}" "$KNOBS" -o "$OUT/knobs_$name.md" --no-cpu --reps 1 \
     -d 2000 -s 100000x10 -d 5000 \
-    --variants "${VARIANTS:-10/32/0,10/0/0,10/0/1,10/0/4,4/0/0,30/0/0}" 2>&1 | tee -a "$log"
+    --variants "${VARIANTS:-10/32/-1,10/0/-1,10/0/1,10/0/4,4/0/-1,30/0/-1}" 2>&1 | tee -a "$log"
 
 if [ -n "${LARGE:-}" ]; then
     step large

@@ -15,7 +15,8 @@
  * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]
  *        [--variants A/G/U,...] [--no-cpu] [--verbose]
  * A/G/U: alpha (0: the default), threads a row (0: from the degree; 4, 8,
- * 32, 128, 512, 1024), price updates every U * n bids (0: none). */
+ * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
+ * every n; -1: none). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
