@@ -189,9 +189,9 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids | device | "
-                 "ms (median of %d) | runs | phases | bids | price updates | cost as CPU CSA |\n"
+                 "ms (median of %d) | runs | phases | bids | price updates | same cost as %s |\n"
                  "| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
-            reps);
+            reps, no_cpu ? "the first variant" : "CPU CSA");
     fflush(out);
     int bad = 0;
     for (int i = 0; i < items; i++) {

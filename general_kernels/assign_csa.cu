@@ -475,12 +475,12 @@ static __global__ void lower_kernel(gcut__dassign d, long long eps, const int32_
     }
 }
 
-static __global__ void label_init_kernel(gcut__dassign d, const int32_t *row_col, int32_t *scratch)
+/* Labels 0 at free columns, label_cap elsewhere; scratch cleared. */
+static __global__ void label_init_kernel(gcut__dassign d, int32_t *scratch)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
     for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x)
         d.label[y] = (d.key[y] & none) == none ? 0 : d.label_cap;
-    (void)row_col;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         scratch[0] = scratch[1] = scratch[2] = 0;
 }
@@ -559,7 +559,7 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
     cudaError_t err = gcut__assign_unpack(d, NULL, row_col, stream);
     if (err != cudaSuccess)
         return err;
-    label_init_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, row_col, scratch);
+    label_init_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, scratch);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     int converged = 0;
