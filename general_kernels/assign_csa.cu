@@ -22,9 +22,17 @@
  * a bid takes a free column; the launch ends when the list is used up and
  * every chain ended, i.e. when every row holds a column.
  *
- * The seed's global price updates and arc fixing (section 5.2) are not
- * built on the GPU: they would shorten long chains and rescans, at the cost
- * of a grid-wide step each.
+ * A worker is a tile of 4, 8 or 32 lanes for short rows, a whole block
+ * (128 to 1024 threads) for rows of hundreds of arcs and more: a bid costs
+ * the latency of one round of loads of n / group arcs, and in the tail of
+ * a phase, where a few chains run alone, bids follow one another and that
+ * latency is the phase's time.
+ *
+ * Global price updates (section 5.2, knob update_every; off by default):
+ * a launch with a bid budget pauses once the budget is spent (the rows in
+ * the workers' hands go back on a list), Bellman-Ford passes give every
+ * column its distance in eps to a free column, prices fall by eps times
+ * it, and the phase goes on. Arc fixing is not built on the GPU.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid
@@ -57,15 +65,13 @@ static __device__ void stop(const gcut__dassign &d, int code, int32_t row)
         atomicExch(&d.state[2], row);
 }
 
-/* Row x's lowest c' (b1, at column y1 of arc cost c1) and second lowest b2
- * over the group, every lane getting the result. */
-template <int lanes, bool dense>
-static __device__ __forceinline__ void best_two(const gcut__dassign &d,
-                                                const cg::thread_block_tile<lanes> &tile,
-                                                int32_t x, long long &b1, long long &b2,
-                                                long long &c1, int32_t &y1)
+/* This thread's share of row x (arcs first, first + stride, ...): its
+ * lowest c' (b1, at column y1 of arc cost c1) and second lowest b2. */
+template <bool dense>
+static __device__ __forceinline__ void scan_part(const gcut__dassign &d, int32_t x, int first,
+                                                 int stride, long long &b1, long long &b2,
+                                                 long long &c1, int32_t &y1)
 {
-    const int lane = (int)tile.thread_rank();
     const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
     const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
     const unsigned shift = (unsigned)d.bits;
@@ -74,7 +80,7 @@ static __device__ __forceinline__ void best_two(const gcut__dassign &d,
     c1 = 0;
     y1 = -1;
 #pragma unroll 4
-    for (long long a = begin + lane; a < end; a += lanes) {
+    for (long long a = begin + first; a < end; a += stride) {
         const int32_t y = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
         const long long c = d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
         const long long p = (long long)(__ldcg(&d.key[y]) >> shift) + d.pmin;
@@ -88,10 +94,17 @@ static __device__ __forceinline__ void best_two(const gcut__dassign &d,
             b2 = v;
         }
     }
-    /* the group's best two: a butterfly merge, ties by column id so that
-     * every lane agrees */
+}
+
+/* The best two of a tile's lanes, every lane getting the result: a
+ * butterfly merge, ties by column id so that every lane agrees. */
+template <unsigned lanes>
+static __device__ __forceinline__ void merge_tile(const cg::thread_block_tile<lanes> &tile,
+                                                  long long &b1, long long &b2, long long &c1,
+                                                  int32_t &y1)
+{
 #pragma unroll
-    for (int off = lanes / 2; off > 0; off /= 2) {
+    for (int off = (int)lanes / 2; off > 0; off /= 2) {
         const long long o1 = tile.shfl_xor(b1, off);
         const long long o2 = tile.shfl_xor(b2, off);
         const long long oc = tile.shfl_xor(c1, off);
@@ -107,79 +120,156 @@ static __device__ __forceinline__ void best_two(const gcut__dassign &d,
     }
 }
 
-/* Place row x and, in turn, every row its bids evict, until a bid takes a
- * free column or the phase is stopped. Returns the number of bids. */
-template <int lanes, bool dense>
-static __device__ unsigned long long place_chain(const gcut__dassign &d,
-                                                 const cg::thread_block_tile<lanes> &tile,
-                                                 int32_t x, long long eps, long long deadline)
+/* Row x's best two over a group of `group` threads: a tile of up to 32
+ * lanes (every lane gets the result), or the whole block (a warp merge,
+ * then warp 0 merges the warps' results: only thread 0 gets them). The
+ * block form is for long rows: a bid's latency is one round of loads of
+ * n / group arcs each, not n / 32, and in the tail of a phase, where a
+ * few eviction chains run alone, that latency is the phase's time. */
+template <int group, bool dense>
+static __device__ __forceinline__ void best_two(const gcut__dassign &d, int32_t x, long long &b1,
+                                                long long &b2, long long &c1, int32_t &y1)
 {
-    const unsigned long long none = (1ull << d.bits) - 1;
-    unsigned long long bids = 0;
-    for (;;) {
-        long long b1, b2, c1;
-        int32_t y1;
-        best_two<lanes, dense>(d, tile, x, b1, b2, c1, y1);
-        int next = x; /* the row to bid for next; -1: the chain is over */
-        if (tile.thread_rank() == 0) {
-            bids++;
-            if (*(volatile int32_t *)&d.state[1] != GCUT__DASSIGN_RUNNING) {
-                next = -1;
-            } else if (y1 < 0 || (d.start_min && b1 - d.start_min[x] > d.drop_bound)) {
-                stop(d, GCUT__DASSIGN_INFEASIBLE, x);
-                next = -1;
-            } else if ((bids & 63) == 0 && now_ns() > deadline) {
-                stop(d, GCUT__DASSIGN_TIMEOUT, x);
-                next = -1;
-            } else {
-                if (b2 == INF64)
-                    b2 = b1; /* one arc: the smallest drop (see src/cpu/assign_csa.c) */
-                const long long bid = c1 - b2 - eps;
-                if (bid < d.pmin) {
-                    stop(d, GCUT__DASSIGN_RANGE, x);
-                    next = -1;
-                } else {
-                    const unsigned long long mine =
-                        (unsigned long long)(bid - d.pmin) << d.bits | (unsigned long long)x;
-                    const unsigned long long old = atomicMin(&d.key[y1], mine);
-                    if (old > mine) { /* taken: go on with the owner it had */
-                        const unsigned long long owner = old & none;
-                        next = owner == none ? -1 : (int)owner;
-                    } /* else lost: the price fell below the bid; scan again */
-                }
-            }
-        }
-        x = tile.shfl(next, 0);
-        if (x < 0)
-            return tile.thread_rank() == 0 ? bids : 0;
+    const cg::thread_block block = cg::this_thread_block();
+    if (group <= 32) {
+        const cg::thread_block_tile<(group <= 32 ? group : 32)> tile =
+            cg::tiled_partition<(group <= 32 ? group : 32)>(block);
+        scan_part<dense>(d, x, (int)tile.thread_rank(), group, b1, b2, c1, y1);
+        merge_tile(tile, b1, b2, c1, y1);
+        return;
+    }
+    constexpr int warps = group > 32 ? group / 32 : 1;
+    __shared__ long long s_b1[warps], s_b2[warps], s_c1[warps];
+    __shared__ int32_t s_y1[warps];
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    scan_part<dense>(d, x, (int)threadIdx.x, group, b1, b2, c1, y1);
+    merge_tile(warp, b1, b2, c1, y1);
+    const int w = (int)(threadIdx.x / 32), lane = (int)warp.thread_rank();
+    if (lane == 0) {
+        s_b1[w] = b1;
+        s_b2[w] = b2;
+        s_c1[w] = c1;
+        s_y1[w] = y1;
+    }
+    block.sync();
+    if (w == 0) {
+        b1 = lane < warps ? s_b1[lane] : INF64;
+        b2 = lane < warps ? s_b2[lane] : INF64;
+        c1 = lane < warps ? s_c1[lane] : 0;
+        y1 = lane < warps ? s_y1[lane] : -1;
+        merge_tile(warp, b1, b2, c1, y1);
     }
 }
 
-template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void refine_kernel(gcut__dassign d, long long eps)
+/* One bid of row x from its best two, by one thread: returns the row to
+ * bid for next (x again when the bid lost and x must scan again; the
+ * evicted owner when it took an owned column), -1 when the chain is over
+ * (it took a free column, or the bid stopped the phase) or -2 when the
+ * phase was stopped before it: x holds no column. */
+static __device__ int32_t bid(const gcut__dassign &d, int32_t x, long long b1, long long b2,
+                              long long c1, int32_t y1, long long eps, long long deadline,
+                              unsigned long long bids)
 {
-    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
-    const int lane = (int)tile.thread_rank();
+    const unsigned long long none = (1ull << d.bits) - 1;
+    if (*(volatile int32_t *)&d.state[1] != GCUT__DASSIGN_RUNNING)
+        return -2;
+    if (y1 < 0 || (d.start_min && b1 - d.start_min[x] > d.drop_bound)) {
+        stop(d, GCUT__DASSIGN_INFEASIBLE, x);
+        return -1;
+    }
+    if ((bids & 63) == 0 && now_ns() > deadline) {
+        stop(d, GCUT__DASSIGN_TIMEOUT, x);
+        return -1;
+    }
+    if (b2 == INF64)
+        b2 = b1; /* one arc: the smallest drop (see src/cpu/assign_csa.c) */
+    const long long price = c1 - b2 - eps;
+    if (price < d.pmin) {
+        stop(d, GCUT__DASSIGN_RANGE, x);
+        return -1;
+    }
+    const unsigned long long mine = (unsigned long long)(price - d.pmin) << d.bits |
+                                    (unsigned long long)x;
+    const unsigned long long old = atomicMin(&d.key[y1], mine);
+    if (old <= mine)
+        return x; /* lost: the price fell below the bid; scan again */
+    const unsigned long long owner = old & none; /* taken: go on with the owner it had */
+    return owner == none ? -1 : (int32_t)owner;
+}
+
+/* The next row from the phase's list, or -1 when it is used up (or the
+ * phase is stopped). */
+static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
+{
+    const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
+                          ? atomicAdd(&d.state[0], 1)
+                          : count;
+    return i < count ? d.list[i] : -1;
+}
+
+/* A phase: every worker (a group of `group` threads: a tile of 4, 8 or 32
+ * lanes, or a whole block of 128 to 1024) takes rows from the list and
+ * places each one and, in turn, every row its bids evict, until a bid
+ * takes a free column. The group's rank-0 thread bids and hands the next
+ * row to the others (a shuffle in a tile, shared memory in a block). */
+template <int group, bool dense>
+static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refine_kernel(
+    gcut__dassign d, long long eps)
+{
+    constexpr bool whole_block = group > 32;
+    const cg::thread_block block = cg::this_thread_block();
+    const cg::thread_block_tile<(group <= 32 ? group : 32)> tile =
+        cg::tiled_partition<(group <= 32 ? group : 32)>(block);
+    const bool leader = whole_block ? threadIdx.x == 0 : tile.thread_rank() == 0;
+    __shared__ int32_t s_next;
     const long long deadline = now_ns() + d.time_limit_ns;
     const int32_t count = d.state[3];
-    unsigned long long bids = 0, chains = 0;
+    unsigned long long bids = 0, chains = 0, longest = 0;
+    /* every thread of the group gets the leader's row */
+    auto share = [&](int32_t v) -> int32_t {
+        if (!whole_block)
+            return tile.shfl(v, 0);
+        if (leader)
+            s_next = v;
+        block.sync();
+        return s_next;
+    };
     for (;;) {
-        int32_t x = 0;
-        if (lane == 0) {
-            const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
-                                  ? atomicAdd(&d.state[0], 1)
-                                  : count;
-            x = i < count ? d.list[i] : -1;
-        }
-        x = tile.shfl(x, 0);
+        if (whole_block)
+            block.sync(); /* every thread read the last s_next */
+        int32_t x = share(leader ? take_row(d, count) : 0);
         if (x < 0)
             break;
-        bids += place_chain<lanes, dense>(d, tile, x, eps, deadline);
+        unsigned long long chain = 0;
+        while (x >= 0) {
+            long long b1, b2, c1;
+            int32_t y1;
+            best_two<group, dense>(d, x, b1, b2, c1, y1);
+            int32_t next = -1;
+            if (leader) {
+                chain++;
+                next = bid(d, x, b1, b2, c1, y1, eps, deadline, bids + chain);
+                if (next == -2) {
+                    /* paused for a price update: x goes back on the list */
+                    chain--;
+                    if (*(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_PAUSE)
+                        d.resume[atomicAdd(&d.state[4], 1)] = x;
+                    next = -1;
+                } else if (d.bid_budget > 0 && ((bids + chain) & 15) == 0 &&
+                           atomicAdd(&d.bids[3], 16ull) + 16 >= d.bid_budget) {
+                    stop(d, GCUT__DASSIGN_PAUSE, x);
+                }
+            }
+            x = share(next);
+        }
+        bids += chain;
         chains++;
+        longest = chain > longest ? chain : longest;
     }
-    if (lane == 0 && chains) {
+    if (leader && chains) {
         atomicAdd(&d.bids[0], chains);
         atomicAdd(&d.bids[1], bids);
+        atomicMax(&d.bids[2], longest);
     }
 }
 
@@ -196,6 +286,7 @@ static __global__ void first_phase_kernel(gcut__dassign d)
         d.state[1] = GCUT__DASSIGN_RUNNING;
         d.state[2] = -1;
         d.state[3] = d.n;
+        d.state[4] = 0;
     }
 }
 
@@ -205,6 +296,8 @@ static __global__ void clear_state_kernel(gcut__dassign d)
     d.state[1] = GCUT__DASSIGN_RUNNING;
     d.state[2] = -1;
     d.state[3] = 0;
+    d.state[4] = 0;
+    d.bids[3] = 0;
 }
 
 /* Later phases: row x keeps its column y while c'(x, y) <= min c' + eps
@@ -245,6 +338,153 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void keep_kernel(gcut__dassign
     }
 }
 
+/* After a pause: the rows the list still held join the rows the workers
+ * gave back (resume), which becomes the next launch's list. */
+static __global__ void resume_kernel(gcut__dassign d)
+{
+    const int32_t count = d.state[3];
+    const int32_t taken = min(d.state[0], count), back = d.state[4];
+    for (int32_t i = taken + blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += gridDim.x * blockDim.x)
+        d.resume[back + i - taken] = d.list[i];
+}
+
+static __global__ void resume_state_kernel(gcut__dassign d)
+{
+    const int32_t count = d.state[3];
+    const int32_t taken = min(d.state[0], count);
+    d.state[3] = d.state[4] + count - taken;
+    d.state[0] = 0;
+    d.state[1] = GCUT__DASSIGN_RUNNING;
+    d.state[2] = -1;
+    d.state[4] = 0;
+    d.bids[3] = 0;
+}
+
+/* Global price update (seed 001 section 5.2) as Bellman-Ford passes: the
+ * label of column z held by row x is min over x's other arcs v of
+ * label[v] + floor((c'(x, v) - c'(x, z)) / eps) + 1, free columns 0, capped
+ * at d.label_cap. A column is written only by its holder's worker, labels
+ * only fall, so in-place passes converge; a pass that changes nothing is
+ * the fixed point, the exact (capped) distances. */
+template <int lanes, bool dense>
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void relax_kernel(gcut__dassign d, long long eps,
+                                                                      const int32_t *row_col,
+                                                                      int32_t *changed)
+{
+    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
+    const unsigned shift = (unsigned)d.bits;
+    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
+    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
+         x += groups) {
+        const int32_t z = row_col[x];
+        if (z < 0)
+            continue;
+        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+        long long reach = INF64, held = INF64;
+        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
+            const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+            const long long c =
+                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+            const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
+            if (v == z) {
+                held = min(held, w);
+                continue;
+            }
+            const int32_t l = *(volatile int32_t *)&d.label[v];
+            if (l < d.label_cap)
+                reach = min(reach, w + eps * l);
+        }
+#pragma unroll
+        for (int off = lanes / 2; off > 0; off /= 2) {
+            reach = min(reach, tile.shfl_xor(reach, off));
+            held = min(held, tile.shfl_xor(held, off));
+        }
+        if (tile.thread_rank() == 0 && reach != INF64) {
+            const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
+            const long long l = gap > 0 ? gap / eps : 0;
+            if (l < d.label[z]) {
+                d.label[z] = (int32_t)l;
+                *changed = 1;
+            }
+        }
+    }
+}
+
+/* The largest label of an active row (min over its arcs of
+ * label[v] + floor((c'(x, v) - min c') / eps)) into scratch[0]; columns
+ * past it get it + 1, as the bucket update leaves unscanned nodes. */
+template <int lanes, bool dense>
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void active_reach_kernel(gcut__dassign d,
+                                                                             long long eps,
+                                                                             const int32_t *row_col,
+                                                                             int32_t *scratch)
+{
+    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
+    const unsigned shift = (unsigned)d.bits;
+    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
+    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
+         x += groups) {
+        if (row_col[x] >= 0)
+            continue;
+        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+        long long reach = INF64, best = INF64;
+        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
+            const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+            const long long c =
+                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+            const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
+            best = min(best, w);
+            if (d.label[v] < d.label_cap)
+                reach = min(reach, w + eps * d.label[v]);
+        }
+#pragma unroll
+        for (int off = lanes / 2; off > 0; off /= 2) {
+            reach = min(reach, tile.shfl_xor(reach, off));
+            best = min(best, tile.shfl_xor(best, off));
+        }
+        if (tile.thread_rank() == 0) {
+            const long long l = reach == INF64 ? d.label_cap : (reach - best) / eps;
+            atomicMax(&scratch[0], (int32_t)min(l, (long long)d.label_cap));
+        }
+    }
+}
+
+/* scratch[1] = 1 when some column's new price would pass pmin (the update
+ * is then left out). */
+static __global__ void lower_check_kernel(gcut__dassign d, long long eps, int32_t *scratch)
+{
+    const long long top = (long long)scratch[0] + 1;
+    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
+        const long long l = min((long long)d.label[y], top);
+        if ((long long)(d.key[y] >> d.bits) < eps * l)
+            scratch[1] = 1;
+    }
+}
+
+static __global__ void lower_kernel(gcut__dassign d, long long eps, const int32_t *scratch)
+{
+    if (scratch[1])
+        return;
+    const long long top = (long long)scratch[0] + 1;
+    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
+        const long long l = min((long long)d.label[y], top);
+        d.key[y] -= (unsigned long long)(eps * l) << d.bits;
+    }
+}
+
+/* Labels 0 at free columns, label_cap elsewhere; scratch cleared. */
+static __global__ void label_init_kernel(gcut__dassign d, int32_t *scratch)
+{
+    const unsigned long long none = (1ull << d.bits) - 1;
+    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x)
+        d.label[y] = (d.key[y] & none) == none ? 0 : d.label_cap;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        scratch[0] = scratch[1] = scratch[2] = 0;
+}
+
 static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t *row_col)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
@@ -263,9 +503,98 @@ static int blocks_for(int32_t n)
     return b < 1 ? 1 : b > 4096 ? 4096 : (int)b;
 }
 
-cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int lanes,
+/* Blocks for one `lanes`-lane tile a row. */
+static int row_blocks(int32_t n, int lanes)
+{
+    const long long groups = ((long long)n * lanes + ASSIGN_BLOCK - 1) / ASSIGN_BLOCK;
+    return groups < 1 ? 1 : groups > 8192 ? 8192 : (int)groups;
+}
+
+cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream)
+{
+    resume_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d);
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        return err;
+    resume_state_kernel<<<1, 1, 0, stream>>>(*d);
+    return cudaGetLastError();
+}
+
+template <int lanes, bool dense>
+static cudaError_t price_update_passes(const gcut__dassign *d, long long eps, int max_passes,
+                                       int32_t *row_col, int32_t *scratch, int32_t *h_flag,
+                                       int *converged, int *passes, cudaStream_t stream)
+{
+    const int blocks = row_blocks(d->n, lanes);
+    *converged = 0;
+    for (*passes = 0; *passes < max_passes && !*converged;) {
+        cudaError_t err = cudaMemsetAsync(scratch + 2, 0, sizeof *scratch, stream);
+        if (err != cudaSuccess)
+            return err;
+        relax_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
+                                                                        scratch + 2);
+        if ((err = cudaGetLastError()) != cudaSuccess)
+            return err;
+        if ((err = cudaMemcpyAsync(h_flag, scratch + 2, sizeof *h_flag, cudaMemcpyDeviceToHost,
+                                   stream)) != cudaSuccess ||
+            (err = cudaStreamSynchronize(stream)) != cudaSuccess)
+            return err;
+        ++*passes;
+        *converged = *h_flag == 0;
+    }
+    if (!*converged)
+        return cudaSuccess;
+    active_reach_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
+                                                                           scratch);
+    return cudaGetLastError();
+}
+
+cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
+                                      int max_passes, int32_t *row_col, int32_t *scratch,
+                                      int32_t *h_flag, int *applied, int *passes,
+                                      cudaStream_t stream)
+{
+    const int lanes = group < 32 ? group : 32;
+    *applied = 0;
+    cudaError_t err = gcut__assign_unpack(d, NULL, row_col, stream);
+    if (err != cudaSuccess)
+        return err;
+    label_init_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, scratch);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    int converged = 0;
+    if (d->dense)
+        err = price_update_passes<32, true>(d, eps, max_passes, row_col, scratch, h_flag,
+                                            &converged, passes, stream);
+    else if (lanes == 32)
+        err = price_update_passes<32, false>(d, eps, max_passes, row_col, scratch, h_flag,
+                                             &converged, passes, stream);
+    else if (lanes == 8)
+        err = price_update_passes<8, false>(d, eps, max_passes, row_col, scratch, h_flag,
+                                            &converged, passes, stream);
+    else
+        err = price_update_passes<4, false>(d, eps, max_passes, row_col, scratch, h_flag,
+                                            &converged, passes, stream);
+    if (err != cudaSuccess || !converged)
+        return err;
+    lower_check_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    lower_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    if ((err = cudaMemcpyAsync(h_flag, scratch + 1, sizeof *h_flag, cudaMemcpyDeviceToHost,
+                               stream)) != cudaSuccess ||
+        (err = cudaStreamSynchronize(stream)) != cudaSuccess)
+        return err;
+    *applied = *h_flag == 0;
+    return cudaSuccess;
+}
+
+cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int group,
                                      int32_t *row_col, cudaStream_t stream)
 {
+    const int lanes = group < 32 ? group : 32;
     if (first) {
         first_phase_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d);
         return cudaGetLastError();
@@ -297,44 +626,66 @@ cudaError_t gcut__assign_unpack(const gcut__dassign *d, long long *price, int32_
     return cudaGetLastError();
 }
 
-static const void *refine_fn(int lanes, int dense)
+static const void *refine_fn(int group, int dense)
 {
-    if (dense)
-        return (const void *)refine_kernel<32, true>;
-    if (lanes == 32)
-        return (const void *)refine_kernel<32, false>;
-    if (lanes == 8)
+    switch (group) {
+    case 1024:
+        return dense ? (const void *)refine_kernel<1024, true> : (const void *)refine_kernel<1024, false>;
+    case 512:
+        return dense ? (const void *)refine_kernel<512, true> : (const void *)refine_kernel<512, false>;
+    case 128:
+        return dense ? (const void *)refine_kernel<128, true> : (const void *)refine_kernel<128, false>;
+    case 32:
+        return dense ? (const void *)refine_kernel<32, true> : (const void *)refine_kernel<32, false>;
+    case 8:
         return (const void *)refine_kernel<8, false>;
-    return (const void *)refine_kernel<4, false>;
+    default:
+        return (const void *)refine_kernel<4, false>;
+    }
 }
 
-cudaError_t gcut__assign_workers(int lanes, int sms, int *workers_max)
+/* Threads a block of the refine: a whole-block worker's size, else the
+ * common block of tiles. */
+static int refine_block(int group)
+{
+    return group > 32 ? group : ASSIGN_BLOCK;
+}
+
+int gcut__assign_group(int dense, double mean_degree)
+{
+    /* A whole block for rows of hundreds of arcs and more (a few arcs a
+     * thread, so a bid costs about one round of loads), a warp or a
+     * smaller tile below. Dense rows never take tiles under 32: their
+     * kernels are built for 32 and up. */
+    if (mean_degree >= 4096)
+        return 1024;
+    if (mean_degree >= 1024)
+        return 512;
+    if (mean_degree >= 256)
+        return 128;
+    if (dense || mean_degree >= 48)
+        return 32;
+    return mean_degree >= 12 ? 8 : 4;
+}
+
+cudaError_t gcut__assign_workers(int group, int dense, int sms, int *workers_max)
 {
     int per_sm = 0;
-    /* at 32 lanes, the smaller residency of the dense and CSR kernels */
-    cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, refine_fn(lanes, 0),
-                                                                    ASSIGN_BLOCK, 0);
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, refine_fn(group, dense), refine_block(group), 0);
     if (err != cudaSuccess)
         return err;
-    if (lanes == 32) {
-        int dense_sm = 0;
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&dense_sm, refine_fn(32, 1),
-                                                            ASSIGN_BLOCK, 0);
-        if (err != cudaSuccess)
-            return err;
-        per_sm = dense_sm < per_sm ? dense_sm : per_sm;
-    }
-    *workers_max = (per_sm > 0 ? per_sm : 1) * sms * (ASSIGN_BLOCK / lanes);
+    *workers_max = (per_sm > 0 ? per_sm : 1) * sms * (refine_block(group) / group);
     return cudaSuccess;
 }
 
-cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int lanes, int workers,
+cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int group, int workers,
                                 cudaStream_t stream)
 {
-    const int per_block = ASSIGN_BLOCK / lanes;
+    const int per_block = refine_block(group) / group;
     const int blocks = (workers + per_block - 1) / per_block;
     gcut__dassign copy = *d;
     void *args[] = {&copy, &eps};
-    return cudaLaunchKernel(refine_fn(lanes, d->dense), dim3(blocks > 0 ? blocks : 1),
-                            dim3(ASSIGN_BLOCK), args, 0, stream);
+    return cudaLaunchKernel(refine_fn(group, d->dense), dim3(blocks > 0 ? blocks : 1),
+                            dim3(refine_block(group)), args, 0, stream);
 }

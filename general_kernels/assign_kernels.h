@@ -12,7 +12,8 @@ enum {
     GCUT__DASSIGN_RUNNING = 0,
     GCUT__DASSIGN_INFEASIBLE = 1, /* a first-phase row's best c' rose past the bound */
     GCUT__DASSIGN_RANGE = 2,      /* a bid fell below the lowest price a key holds */
-    GCUT__DASSIGN_TIMEOUT = 3     /* the phase ran past its time limit */
+    GCUT__DASSIGN_TIMEOUT = 3,    /* the phase ran past its time limit */
+    GCUT__DASSIGN_PAUSE = 4       /* the bids passed bid_budget: a price update is due */
 };
 
 /* The square problem and the solver's state on the device.
@@ -32,29 +33,53 @@ typedef struct gcut__dassign {
     int bits;
     long long pmin;              /* price of key offset 0, <= 0 */
     int32_t *list;               /* n: the rows a phase starts to place */
+    int32_t *resume;             /* n: the rows a paused launch gave back */
     int32_t *state;              /* [0] rows taken from the list, [1] stop code, [2] the row that
-                                    stopped it, [3] rows on the list */
-    unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all */
+                                    stopped it, [3] rows on the list, [4] rows given back */
+    unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all, [2] the longest
+                                    chain (bids), [3] bids of this launch (with a budget) */
+    unsigned long long bid_budget; /* a launch pauses past this many bids (0: never) */
+    int32_t *label;              /* n: the price update's column distances (in eps) */
+    int32_t label_cap;           /* labels stop here (eps * label_cap fits the prices) */
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
     long long time_limit_ns;     /* a phase's wall-clock limit */
 } gcut__dassign;
 
+/* Threads that scan and bid for one row together (a worker): 4, 8 or 32
+ * lanes of a warp, or a block of 128, 512 or 1024, from the rows' mean
+ * degree. */
+int gcut__assign_group(int dense, double mean_degree);
+
 /* Start of a phase: the first makes every column free (prices 0) and
  * lists every row; a later one frees the columns of the rows that are not
  * eps-optimal at the new `eps` and lists those rows (row_col: n entries of
  * scratch). state = {0, 0, -1, rows listed}. */
-cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int lanes,
+cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int group,
                                      int32_t *row_col, cudaStream_t stream);
 
-/* The most workers (groups of `lanes` lanes: 4, 8 or 32) resident at once
- * on `sms` multiprocessors. */
-cudaError_t gcut__assign_workers(int lanes, int sms, int *workers_max);
+/* The most workers of `group` threads (dense or CSR) resident at once on
+ * `sms` multiprocessors. */
+cudaError_t gcut__assign_workers(int group, int dense, int sms, int *workers_max);
 
 /* One phase (refine) at `eps` in one launch of `workers` workers: it ends
  * when every row holds a column or a stop code is set. */
-cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int lanes, int workers,
+cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int group, int workers,
                                 cudaStream_t stream);
+
+/* After a launch paused (GCUT__DASSIGN_PAUSE): the rows it gave back and
+ * those left on its list into d->resume, state set for a launch on it
+ * (the caller then swaps list and resume). */
+cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream);
+
+/* The global price update at `eps`, from the keys (row_col: n entries of
+ * scratch, scratch: 3 ints). It runs Bellman-Ford passes, up to
+ * `max_passes`; *applied is 1 when they reached the fixed point and every
+ * column's price was lowered by eps times its label (0: prices unchanged). */
+cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
+                                      int max_passes, int32_t *row_col, int32_t *scratch,
+                                      int32_t *h_flag, int *applied, int *passes,
+                                      cudaStream_t stream);
 
 /* The solution from the keys: price[y] (unless price is NULL) and
  * row_col[x] (-1 for a row without a column; cleared here first). */

@@ -19,6 +19,10 @@
 /* A phase that runs longer than this is stopped (an error, not a hang). */
 #define PHASE_LIMIT_NS (60LL * 1000 * 1000 * 1000)
 
+/* A price update gives up (prices unchanged) past this many Bellman-Ford
+ * passes without reaching the fixed point. */
+#define UPDATE_PASSES 64
+
 /* The costs as 32-bit quotients by `unit` (dense: scattered into the n x n
  * matrix), or 0 when some cost is not a multiple or does not fit. */
 static int compact_costs(const gcut__assign_problem *p, int64_t unit, int dense, int32_t *out)
@@ -75,10 +79,21 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     int32_t *h_cost32 = NULL, *h_state = NULL;
     long long *h_start = NULL;
     unsigned long long *h_key = NULL;
-    int sms = 0, workers = 0;
-    /* lanes a row from the mean degree: a warp for long rows */
-    const double mean = (double)p->m / n;
-    const int lanes = dense_in || mean >= 48 ? 32 : mean >= 12 ? 8 : 4;
+    unsigned long long *h_bids = NULL;
+    int32_t *scratch = NULL, *h_flag = NULL;
+    /* GPU price updates: one at the start of each phase after the first
+     * and one whenever a launch has made update_every * n bids (it pauses;
+     * see general_kernels/assign_csa.cu). Every n bids by default: on the
+     * H200 that cut dense 2000^2 from 165 to 102 ms, dense 5000^2 from 932
+     * to 763 ms and sparse 10^6 arcs from 704 to 296 ms (against every 4n:
+     * 93, 850 and 417 ms; bench/results/assign_NVIDIA_H200.md). */
+    const int update_every = !knobs || knobs->update_every == 0 ? 1
+                             : knobs->update_every > 0          ? knobs->update_every
+                                                                : 0;
+    unsigned long long bids_before = 0;
+    int sms = 0, workers = 0, group = 0;
+    const double t_setup = gcut__now_ms();
+    double t_phases = t_setup;
 
     h_cost32 = (int32_t *)malloc(mm * sizeof *h_cost32);
     h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
@@ -105,16 +120,21 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
         h_key[y] = (unsigned long long)(-d.pmin) << d.bits | ((1ULL << d.bits) - 1);
 
     GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
-    GPU_CHECK(ctx, gcut__assign_workers(lanes, sms, &workers));
+    group = gcut__assign_group(d.dense, (double)p->m / n);
+    if (knobs && (knobs->gpu_group == 4 || knobs->gpu_group == 8 || knobs->gpu_group == 32 ||
+                  knobs->gpu_group == 128 || knobs->gpu_group == 512 || knobs->gpu_group == 1024))
+        group = d.dense && knobs->gpu_group < 32 ? 32 : knobs->gpu_group;
+    GPU_CHECK(ctx, gcut__assign_workers(group, d.dense, sms, &workers));
     if (workers > n)
         workers = n;
     GPU_CHECK(ctx, cudaMalloc((void **)&d.key, nn * sizeof *d.key));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.state, 4 * sizeof *d.state));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.bids, 2 * sizeof *d.bids));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.state, 5 * sizeof *d.state));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d.bids, 4 * sizeof *d.bids));
     GPU_CHECK(ctx, cudaMalloc((void **)&price, nn * sizeof *price));
     GPU_CHECK(ctx, cudaMalloc((void **)&row_col, nn * sizeof *row_col));
     GPU_CHECK(ctx, cudaMalloc((void **)&d.list, nn * sizeof *d.list));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&h_state, 4 * sizeof *h_state));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&h_state, 5 * sizeof *h_state));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&h_bids, 3 * sizeof *h_bids));
     if (h_cost32) {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
         GPU_CHECK(ctx, cudaMemcpyAsync(cost32, h_cost32, (size_t)p->m * sizeof *cost32,
@@ -138,7 +158,13 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     }
     GPU_CHECK(ctx, cudaMemcpyAsync(d.key, h_key, nn * sizeof *d.key, cudaMemcpyHostToDevice,
                                    stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d.bids, 0, 2 * sizeof *d.bids, stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d.bids, 0, 4 * sizeof *d.bids, stream));
+    if (update_every > 0) {
+        GPU_CHECK(ctx, cudaMalloc((void **)&d.resume, nn * sizeof *d.resume));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d.label, nn * sizeof *d.label));
+        GPU_CHECK(ctx, cudaMalloc((void **)&scratch, 3 * sizeof *scratch));
+        GPU_CHECK(ctx, cudaMallocHost((void **)&h_flag, sizeof *h_flag));
+    }
     d.time_limit_ns = PHASE_LIMIT_NS;
     {
         const int64_t range = p->cost_max - p->cost_min;
@@ -162,6 +188,8 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
             GPU_CHECK(ctx, cudaMemcpyAsync(start_min, h_start, nn * sizeof *start_min,
                                            cudaMemcpyHostToDevice, stream));
         }
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        t_phases = gcut__now_ms();
         do {
             const double t0 = gcut__now_ms();
             eps = eps / alpha > 1 ? eps / alpha : 1;
@@ -169,14 +197,57 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
             d.drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
                                ? INT64_MAX
                                : (2 * (int64_t)n + 2) * (eps0 + eps);
-            GPU_CHECK(ctx, gcut__assign_phase_start(&d, first, eps, lanes, row_col, stream));
-            GPU_CHECK(ctx, gcut__assign_refine(&d, eps, lanes, workers, stream));
-            GPU_CHECK(ctx, cudaMemcpyAsync(h_state, d.state, 4 * sizeof *h_state,
+            GPU_CHECK(ctx, gcut__assign_phase_start(&d, first, eps, group, row_col, stream));
+            GPU_CHECK(ctx, cudaMemsetAsync(d.bids + 2, 0, 2 * sizeof *d.bids, stream));
+            /* Price updates: never in the first phase (its infeasibility
+             * test reads raw bids), and only where eps times a label fits
+             * the prices. */
+            const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
+            d.label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
+            int updating = update_every > 0 && !first && d.label_cap >= 2;
+            int launches = 0, updates_here = 0;
+            double update_ms = 0;
+            for (;;) {
+                if (updating) {
+                    const double tu = gcut__now_ms();
+                    int applied = 0, passes = 0;
+                    GPU_CHECK(ctx, gcut__assign_price_update(&d, eps, group, UPDATE_PASSES,
+                                                             row_col, scratch, h_flag, &applied,
+                                                             &passes, stream));
+                    update_ms += gcut__now_ms() - tu;
+                    res->price_updates += applied;
+                    updates_here += applied;
+                    gcut__log(ctx, 4, "assign: gpu price update, eps %lld: %d passes, %s",
+                              (long long)eps, passes, applied ? "applied" : "left out");
+                    /* no fixed point in reach: bid on without pauses */
+                    if (!applied)
+                        updating = 0;
+                }
+                d.bid_budget = updating ? (unsigned long long)update_every * (unsigned long long)n
+                                        : 0;
+                GPU_CHECK(ctx, gcut__assign_refine(&d, eps, group, workers, stream));
+                launches++;
+                GPU_CHECK(ctx, cudaMemcpyAsync(h_state, d.state, 5 * sizeof *h_state,
+                                               cudaMemcpyDeviceToHost, stream));
+                GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+                if (h_state[1] != GCUT__DASSIGN_PAUSE)
+                    break;
+                GPU_CHECK(ctx, gcut__assign_resume(&d, stream));
+                int32_t *swap = d.list;
+                d.list = d.resume;
+                d.resume = swap;
+            }
+            GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, 3 * sizeof *h_bids,
                                            cudaMemcpyDeviceToHost, stream));
             GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %d rows to place, %.3f ms, stop %d",
-                      (long long)res->refines + 1, (long long)eps, h_state[3],
-                      gcut__now_ms() - t0, h_state[1]);
+            /* the longest chain against the bids tells whether a phase's
+             * time is its tail (a few chains alone) or its volume */
+            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
+                      "chain %llu, %d launches, %d price updates (%.3f ms), stop %d",
+                      (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
+                      h_bids[1] - bids_before, h_bids[2], launches, updates_here, update_ms,
+                      h_state[1]);
+            bids_before = h_bids[1];
             if (h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
                 res->stuck_row = h_state[2];
                 GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
@@ -205,19 +276,18 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
         } while (eps > 1);
     }
     {
-        unsigned long long h_bids[2];
         GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
         GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, row_col, nn * sizeof *res->row_col,
                                        cudaMemcpyDeviceToHost, stream));
         GPU_CHECK(ctx, cudaMemcpyAsync(res->price, price, nn * sizeof *res->price,
                                        cudaMemcpyDeviceToHost, stream));
-        GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, sizeof h_bids, cudaMemcpyDeviceToHost,
-                                       stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, 3 * sizeof *h_bids,
+                                       cudaMemcpyDeviceToHost, stream));
         GPU_CHECK(ctx, cudaStreamSynchronize(stream));
         res->pushes += (int64_t)h_bids[1];
-        gcut__log(ctx, 3, "assign: gpu: %d lanes a row, %d workers, %s, %s costs, %llu chains, "
-                  "%llu bids", lanes, workers, d.dense ? "dense" : "csr",
-                  d.cost32 ? "32-bit" : "64-bit", h_bids[0], h_bids[1]);
+        gcut__log(ctx, 3, "assign: gpu: %d threads a row, %d workers, %s, %s costs, %llu chains, "
+                  "%llu bids, set-up %.1f ms", group, workers, d.dense ? "dense" : "csr",
+                  d.cost32 ? "32-bit" : "64-bit", h_bids[0], h_bids[1], t_phases - t_setup);
     }
 fail:
     cudaFree(row_ptr);
@@ -229,9 +299,14 @@ fail:
     cudaFree(row_col);
     cudaFree(d.key);
     cudaFree(d.list);
+    cudaFree(d.resume);
+    cudaFree(d.label);
+    cudaFree(scratch);
+    cudaFreeHost(h_flag);
     cudaFree(d.state);
     cudaFree(d.bids);
     cudaFreeHost(h_state);
+    cudaFreeHost(h_bids);
     free(h_cost32);
     free(h_key);
     free(h_start);

@@ -41,11 +41,14 @@ typedef struct gcut__assign_problem {
 typedef struct gcut__assign_knobs {
     int alpha;          /* eps divisor between phases (default 10) */
     int update_every;   /* CPU: a global price update once double pushes have looked
-                           at this many times the live arcs; -1 = never */
+                           at this many times the live arcs; -1 = never. GPU: one a phase
+                           start and one each update_every * n bids (default 1) */
     int fix_factor;     /* arc fixing: fix arcs whose reduced cost exceeds
                            fix_factor * (n + 1) / 8 times the last phase's eps
                            (16: Goldberg-Kennedy's safe 2n eps); -1 = never */
     int cache;          /* CPU quick minima: arcs kept per row (2..32) */
+    int gpu_group;      /* GPU: threads a row's bid takes (4, 8, 32, 128, 512 or 1024;
+                           0: from the rows' mean degree) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {

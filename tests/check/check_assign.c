@@ -330,12 +330,12 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         return;
     }
     static const gcut__assign_knobs variants[] = {
-        {10, 4, 16, 4}, /* alpha 10, price updates, safe arc fixing */
-        {0, 1, -1, 0},  /* frequent price updates */
-        {0, -1, 1, 2},  /* aggressive fixing (repairs), the smallest cache */
-        {2, 1, 4, 8},   /* alpha 2, both heuristics */
-        {0, 0, 0, 32},  /* the largest cache (the default where rows are long) */
-        {0, 0, 0, 0},   /* the defaults */
+        {10, 4, 16, 4, 0}, /* alpha 10, price updates, safe arc fixing */
+        {0, 1, -1, 0, 0},  /* frequent price updates */
+        {0, -1, 1, 2, 0},  /* aggressive fixing (repairs), the smallest cache */
+        {2, 1, 4, 8, 0},   /* alpha 2, both heuristics */
+        {0, 0, 0, 32, 0},  /* the largest cache (the default where rows are long) */
+        {0, 0, 0, 0, 0},   /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int v = 0; v < nv; v++)
@@ -359,6 +359,36 @@ static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_contex
 void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_hungarian_one, "gpu-csa", count, seed);
+}
+
+/* The GPU's own knobs against the reference: whole-block bids forced on
+ * short rows (so every small instance runs the block kernels), price
+ * updates off or at other intervals, other eps schedules. */
+static const gcut__assign_knobs gpu_variants[] = {
+    {0, -1, 0, 0, 128}, /* block of 128 a row, no price updates */
+    {0, 0, 0, 0, 1024}, /* block of 1024 a row: most threads scan nothing */
+    {0, -1, 0, 0, 0},   /* no price updates */
+    {4, 1, 0, 0, 512},  /* alpha 4, updates and blocks of 512 */
+    {3, 0, 0, 0, 8},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
+    {30, 2, 0, 0, 0},   /* alpha 30, updates every 2n bids */
+};
+
+static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                          const char *algo, uint64_t seed, int index)
+{
+    (void)cpu;
+    instance in;
+    const int nv = (int)(sizeof gpu_variants / sizeof gpu_variants[0]);
+    if (!make_instance(&in, seed + 211, index, index % 10 == 9 ? 40 : 9))
+        check_fail(r, "out of memory");
+    else
+        one_vs_hungarian(r, gpu, algo, &gpu_variants[index % nv], &in);
+    instance_free(&in);
+}
+
+void check_assign_gpu_knobs(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, gpu_knobs_one, "gpu-csa", count, seed);
 }
 
 /* A larger instance: dense, random sparse of a few arcs a row (often

@@ -27,6 +27,10 @@ void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed);
  * (skipped without a GPU). */
 void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
 
+/* gpu-csa with its knobs (block size, price updates, alpha) against the
+ * Hungarian reference on small instances. */
+void check_assign_gpu_knobs(check_report *r, int count, uint64_t seed);
+
 /* gcut_assign_read on good and malformed files (statuses, PATH:LINE). */
 void check_assign_read(check_report *r, int count, uint64_t seed);
 

@@ -98,6 +98,7 @@ static const check_entry checks[] = {
     {"assign.read", 1, 1, check_assign_read},
     {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
     {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
+    {"assign.gpu_knobs", 1200, 60, check_assign_gpu_knobs},
     {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
     {"graph.gpu_update_sequences", 500, 50, check_graph_update_gpu},

@@ -1,0 +1,273 @@
+/* gpu-assign-knobs-bench: gpu-csa's knobs (eps divisor alpha, threads a
+ * bid takes, price updates) on the issue's instance families, to choose
+ * the defaults; bench/assign_bench.py compares the defaults with scipy.
+ *
+ * Instances (seeded, made here): dense N x N costs uniform in [0, 1000]
+ * (-d N, repeatable) and sparse N rows of D arcs, a random permutation
+ * (so that a perfect assignment exists) and D - 1 random columns, costs
+ * in [1, 1000] (-s NxD). Per instance: CPU CSA once (the reference cost;
+ * --no-cpu leaves it out, and the first variant's cost is the reference
+ * then), then each variant: the median of --reps runs of time_ms (set-up,
+ * solve and proof check), its phases, bids and price updates. Every run
+ * checks its proof (gcut_assign_csr does); a cost unlike the reference
+ * is marked and makes the exit status 1.
+ *
+ * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]
+ *        [--variants A/G/U,...] [--no-cpu] [--verbose]
+ * A/G/U: alpha (0: the default), threads a row (0: from the degree; 4, 8,
+ * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
+ * every n; -1: none). */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcut.h"
+#include "graph/assign_problem.h"
+#include "bench_util.h"
+
+#define MAX_ITEMS 16
+
+typedef struct instance {
+    char name[64];
+    int32_t n;
+    int64_t *row_ptr;
+    int32_t *col;
+    int32_t *cost;
+} instance;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed)
+{
+    memset(in, 0, sizeof *in);
+    const int dense = degree <= 0;
+    const int64_t d = dense ? n : degree, m = (int64_t)n * d;
+    in->n = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)m * sizeof *in->col);
+    in->cost = malloc((size_t)m * sizeof *in->cost);
+    int32_t *perm = dense ? NULL : malloc((size_t)n * sizeof *perm);
+    if (!in->row_ptr || !in->col || !in->cost || (!dense && !perm)) {
+        free(perm);
+        return 0;
+    }
+    uint64_t s = seed;
+    if (!dense) {
+        for (int32_t i = 0; i < n; i++)
+            perm[i] = i;
+        for (int32_t i = n - 1; i > 0; i--) {
+            const int32_t j = (int32_t)(splitmix(&s) % (uint64_t)(i + 1)), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    }
+    for (int32_t x = 0; x <= n; x++)
+        in->row_ptr[x] = (int64_t)x * d;
+    for (int32_t x = 0; x < n; x++)
+        for (int64_t k = 0; k < d; k++) {
+            const int64_t a = (int64_t)x * d + k;
+            in->col[a] = dense ? (int32_t)k
+                               : k == 0 ? perm[x] : (int32_t)(splitmix(&s) % (uint64_t)n);
+            in->cost[a] = (int32_t)(splitmix(&s) % 1001) + (dense ? 0 : 1);
+        }
+    free(perm);
+    if (dense)
+        snprintf(in->name, sizeof in->name, "dense %dx%d [0,1000]", n, n);
+    else
+        snprintf(in->name, sizeof in->name, "sparse n=%d deg %d", n, degree);
+    return 1;
+}
+
+static void instance_free(instance *in)
+{
+    free(in->row_ptr);
+    free(in->col);
+    free(in->cost);
+}
+
+static void print_log(void *user, int level, const char *message)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "    [gcut] %s\n", message);
+}
+
+static gcut_context *context(gcut_device device, int verbose)
+{
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = device;
+    if (verbose) {
+        opt.verbosity = 3;
+        opt.log = print_log;
+    }
+    gcut_context *ctx = NULL;
+    return gcut_context_create(&opt, &ctx) == GCUT_OK ? ctx : NULL;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]\n"
+                 "       [--variants A/G/U,...] [--no-cpu] [--verbose]\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option long_options[] = {
+        {"out", required_argument, NULL, 'o'},      {"dense", required_argument, NULL, 'd'},
+        {"sparse", required_argument, NULL, 's'},   {"reps", required_argument, NULL, 'r'},
+        {"variants", required_argument, NULL, 'V'}, {"no-cpu", no_argument, NULL, 'C'},
+        {"verbose", no_argument, NULL, 'v'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *out_path = NULL, *variants = "0/0/0";
+    int32_t sizes[MAX_ITEMS], degrees[MAX_ITEMS];
+    int items = 0, reps = 3, no_cpu = 0, verbose = 0, c;
+    while ((c = getopt_long(argc, argv, "o:d:s:r:V:Cvh", long_options, NULL)) != -1) {
+        if (c == 'o') {
+            out_path = optarg;
+        } else if ((c == 'd' || c == 's') && items < MAX_ITEMS) {
+            int n = 0, deg = 0;
+            if ((c == 'd' && sscanf(optarg, "%d", &n) != 1) ||
+                (c == 's' && sscanf(optarg, "%dx%d", &n, &deg) != 2) || n < 1 ||
+                (c == 's' && deg < 1)) {
+                fprintf(stderr, "gpu-assign-knobs-bench: bad instance '%s'\n", optarg);
+                return 2;
+            }
+            sizes[items] = n;
+            degrees[items++] = c == 'd' ? 0 : deg;
+        } else if (c == 'r') {
+            reps = atoi(optarg);
+        } else if (c == 'V') {
+            variants = optarg;
+        } else if (c == 'C') {
+            no_cpu = 1;
+        } else if (c == 'v') {
+            verbose = 1;
+        } else if (c == 'h') {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!out_path || items == 0 || reps < 1) {
+        usage(stderr);
+        return 2;
+    }
+    gcut__assign_knobs knobs[MAX_ITEMS];
+    int nv = 0;
+    for (const char *p = variants; *p && nv < MAX_ITEMS;) {
+        memset(&knobs[nv], 0, sizeof knobs[nv]);
+        if (sscanf(p, "%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
+                   &knobs[nv].update_every) != 3) {
+            fprintf(stderr, "gpu-assign-knobs-bench: bad variant at '%s'\n", p);
+            return 2;
+        }
+        nv++;
+        p = strchr(p, ',');
+        if (!p)
+            break;
+        p++;
+    }
+    gcut_context *cpu = context(GCUT_DEVICE_CPU, 0), *gpu = context(GCUT_DEVICE_GPU, verbose);
+    if (!cpu || !gpu) {
+        fprintf(stderr, "gpu-assign-knobs-bench: no GPU context\n");
+        return 1;
+    }
+    FILE *out = fopen(out_path, "w");
+    if (!out) {
+        fprintf(stderr, "gpu-assign-knobs-bench: cannot write %s\n", out_path);
+        return 1;
+    }
+    fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids | device | "
+                 "ms (median of %d) | runs | phases | bids | price updates | same cost as %s |\n"
+                 "| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
+            reps, no_cpu ? "the first variant" : "CPU CSA");
+    fflush(out);
+    int bad = 0;
+    for (int i = 0; i < items; i++) {
+        instance in;
+        if (!make_instance(&in, sizes[i], degrees[i], 1000 + (uint64_t)i)) {
+            fprintf(stderr, "gpu-assign-knobs-bench: out of memory\n");
+            return 1;
+        }
+        const int64_t arcs = in.row_ptr[in.n];
+        int32_t *rc = malloc((size_t)in.n * sizeof *rc);
+        int64_t ref = 0;
+        int have_ref = 0;
+        gcut_assign_info info;
+        if (!no_cpu) {
+            if (gcut__assign_run(cpu, in.n, in.n, in.row_ptr, in.col, in.cost, 0, "csa", NULL, rc,
+                                 &ref, NULL, &info) != GCUT_OK) {
+                fprintf(stderr, "%s: csa: %s\n", in.name, gcut_last_error(cpu));
+                return 1;
+            }
+            have_ref = 1;
+            fprintf(out, "| %s | %lld | csa (defaults) | cpu | %.1f | %.1f | %lld | %lld | %lld | "
+                         "ref |\n",
+                    in.name, (long long)arcs, info.time_ms, info.time_ms, (long long)info.refines,
+                    (long long)info.pushes, (long long)info.price_updates);
+            fflush(out);
+        }
+        for (int v = 0; v < nv; v++) {
+            double t[64];
+            char runs[256] = "";
+            int64_t total = 0;
+            int ok = 1;
+            for (int k = 0; k < reps && k < 64; k++) {
+                if (verbose)
+                    fprintf(stderr, "%s, variant %d/%d/%d, run %d\n", in.name, knobs[v].alpha,
+                            knobs[v].gpu_group, knobs[v].update_every, k + 1);
+                if (gcut__assign_run(gpu, in.n, in.n, in.row_ptr, in.col, in.cost, 0, "gpu-csa",
+                                     &knobs[v], rc, &total, NULL, &info) != GCUT_OK) {
+                    fprintf(stderr, "%s: gpu-csa %d/%d/%d: %s\n", in.name, knobs[v].alpha,
+                            knobs[v].gpu_group, knobs[v].update_every, gcut_last_error(gpu));
+                    ok = 0;
+                    break;
+                }
+                t[k] = info.time_ms;
+                const size_t len = strlen(runs);
+                snprintf(runs + len, sizeof runs - len, "%s%.1f", k ? ", " : "", info.time_ms);
+            }
+            if (!ok) {
+                bad = 1;
+                fprintf(out, "| %s | %lld | %d/%d/%d | gpu | error | | | | | |\n", in.name,
+                        (long long)arcs, knobs[v].alpha, knobs[v].gpu_group,
+                        knobs[v].update_every);
+                fflush(out);
+                continue;
+            }
+            if (!have_ref) {
+                ref = total;
+                have_ref = 1;
+            }
+            if (total != ref)
+                bad = 1;
+            fprintf(out, "| %s | %lld | %d/%d/%d | %s | %.1f | %s | %lld | %lld | %lld | %s |\n",
+                    in.name, (long long)arcs, knobs[v].alpha, knobs[v].gpu_group,
+                    knobs[v].update_every, info.device, bench_median(t, reps > 64 ? 64 : reps),
+                    runs, (long long)info.refines, (long long)info.pushes,
+                    (long long)info.price_updates, total == ref ? "yes" : "**NO**");
+            fflush(out);
+            printf("%s %d/%d/%d: %.1f ms, cost %lld%s\n", in.name, knobs[v].alpha,
+                   knobs[v].gpu_group, knobs[v].update_every, t[0], (long long)total,
+                   total == ref ? "" : " MISMATCH");
+            fflush(stdout);
+        }
+        free(rc);
+        instance_free(&in);
+    }
+    fclose(out);
+    gcut_context_destroy(cpu);
+    gcut_context_destroy(gpu);
+    return bad;
+}
