@@ -111,47 +111,24 @@ static void gmm_from_stats(gcut__color_model *m, const stats *st, double total)
     }
 }
 
-/* The used components' parameters in float, converted once per pass rather
- * than per pixel. */
-typedef struct gauss_set {
-    int used;
-    int index[GCUT__GMM_MAX_K]; /* the component each entry is */
-    float mean[GCUT__GMM_MAX_K][3], iv[GCUT__GMM_MAX_K][6], norm[GCUT__GMM_MAX_K];
-} gauss_set;
-
-static void gauss_prepare(const gcut__color_model *m, gauss_set *g)
+void gcut__price_model_from(const gcut__color_model *m, gcut__price_model *p)
 {
-    g->used = 0;
+    p->hist = m->kind == GCUT_MODEL_HIST;
+    p->neg_log = m->neg_log;
+    p->used = 0;
+    if (p->hist)
+        return;
     for (int k = 0; k < m->k; k++) {
         if (m->weight[k] <= 0)
             continue;
-        int u = g->used++;
-        g->index[u] = k;
+        int u = p->used++;
+        p->index[u] = k;
         for (int c = 0; c < 3; c++)
-            g->mean[u][c] = (float)m->mean[k][c];
+            p->mean[u][c] = (float)m->mean[k][c];
         for (int e = 0; e < 6; e++)
-            g->iv[u][e] = (float)m->inv_cov[k][e];
-        g->norm[u] = (float)m->log_norm[k];
+            p->iv[u][e] = (float)m->inv_cov[k][e];
+        p->norm[u] = (float)m->log_norm[k];
     }
-}
-
-/* The cheapest component for colour x: its entry in g, and its cost
- * -log (weight N(x)) in *cost (FLT_MAX and entry -1 when none is used). */
-static inline int gauss_best(const gauss_set *g, float x0, float x1, float x2, float *cost)
-{
-    int best = -1;
-    float best_cost = FLT_MAX;
-    for (int u = 0; u < g->used; u++) {
-        float d0 = x0 - g->mean[u][0], d1 = x1 - g->mean[u][1], d2 = x2 - g->mean[u][2];
-        const float *v = g->iv[u];
-        float q = v[0] * d0 * d0 + v[3] * d1 * d1 + v[5] * d2 * d2 +
-                  2 * (v[1] * d0 * d1 + v[2] * d0 * d2 + v[4] * d1 * d2);
-        float c = g->norm[u] + 0.5f * q;
-        if (c < best_cost)
-            best_cost = c, best = u;
-    }
-    *cost = best_cost;
-    return best;
 }
 
 /* Orchard-Bouman: split the cluster of largest principal variance along its
@@ -198,7 +175,7 @@ static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uin
 /* A hard-assignment round over samples, in parts: each part's cluster
  * stats in its own row of st. */
 typedef struct assign_job {
-    gauss_set g;
+    gcut__price_model g;
     const float *x;
     int k, parts;
     stats *st; /* parts x k */
@@ -211,7 +188,7 @@ static void assign_samples(void *arg, int64_t begin, int64_t end, int part)
     for (int64_t i = begin; i < end; i++) {
         const float *p = j->x + 3 * i;
         float cost;
-        int u = gauss_best(&j->g, p[0], p[1], p[2], &cost);
+        int u = gcut__price_best(&j->g, p[0], p[1], p[2], &cost);
         stats_add(&st[u < 0 ? 0 : j->g.index[u]], p);
     }
 }
@@ -232,7 +209,7 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
     }
     for (int round = 0; round < GMM_ROUNDS; round++) {
         assign_job job;
-        gauss_prepare(m, &job.g);
+        gcut__price_model_from(m, &job.g);
         job.x = x;
         job.k = m->k;
         job.parts = gcut__thread_count(m->threads, ns * m->k / 4);
@@ -265,8 +242,7 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
 
 static inline int hist_bin(const uint8_t *p)
 {
-    const int s = 8 - GCUT__HIST_BITS;
-    return ((p[0] >> s) << (2 * GCUT__HIST_BITS)) | ((p[1] >> s) << GCUT__HIST_BITS) | (p[2] >> s);
+    return gcut__price_hist_bin(p[0], p[1], p[2]);
 }
 
 /* Smooth along one axis with the binomial kernel 1 4 6 4 1 (a Gaussian of
@@ -354,9 +330,12 @@ static void take_samples(void *arg, int64_t begin, int64_t end, int part)
     }
 }
 
-gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
-                                  const uint8_t *label, uint8_t want, int64_t n)
+gcut_status gcut__color_model_samples(gcut_context *ctx, const gcut__color_model *m,
+                                      const uint8_t *rgb, const uint8_t *label, uint8_t want,
+                                      int64_t n, float **samples, int64_t *count_out)
 {
+    *samples = NULL;
+    *count_out = 0;
     sample_job job = {rgb, label, want, 0, 1, NULL, NULL};
     job.parts = gcut__thread_count(m->threads, n);
     int64_t counts[GCUT__MAX_THREADS + 1] = {0};
@@ -371,11 +350,8 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
     if (count == 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
                           want ? "foreground" : "background");
-    if (m->kind == GCUT_MODEL_HIST)
-        return fit_hist(ctx, m, rgb, label, want, n);
-
     /* An even subsample, deterministic: every step-th selected pixel. */
-    int64_t step = (count + FIT_MAX_SAMPLES - 1) / FIT_MAX_SAMPLES;
+    int64_t step = gcut__color_model_sample_step(count);
     int64_t ns = (count + step - 1) / step;
     float *x = malloc((size_t)ns * 3 * sizeof *x);
     if (!x)
@@ -383,7 +359,41 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
     job.x = x;
     job.step = step;
     gcut__parallel_for(job.parts, n, take_samples, &job);
-    gcut_status st = fit_gmm(ctx, m, x, ns);
+    *samples = x;
+    *count_out = ns;
+    return GCUT_OK;
+}
+
+int64_t gcut__color_model_sample_step(int64_t count)
+{
+    return (count + FIT_MAX_SAMPLES - 1) / FIT_MAX_SAMPLES;
+}
+
+gcut_status gcut__color_model_fit_samples(gcut_context *ctx, gcut__color_model *m,
+                                          const float *x, int64_t ns)
+{
+    if (ns < 1)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no samples to fit a colour model to");
+    return fit_gmm(ctx, m, x, ns);
+}
+
+gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
+                                  const uint8_t *label, uint8_t want, int64_t n)
+{
+    if (m->kind == GCUT_MODEL_HIST) {
+        int64_t count = 0;
+        for (int64_t i = 0; i < n && !count; i++)
+            count += label[i] == want;
+        if (count == 0)
+            return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
+                              want ? "foreground" : "background");
+        return fit_hist(ctx, m, rgb, label, want, n);
+    }
+    float *x = NULL;
+    int64_t ns = 0;
+    gcut_status st = gcut__color_model_samples(ctx, m, rgb, label, want, n, &x, &ns);
+    if (!st)
+        st = fit_gmm(ctx, m, x, ns);
     free(x);
     return st;
 }
@@ -391,15 +401,10 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
 void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,
                             float *cost)
 {
-    if (m->kind == GCUT_MODEL_HIST) {
-        for (int64_t i = 0; i < n; i++)
-            cost[i] = m->neg_log[hist_bin(rgb + 3 * i)];
-        return;
-    }
-    gauss_set g;
-    gauss_prepare(m, &g);
+    gcut__price_model p;
+    gcut__price_model_from(m, &p);
     for (int64_t i = 0; i < n; i++)
-        gauss_best(&g, rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], &cost[i]);
+        cost[i] = gcut__price_colour(&p, rgb + 3 * i);
 }
 
 void gcut__color_model_free(gcut__color_model *m)

@@ -90,7 +90,7 @@ typedef struct seg_state {
      * terminal capacity of a free pixel of that colour (> 0: to the source). */
     uint32_t *n_free, *n_fg_seed, *n_bg_seed;
     float *cost_fg, *cost_bg;
-    double *constant_of; /* each colour's part of the energy's constant */
+    int64_t *constant_of; /* each colour's part of the energy's constant, scaled */
     int32_t *tcap;      /* colors + 2 entries: then the seeds' (grid_energy.h) */
     uint8_t *fit_label; /* 1 fit to foreground, 0 to background, 2 neither */
     uint8_t *mask, *best;
@@ -187,36 +187,23 @@ static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int
 
 /* The terminal capacity of a free pixel of colours [begin, end) from the
  * region costs, and each colour's part of the energy that does not depend
- * on the cut: its free pixels' smaller (clamped) cost plus its seeded
- * pixels' cost under their label. */
+ * on the cut (color_price.h, the device's routine too). */
 static void colour_terminal_range(void *arg, int64_t begin, int64_t end, int part)
 {
     (void)part;
     seg_state *s = arg;
-    const double max_scaled = GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE;
-    for (int64_t u = begin; u < end; u++) {
-        /* Source arc = cost of the background label, sink arc = cost of
-         * foreground; only the difference matters to the cut. */
-        double diff = ((double)s->cost_bg[u] - (double)s->cost_fg[u]) * GCUT_SEGMENT_SCALE;
-        if (diff > max_scaled)
-            diff = max_scaled;
-        if (diff < -max_scaled)
-            diff = -max_scaled;
-        int32_t c = (int32_t)lround(fabs(diff));
-        s->tcap[u] = diff > 0 ? c : -c;
-        s->constant_of[u] = (double)s->n_free[u] * (diff > 0 ? s->cost_fg[u] : s->cost_bg[u]) +
-                            (double)s->n_fg_seed[u] * s->cost_fg[u] +
-                            (double)s->n_bg_seed[u] * s->cost_bg[u];
-    }
+    for (int64_t u = begin; u < end; u++)
+        s->constant_of[u] = gcut__price_terminal(s->cost_fg[u], s->cost_bg[u], s->n_free[u],
+                                                 s->n_fg_seed[u], s->n_bg_seed[u], &s->tcap[u]);
 }
 
 /* The terminal table (colours on threads) and the energy's constant part,
- * summed in colour order: the same bits for any number of threads. */
-static double colour_terminals(seg_state *s)
+ * scaled: an integer sum, the same for any order. */
+static int64_t colour_terminals(seg_state *s)
 {
     gcut__parallel_for(gcut__thread_count(s->threads, s->colors.count), s->colors.count,
                        colour_terminal_range, s);
-    double constant = 0;
+    int64_t constant = 0;
     for (int64_t u = 0; u < s->colors.count; u++)
         constant += s->constant_of[u];
     s->tcap[s->colors.count] = s->hard_cap;
@@ -341,7 +328,7 @@ static gcut_status index_colours(seg_state *s)
     s->n_bg_seed = calloc(u, sizeof(uint32_t));
     s->cost_fg = malloc(u * sizeof(float));
     s->cost_bg = malloc(u * sizeof(float));
-    s->constant_of = malloc(u * sizeof(double));
+    s->constant_of = malloc(u * sizeof(int64_t));
     s->tcap = malloc((u + 2) * sizeof(int32_t));
     if (s->save_graph)
         s->best_tcap = malloc((u + 2) * sizeof(int32_t));
@@ -470,7 +457,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     double best_energy = INFINITY;
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
-        double constant = colour_terminals(s);
+        int64_t constant = colour_terminals(s);
         gcut_solve_info si;
         st = gcut__grid_energy_set_terminals(s->energy, s->tcap);
         double t3 = gcut__now_ms();
@@ -501,8 +488,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         if (st)
             break;
         /* After a minimum cut the flow is the cut's capacity: the free
-         * pixels' region terms above their constant, plus the boundary. */
-        double energy = constant + (double)si.flow / GCUT_SEGMENT_SCALE;
+         * pixels' region terms above their constant, plus the boundary;
+         * all scaled integers, so the comparison below is exact. */
+        double energy = (double)(constant + si.flow) / GCUT_SEGMENT_SCALE;
         info->iterations = it + 1;
         if (energy >= best_energy)
             break; /* GrabCut's iteration has stopped improving: keep the best */
