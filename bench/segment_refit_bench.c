@@ -9,9 +9,18 @@
  * device's pricing of the same colours and models too, and its prices and
  * table must be the host's, bit for bit (exit 1 otherwise).
  *
+ * With --session N, then a segmentation session per image on the device
+ * (the first state its scribbles1 seeds, then N robot-user additions: a
+ * disk of the truth's label on a mislabelled pixel, as
+ * segment-session-bench adds them) and, per update, its wall time and
+ * gcut_segment_info's split: model (colour index, fits), graph (seeds,
+ * pricing and terminals, n-links), cut (the cuts with their labels back),
+ * and the rest (the update's passes over the pixels and seeds).
+ *
  * Usage: segment-refit-bench DATA_DIR [--megapixels M] [--repeats R]
  *                            [--only NAME] [--threads T] [--device cpu|gpu]
- * Prints a markdown table (per image, then the medians). Reads internal
+ *                            [--session N]
+ * Prints markdown tables (per image, then the medians). Reads internal
  * headers. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -71,9 +80,165 @@ static void price_range(void *arg, int64_t begin, int64_t end, int part)
     }
 }
 
+/* A disk of the truth's label on a random mislabelled, unseeded pixel (not
+ * in the unknown band); 0 when none is left. */
+static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uint8_t *seeds,
+                    int w, int h, int radius)
+{
+    int64_t n = (int64_t)w * h, wrong = 0;
+    for (int64_t i = 0; i < n; i++)
+        wrong += truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i];
+    if (!wrong)
+        return 0;
+    *rs = *rs * 6364136223846793005ULL + 1442695040888963407ULL;
+    int64_t pick = (int64_t)((*rs >> 11) % (uint64_t)wrong), at = -1;
+    for (int64_t i = 0; i < n && at < 0; i++)
+        if (truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i] && pick-- == 0)
+            at = i;
+    int cx = (int)(at % w), cy = (int)(at / w);
+    uint8_t label = truth[at] > 128 ? GCUT_SEED_FG : GCUT_SEED_BG;
+    for (int y = cy - radius; y <= cy + radius; y++)
+        for (int x = cx - radius; x <= cx + radius; x++) {
+            size_t i = (size_t)y * w + x;
+            if (x >= 0 && y >= 0 && x < w && y < h &&
+                (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius &&
+                truth[i] != 128 && (truth[i] > 128) == (label == GCUT_SEED_FG))
+                seeds[i] = label;
+        }
+    return 1;
+}
+
 #define MAX_IMAGES 64
+#define MAX_UPDATES 101
+enum { S_UPDATE, S_MODEL, S_GRAPH, S_CUT, S_REST, S_CUTS, S_COLS };
+static const char *const s_names[S_COLS] = {"update", "model", "graph", "cut", "rest", "cuts"};
+
+/* One session on `ctx` through its first state and up to `additions` more;
+ * the additions' medians into med[S_COLS] (the first state's times into
+ * first[S_COLS]); how many additions ran, or -1 on an error. */
+static int run_session(gcut_context *ctx, const char *name, const uint8_t *pix, int W, int H,
+                       int c, uint8_t *seeds, const uint8_t *truth, int radius, int additions,
+                       uint64_t rs, double first[S_COLS], double med[S_COLS],
+                       double *all[S_COLS], int *all_n)
+{
+    gcut_segment_options so;
+    gcut_segment_options_init(&so);
+    gcut_segment_session *ss = NULL;
+    uint8_t *mask = malloc((size_t)W * H);
+    double v[S_COLS][MAX_UPDATES];
+    int states = 0;
+    if (!mask || gcut_segment_session_create(ctx, pix, W, H, c, (size_t)W * c, &so, &ss)) {
+        fprintf(stderr, "%s: %s\n", name, gcut_last_error(ctx));
+        free(mask);
+        return -1;
+    }
+    for (int s = 0; s <= additions; s++) {
+        if (s > 0 && !add_disk(&rs, truth, mask, seeds, W, H, radius))
+            break;
+        gcut_segment_info info;
+        double t0 = bench_now_ms();
+        if (gcut_segment_session_update(ss, seeds, mask, &info)) {
+            fprintf(stderr, "%s: %s\n", name, gcut_last_error(ctx));
+            gcut_segment_session_destroy(ss);
+            free(mask);
+            return -1;
+        }
+        double wall = bench_now_ms() - t0;
+        v[S_UPDATE][states] = wall;
+        v[S_MODEL][states] = info.time_model_ms;
+        v[S_GRAPH][states] = info.time_graph_ms;
+        v[S_CUT][states] = info.time_cut_ms;
+        v[S_REST][states] = wall - info.time_model_ms - info.time_graph_ms - info.time_cut_ms;
+        v[S_CUTS][states] = info.iterations;
+        states++;
+    }
+    for (int q = 0; q < S_COLS; q++) {
+        first[q] = v[q][0];
+        for (int s = 1; s < states; s++)
+            all[q][*all_n + s - 1] = v[q][s];
+        med[q] = bench_median(v[q] + 1, states - 1);
+    }
+    *all_n += states - 1;
+    gcut_segment_session_destroy(ss);
+    free(mask);
+    return states - 1;
+}
 #define MAX_REPEATS 64
 enum { C_INDEX, C_SELECT, C_ROUNDS, C_PRICE, C_TERMINALS, C_GPU_PRICE, C_COLS };
+
+/* The --session table: per image, a session's first state and the medians
+ * of its additions; then the medians over every addition of every image. */
+static int session_tables(gcut_context *ctx, const char *dir, char *const *names, int count,
+                          const char *only, double megapixels, int additions)
+{
+    double *all[S_COLS];
+    int all_n = 0, bad = 0;
+    for (int q = 0; q < S_COLS; q++)
+        all[q] = malloc((size_t)count * MAX_UPDATES * sizeof(double));
+    printf("\n| image | pixels | additions | first update ms | first model ms | first cuts |");
+    for (int q = 0; q < S_COLS; q++)
+        printf(" %s%s (median) |", s_names[q], q == S_CUTS ? "" : " ms");
+    printf("\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < count; k++) {
+        if (only && !strstr(names[k], only))
+            continue;
+        gcut_image *im = NULL, *sc = NULL, *gt = NULL;
+        char ip[1024], sp[1024], gp[1024];
+        snprintf(ip, sizeof ip, "%s/images/%s.jpg", dir, names[k]);
+        snprintf(sp, sizeof sp, "%s/scribbles1/%s-anno.png", dir, names[k]);
+        snprintf(gp, sizeof gp, "%s/gt/%s.png", dir, names[k]);
+        if (gcut_image_load(ctx, ip, &im) || gcut_image_load(ctx, sp, &sc) ||
+            gcut_image_load(ctx, gp, &gt)) {
+            fprintf(stderr, "%s: %s\n", names[k], gcut_last_error(ctx));
+            gcut_image_destroy(im);
+            gcut_image_destroy(sc);
+            gcut_image_destroy(gt);
+            bad = 1;
+            continue;
+        }
+        int w = gcut_image_width(im), h = gcut_image_height(im), c = gcut_image_channels(im);
+        int gc = gcut_image_channels(gt);
+        uint8_t *seeds0 = calloc((size_t)w * h, 1), *truth0 = malloc((size_t)w * h);
+        gcut_seeds_add_scribbles(ctx, seeds0, w, h, sc, NULL, NULL);
+        for (int i = 0; i < w * h; i++)
+            truth0[i] = gcut_image_pixels(gt)[(size_t)i * gc];
+        double f = sqrt(megapixels * 1e6 / (w * h));
+        if (f < 1)
+            f = 1;
+        int W, H;
+        uint8_t *pix = upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
+        uint8_t *seeds = upscale(seeds0, w, h, 1, f, &W, &H);
+        uint8_t *truth = upscale(truth0, w, h, 1, f, &W, &H);
+        double first[S_COLS], med[S_COLS];
+        int ran = run_session(ctx, names[k], pix, W, H, c, seeds, truth, (int)(4 * f) + 2,
+                              additions, 12345 + (uint64_t)k, first, med, all, &all_n);
+        if (ran < 0) {
+            bad = 1;
+        } else {
+            printf("| %s | %dx%d | %d | %.1f | %.1f | %.0f |", names[k], W, H, ran,
+                   first[S_UPDATE], first[S_MODEL], first[S_CUTS]);
+            for (int q = 0; q < S_COLS; q++)
+                printf(q == S_CUTS ? " %.0f |" : " %.1f |", med[q]);
+            printf("\n");
+            fflush(stdout);
+        }
+        free(pix);
+        free(seeds);
+        free(truth);
+        free(seeds0);
+        free(truth0);
+        gcut_image_destroy(im);
+        gcut_image_destroy(sc);
+        gcut_image_destroy(gt);
+    }
+    printf("\nOver all %d additions (medians):", all_n);
+    for (int q = 0; q < S_COLS; q++)
+        printf(" %s %.1f%s;", s_names[q], bench_median(all[q], all_n), q == S_CUTS ? "" : " ms");
+    printf("\n");
+    for (int q = 0; q < S_COLS; q++)
+        free(all[q]);
+    return bad;
+}
 
 int main(int argc, char **argv)
 {
@@ -85,7 +250,7 @@ int main(int argc, char **argv)
     }
     const char *dir = argv[1], *only = NULL, *device = "cpu";
     double megapixels = 4.0;
-    int repeats = 5, threads = 0;
+    int repeats = 5, threads = 0, session = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--megapixels") && i + 1 < argc)
             megapixels = atof(argv[++i]);
@@ -97,15 +262,18 @@ int main(int argc, char **argv)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
+        else if (!strcmp(argv[i], "--session") && i + 1 < argc)
+            session = atoi(argv[++i]);
         else {
             fprintf(stderr, "segment-refit-bench: unknown argument '%s'\n", argv[i]);
             return 2;
         }
     }
     if (repeats < 1 || repeats > MAX_REPEATS || !(megapixels > 0 && megapixels <= 64) ||
-        threads < 0 || threads > GCUT__MAX_THREADS) {
+        threads < 0 || threads > GCUT__MAX_THREADS || session < 0 || session >= MAX_UPDATES) {
         fprintf(stderr, "segment-refit-bench: --repeats 1..%d, --megapixels (0, 64], "
-                        "--threads 0..%d\n", MAX_REPEATS, GCUT__MAX_THREADS);
+                        "--threads 0..%d, --session 0..%d\n", MAX_REPEATS, GCUT__MAX_THREADS,
+                MAX_UPDATES - 1);
         return 2;
     }
     int gpu = !strcmp(device, "gpu");
@@ -203,14 +371,15 @@ int main(int argc, char **argv)
         for (int64_t i = 0; i < n; i++)
             n_free[ci.of_pixel[i]]++;
         for (int r = 0; r < repeats; r++) {
-            float *xf = NULL, *xb = NULL;
-            int64_t nf = 0, nb = 0;
+            float *x[2];
+            int64_t ns[2];
             double t0 = bench_now_ms();
-            if (gcut__color_model_samples(ctx, &fg, pix, label, 1, n, &xf, &nf) ||
-                gcut__color_model_samples(ctx, &bg, pix, label, 0, n, &xb, &nb)) {
+            if (gcut__color_model_samples_pair(ctx, threads, pix, label, n, x, ns)) {
                 fprintf(stderr, "%s: %s\n", names[k], gcut_last_error(ctx));
                 return 1;
             }
+            float *xf = x[0], *xb = x[1];
+            int64_t nf = ns[0], nb = ns[1];
             double t1 = bench_now_ms();
             /* A refit (the models were fitted before): the rounds alone, as between cuts. */
             if (r == 0) {
@@ -300,6 +469,8 @@ int main(int argc, char **argv)
         if (gpu)
             printf("\ndevice pricing median: %.3f ms\n", m[C_GPU_PRICE]);
     }
+    if (session > 0 && session_tables(ctx, dir, names, count, only, megapixels, session))
+        bad = 1;
     for (int k = 0; k < count; k++)
         free(names[k]);
     gcut_context_destroy(ctx);

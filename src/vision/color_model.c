@@ -212,7 +212,10 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
         gcut__price_model_from(m, &job.g);
         job.x = x;
         job.k = m->k;
-        job.parts = gcut__thread_count(m->threads, ns * m->k / 4);
+        /* A sample costs k components of some 20 operations each: weigh it
+         * so (in parallel.h's items of about a nanosecond) when deciding
+         * how many threads pay. */
+        job.parts = gcut__thread_count(m->threads, ns * m->k * 8);
         job.st = calloc((size_t)job.parts * (size_t)m->k, sizeof *job.st);
         if (!job.st) {
             free(assign);
@@ -291,77 +294,148 @@ static gcut_status fit_hist(gcut_context *ctx, gcut__color_model *m, const uint8
 }
 
 /* The fit's subsample: of the pixels with label == want, in order, those
- * whose selection number is a multiple of step. Two passes over parts:
- * each part's count, then (knowing the numbers its pixels start from)
- * its samples, to the places a serial scan would put them. */
+ * whose selection number is a multiple of step; for one label, or for two
+ * at once (a cut's foreground and background: one pass over the labels
+ * for both). Two passes over parts: each part's counts, then (knowing the
+ * numbers its pixels start from) its samples, to the places a serial scan
+ * would put them. */
 typedef struct sample_job {
     const uint8_t *rgb, *label;
-    uint8_t want;
-    int64_t step;
+    int sides;       /* 1 or 2 */
+    uint8_t want[2]; /* the label of each side */
+    int64_t step[2];
     int parts;
-    int64_t *first; /* per part: its count, then its first selection number */
-    float *x;
+    int64_t first[2][GCUT__MAX_THREADS + 1]; /* per part: its count, then its first number */
+    float *x[2];
 } sample_job;
 
 static void count_selected(void *arg, int64_t begin, int64_t end, int part)
 {
     sample_job *j = arg;
-    int64_t c = 0;
-    for (int64_t i = begin; i < end; i++)
-        c += j->label[i] == j->want;
-    j->first[part] = c;
+    int64_t c[2] = {0, 0};
+    for (int64_t i = begin; i < end; i++) {
+        c[0] += j->label[i] == j->want[0];
+        c[1] += j->label[i] == j->want[1];
+    }
+    j->first[0][part] = c[0];
+    j->first[1][part] = j->sides > 1 ? c[1] : 0;
 }
 
 static void take_samples(void *arg, int64_t begin, int64_t end, int part)
 {
     sample_job *j = arg;
-    int64_t number = j->first[part];
-    int64_t next = (number + j->step - 1) / j->step * j->step; /* the next one taken */
+    int64_t number[2], next[2];
+    for (int t = 0; t < j->sides; t++) {
+        number[t] = j->first[t][part];
+        next[t] = (number[t] + j->step[t] - 1) / j->step[t] * j->step[t]; /* the next one taken */
+    }
     for (int64_t i = begin; i < end; i++) {
-        if (j->label[i] != j->want)
+        int t = j->label[i] == j->want[0] ? 0 : j->sides > 1 && j->label[i] == j->want[1] ? 1 : -1;
+        if (t < 0)
             continue;
-        if (number == next) {
-            float *out = j->x + 3 * (number / j->step);
+        if (number[t] == next[t]) {
+            float *out = j->x[t] + 3 * (number[t] / j->step[t]);
             for (int c = 0; c < 3; c++)
                 out[c] = j->rgb[3 * i + c];
-            next += j->step;
+            next[t] += j->step[t];
         }
-        number++;
+        number[t]++;
     }
+}
+
+/* Samples of `sides` labels (want[0], want[1]) into x[t], ns[t]. */
+static gcut_status select_samples(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                  const uint8_t *label, int64_t n, int sides,
+                                  const uint8_t want[2], float *x[2], int64_t ns[2])
+{
+    sample_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    job->rgb = rgb;
+    job->label = label;
+    job->sides = sides;
+    job->want[0] = want[0];
+    job->want[1] = sides > 1 ? want[1] : want[0];
+    job->parts = gcut__thread_count(threads, n);
+    gcut__parallel_for(job->parts, n, count_selected, job);
+    gcut_status st = GCUT_OK;
+    for (int t = 0; t < sides && !st; t++) {
+        int64_t count = 0;
+        for (int p = 0; p < job->parts; p++) {
+            int64_t c = job->first[t][p];
+            job->first[t][p] = count; /* the selection number of the part's first pixel */
+            count += c;
+        }
+        if (count == 0) {
+            st = gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
+                            want[t] ? "foreground" : "background");
+            break;
+        }
+        /* An even subsample, deterministic: every step-th selected pixel. */
+        job->step[t] = gcut__color_model_sample_step(count);
+        ns[t] = (count + job->step[t] - 1) / job->step[t];
+        x[t] = job->x[t] = malloc((size_t)ns[t] * 3 * sizeof(float));
+        if (!x[t])
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    }
+    if (!st)
+        gcut__parallel_for(job->parts, n, take_samples, job);
+    free(job);
+    return st;
 }
 
 gcut_status gcut__color_model_samples(gcut_context *ctx, const gcut__color_model *m,
                                       const uint8_t *rgb, const uint8_t *label, uint8_t want,
                                       int64_t n, float **samples, int64_t *count_out)
 {
-    *samples = NULL;
-    *count_out = 0;
-    sample_job job = {rgb, label, want, 0, 1, NULL, NULL};
-    job.parts = gcut__thread_count(m->threads, n);
-    int64_t counts[GCUT__MAX_THREADS + 1] = {0};
-    job.first = counts;
-    gcut__parallel_for(job.parts, n, count_selected, &job);
-    int64_t count = 0;
-    for (int p = 0; p < job.parts; p++) {
-        int64_t c = counts[p];
-        counts[p] = count; /* the selection number of the part's first pixel */
-        count += c;
+    float *x[2] = {NULL, NULL};
+    int64_t ns[2] = {0, 0};
+    uint8_t wants[2] = {want, want};
+    gcut_status st = select_samples(ctx, m->threads, rgb, label, n, 1, wants, x, ns);
+    if (st) {
+        free(x[0]);
+        x[0] = NULL, ns[0] = 0;
     }
-    if (count == 0)
-        return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
-                          want ? "foreground" : "background");
-    /* An even subsample, deterministic: every step-th selected pixel. */
-    int64_t step = gcut__color_model_sample_step(count);
-    int64_t ns = (count + step - 1) / step;
-    float *x = malloc((size_t)ns * 3 * sizeof *x);
-    if (!x)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
-    job.x = x;
-    job.step = step;
-    gcut__parallel_for(job.parts, n, take_samples, &job);
-    *samples = x;
-    *count_out = ns;
-    return GCUT_OK;
+    *samples = x[0];
+    *count_out = ns[0];
+    return st;
+}
+
+gcut_status gcut__color_model_samples_pair(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                           const uint8_t *label, int64_t n, float *x[2],
+                                           int64_t ns[2])
+{
+    static const uint8_t wants[2] = {1, 0};
+    x[0] = x[1] = NULL;
+    ns[0] = ns[1] = 0;
+    gcut_status st = select_samples(ctx, threads, rgb, label, n, 2, wants, x, ns);
+    if (st) {
+        free(x[0]);
+        free(x[1]);
+        x[0] = x[1] = NULL;
+        ns[0] = ns[1] = 0;
+    }
+    return st;
+}
+
+gcut_status gcut__color_model_fit_pair(gcut_context *ctx, gcut__color_model *fg,
+                                       gcut__color_model *bg, const uint8_t *rgb,
+                                       const uint8_t *label, int64_t n)
+{
+    if (fg->kind == GCUT_MODEL_HIST || bg->kind == GCUT_MODEL_HIST) {
+        gcut_status st = gcut__color_model_fit(ctx, fg, rgb, label, 1, n);
+        return st ? st : gcut__color_model_fit(ctx, bg, rgb, label, 0, n);
+    }
+    float *x[2] = {NULL, NULL};
+    int64_t ns[2] = {0, 0};
+    gcut_status st = gcut__color_model_samples_pair(ctx, fg->threads, rgb, label, n, x, ns);
+    if (!st)
+        st = fit_gmm(ctx, fg, x[0], ns[0]);
+    if (!st)
+        st = fit_gmm(ctx, bg, x[1], ns[1]);
+    free(x[0]);
+    free(x[1]);
+    return st;
 }
 
 int64_t gcut__color_model_sample_step(int64_t count)

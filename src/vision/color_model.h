@@ -47,6 +47,19 @@ int64_t gcut__color_model_sample_step(int64_t count);
 gcut_status gcut__color_model_fit_samples(gcut_context *ctx, gcut__color_model *m,
                                           const float *x, int64_t ns);
 
+/* Both sides' samples in one pass over the labels: x[0], ns[0] of label 1,
+ * x[1], ns[1] of label 0 (as gcut__color_model_samples would give them). */
+gcut_status gcut__color_model_samples_pair(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                           const uint8_t *label, int64_t n, float *x[2],
+                                           int64_t ns[2]);
+
+/* Fit fg to the pixels with label 1 and bg to those with label 0 (others
+ * are neither), as two gcut__color_model_fit calls would, with one pass
+ * over the labels for both GMMs' samples. */
+gcut_status gcut__color_model_fit_pair(gcut_context *ctx, gcut__color_model *fg,
+                                       gcut__color_model *bg, const uint8_t *rgb,
+                                       const uint8_t *label, int64_t n);
+
 /* cost[i] = -log P(rgb_i | m), for i in [0, n). For a GMM, the cost of the
  * best component (GrabCut's energy minimises over the component too). */
 void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,

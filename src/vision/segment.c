@@ -225,20 +225,32 @@ static void colour_costs(void *arg, int64_t begin, int64_t end, int part)
     gcut__color_model_cost(j->bg, c, end - begin, j->s->cost_bg + begin);
 }
 
-/* Fit both models to the pixels fit_label marks, then price every colour. */
+/* Fit both models to the pixels fit_label marks. */
 static gcut_status fit_models(seg_state *s, gcut__color_model *fg, gcut__color_model *bg)
 {
-    gcut_status st = gcut__color_model_fit(s->ctx, fg, s->rgb, s->fit_label, 1, s->n);
-    if (!st)
-        st = gcut__color_model_fit(s->ctx, bg, s->rgb, s->fit_label, 0, s->n);
-    if (!st) {
-        cost_job job = {fg, bg, s};
-        /* A colour costs two models' components, many times a pixel's work
-         * elsewhere: weigh it so when deciding how many threads pay. */
-        int parts = gcut__thread_count(s->threads, 16 * s->colors.count);
-        gcut__parallel_for(parts, s->colors.count, colour_costs, &job);
+    return gcut__color_model_fit_pair(s->ctx, fg, bg, s->rgb, s->fit_label, s->n);
+}
+
+/* Price every colour under both models and set the graph's terminals from
+ * the prices; *constant: the energy's scaled constant part. On a GPU the
+ * device prices (the same routine, the same bits) and keeps the table,
+ * unless the best cut's table must stay on the host to be written out. */
+static gcut_status price_terminals(seg_state *s, const gcut__color_model *fg,
+                                   const gcut__color_model *bg, int64_t *constant)
+{
+    if (gcut__grid_energy_prices_on_device(s->energy) && !s->save_graph) {
+        gcut__price_model pf, pb;
+        gcut__price_model_from(fg, &pf);
+        gcut__price_model_from(bg, &pb);
+        return gcut__grid_energy_price_terminals(s->energy, &pf, &pb, constant, s->tcap);
     }
-    return st;
+    cost_job job = {fg, bg, s};
+    /* A colour costs two models' components, many times a pixel's work
+     * elsewhere: weigh it so when deciding how many threads pay. */
+    int parts = gcut__thread_count(s->threads, 16 * s->colors.count);
+    gcut__parallel_for(parts, s->colors.count, colour_costs, &job);
+    *constant = colour_terminals(s);
+    return gcut__grid_energy_set_terminals(s->energy, s->tcap);
 }
 
 /* Mark the maximal run of unmarked foreground through (x, y) and push it
@@ -451,15 +463,19 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     info->time_model_ms += gcut__now_ms() - t0;
     if (!st && !s->energy)
         st = open_energy(s, o, "pbk", info);
+    /* The device that prices learns this state's seeds per colour. */
+    if (!st && gcut__grid_energy_prices_on_device(s->energy) && !s->save_graph)
+        st = gcut__grid_energy_price_begin(s->energy, s->colors.colors, s->n_free, s->n_fg_seed,
+                                           s->n_bg_seed, s->hard_cap);
 
     /* One graph for every cut: only the terminals change between cuts, so a
      * solver that keeps its residual graph can start from the last flow. */
     double best_energy = INFINITY;
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
-        int64_t constant = colour_terminals(s);
+        int64_t constant = 0;
         gcut_solve_info si;
-        st = gcut__grid_energy_set_terminals(s->energy, s->tcap);
+        st = price_terminals(s, &fg, &bg, &constant);
         double t3 = gcut__now_ms();
         info->time_graph_ms += t3 - t2;
         if (!st)
