@@ -15,7 +15,10 @@
  * segment-session-bench adds them) and, per update, its wall time and
  * gcut_segment_info's split: model (colour index, fits), graph (seeds,
  * pricing and terminals, n-links), cut (the cuts with their labels back),
- * and the rest (the update's passes over the pixels and seeds).
+ * and the rest (the update's passes over the pixels and seeds). The first
+ * state is also segmented by gcut_segment_image() on the same device (the
+ * one-shot path: colour index, fits and cuts from nothing), whose mask
+ * must be the session's; its wall and model times are reported.
  *
  * Usage: segment-refit-bench DATA_DIR [--megapixels M] [--repeats R]
  *                            [--only NAME] [--threads T] [--device cpu|gpu]
@@ -112,6 +115,8 @@ static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uin
 #define MAX_UPDATES 101
 enum { S_UPDATE, S_MODEL, S_GRAPH, S_CUT, S_REST, S_CUTS, S_COLS };
 static const char *const s_names[S_COLS] = {"update", "model", "graph", "cut", "rest", "cuts"};
+/* The one-shot segmentation of the first state: wall, model, graph, cut. */
+enum { O_WALL, O_MODEL, O_GRAPH, O_CUT, O_COLS };
 
 /* One session on `ctx` through its first state and up to `additions` more;
  * the additions' medians into med[S_COLS] (the first state's times into
@@ -119,7 +124,7 @@ static const char *const s_names[S_COLS] = {"update", "model", "graph", "cut", "
 static int run_session(gcut_context *ctx, const char *name, const uint8_t *pix, int W, int H,
                        int c, uint8_t *seeds, const uint8_t *truth, int radius, int additions,
                        uint64_t rs, double first[S_COLS], double med[S_COLS],
-                       double *all[S_COLS], int *all_n)
+                       double *all[S_COLS], int *all_n, double one[O_COLS])
 {
     gcut_segment_options so;
     gcut_segment_options_init(&so);
@@ -144,6 +149,27 @@ static int run_session(gcut_context *ctx, const char *name, const uint8_t *pix, 
             return -1;
         }
         double wall = bench_now_ms() - t0;
+        if (s == 0) {
+            uint8_t *want = malloc((size_t)W * H);
+            gcut_segment_info oi;
+            double t1 = bench_now_ms();
+            gcut_status st = want ? gcut_segment_image(ctx, pix, W, H, c, (size_t)W * c, seeds,
+                                                       &so, want, &oi)
+                                  : GCUT_E_NOMEM;
+            one[O_WALL] = bench_now_ms() - t1;
+            one[O_MODEL] = oi.time_model_ms;
+            one[O_GRAPH] = oi.time_graph_ms;
+            one[O_CUT] = oi.time_cut_ms;
+            int same = !st && memcmp(want, mask, (size_t)W * H) == 0;
+            free(want);
+            if (!same) {
+                fprintf(stderr, "%s: the one-shot segmentation %s\n", name,
+                        st ? gcut_last_error(ctx) : "differs from the session's first mask");
+                gcut_segment_session_destroy(ss);
+                free(mask);
+                return -1;
+            }
+        }
         v[S_UPDATE][states] = wall;
         v[S_MODEL][states] = info.time_model_ms;
         v[S_GRAPH][states] = info.time_graph_ms;
@@ -171,14 +197,15 @@ enum { C_INDEX, C_SELECT, C_ROUNDS, C_PRICE, C_TERMINALS, C_GPU_PRICE, C_COLS };
 static int session_tables(gcut_context *ctx, const char *dir, char *const *names, int count,
                           const char *only, double megapixels, int additions)
 {
-    double *all[S_COLS];
-    int all_n = 0, bad = 0;
+    double *all[S_COLS], ones[O_COLS][MAX_IMAGES];
+    int all_n = 0, one_n = 0, bad = 0;
     for (int q = 0; q < S_COLS; q++)
         all[q] = malloc((size_t)count * MAX_UPDATES * sizeof(double));
-    printf("\n| image | pixels | additions | first update ms | first model ms | first cuts |");
+    printf("\n| image | pixels | one-shot ms | one-shot model ms | one-shot graph ms | one-shot "
+           "cut ms | additions | first update ms | first model ms | first cuts |");
     for (int q = 0; q < S_COLS; q++)
         printf(" %s%s (median) |", s_names[q], q == S_CUTS ? "" : " ms");
-    printf("\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int k = 0; k < count; k++) {
         if (only && !strstr(names[k], only))
             continue;
@@ -209,13 +236,17 @@ static int session_tables(gcut_context *ctx, const char *dir, char *const *names
         uint8_t *pix = upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
         uint8_t *seeds = upscale(seeds0, w, h, 1, f, &W, &H);
         uint8_t *truth = upscale(truth0, w, h, 1, f, &W, &H);
-        double first[S_COLS], med[S_COLS];
+        double first[S_COLS], med[S_COLS], one[O_COLS];
         int ran = run_session(ctx, names[k], pix, W, H, c, seeds, truth, (int)(4 * f) + 2,
-                              additions, 12345 + (uint64_t)k, first, med, all, &all_n);
+                              additions, 12345 + (uint64_t)k, first, med, all, &all_n, one);
         if (ran < 0) {
             bad = 1;
         } else {
-            printf("| %s | %dx%d | %d | %.1f | %.1f | %.0f |", names[k], W, H, ran,
+            for (int q = 0; q < O_COLS; q++)
+                ones[q][one_n] = one[q];
+            one_n++;
+            printf("| %s | %dx%d | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.1f | %.0f |", names[k],
+                   W, H, one[O_WALL], one[O_MODEL], one[O_GRAPH], one[O_CUT], ran,
                    first[S_UPDATE], first[S_MODEL], first[S_CUTS]);
             for (int q = 0; q < S_COLS; q++)
                 printf(q == S_CUTS ? " %.0f |" : " %.1f |", med[q]);
@@ -231,7 +262,11 @@ static int session_tables(gcut_context *ctx, const char *dir, char *const *names
         gcut_image_destroy(sc);
         gcut_image_destroy(gt);
     }
-    printf("\nOver all %d additions (medians):", all_n);
+    printf("\nOne-shot over %d images (medians): wall %.1f ms; model %.1f ms; graph %.1f ms; "
+           "cut %.1f ms\n", one_n, bench_median(ones[O_WALL], one_n),
+           bench_median(ones[O_MODEL], one_n), bench_median(ones[O_GRAPH], one_n),
+           bench_median(ones[O_CUT], one_n));
+    printf("\nSession over all %d additions (medians):", all_n);
     for (int q = 0; q < S_COLS; q++)
         printf(" %s %.1f%s;", s_names[q], bench_median(all[q], all_n), q == S_CUTS ? "" : " ms");
     printf("\n");
