@@ -352,29 +352,67 @@ static gcut_status index_colours(seg_state *s)
     return GCUT_OK;
 }
 
-/* Pixels [begin, end) into their colour's count (atomic: integer sums, the
- * same for any number of threads). */
-static void count_seed_range(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)part;
-    seg_state *s = arg;
-    const uint32_t *of = s->colors.of_pixel;
-    for (int64_t i = begin; i < end; i++) {
-        uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
-                          : s->seeds[i] == GCUT_SEED_BG ? s->n_bg_seed
-                                                        : s->n_free;
-        __atomic_fetch_add(&count[of[i]], 1u, __ATOMIC_RELAXED);
-    }
-}
-
-/* How many free, foreground- and background-seeded pixels each colour has. */
+/* How many free, foreground- and background-seeded pixels each colour has:
+ * the seeds' counts from the seed list, the free ones the rest of the
+ * colour's pixels (counted once per image), so a seed state costs its
+ * seeds, not a pass over the image. */
 static void count_seeds(seg_state *s)
 {
     size_t u = (size_t)s->colors.count;
-    memset(s->n_free, 0, u * sizeof(uint32_t));
     memset(s->n_fg_seed, 0, u * sizeof(uint32_t));
     memset(s->n_bg_seed, 0, u * sizeof(uint32_t));
-    gcut__parallel_for(gcut__thread_count(s->threads, s->n), s->n, count_seed_range, s);
+    const uint32_t *of = s->colors.of_pixel;
+    for (int64_t k = 0; k < s->n_seeds; k++) {
+        uint32_t *count = k < s->n_fg_seeds ? s->n_fg_seed : s->n_bg_seed;
+        count[of[s->seed_list[k]]]++;
+    }
+    for (size_t c = 0; c < u; c++)
+        s->n_free[c] = s->colors.pixels_of[c] - s->n_fg_seed[c] - s->n_bg_seed[c];
+}
+
+/* The seeds in two passes over parts: each part's foreground and
+ * background seeds counted, then (knowing where its seeds start in the
+ * list: foreground ones first, in pixel order, as a serial scan puts them)
+ * listed, with each pixel's label for the first fit. */
+typedef struct seed_job {
+    seg_state *s;
+    int parts;
+    int64_t fg[GCUT__MAX_THREADS + 1], bg[GCUT__MAX_THREADS + 1]; /* counts, then starts */
+} seed_job;
+
+static void count_seed_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    seed_job *j = arg;
+    const uint8_t *seeds = j->s->seeds;
+    int64_t fg = 0, bg = 0;
+    for (int64_t i = begin; i < end; i++) {
+        fg += seeds[i] == GCUT_SEED_FG;
+        bg += seeds[i] == GCUT_SEED_BG;
+    }
+    j->fg[part] = fg;
+    j->bg[part] = bg;
+}
+
+static void list_seed_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    seed_job *j = arg;
+    seg_state *s = j->s;
+    const uint8_t *seeds = s->seeds;
+    int64_t f = j->fg[part], b = j->bg[part];
+    /* Without foreground seeds (a box alone), the foreground model starts
+     * from every unseeded pixel, as GrabCut's rectangle does. */
+    const uint8_t free_label = s->n_fg_seeds == 0 ? 1 : 2;
+    for (int64_t i = begin; i < end; i++) {
+        if (seeds[i] == GCUT_SEED_FG) {
+            s->seed_list[f++] = (int32_t)i;
+            s->fit_label[i] = 1;
+        } else if (seeds[i] == GCUT_SEED_BG) {
+            s->seed_list[b++] = (int32_t)i;
+            s->fit_label[i] = 0;
+        } else {
+            s->fit_label[i] = free_label;
+        }
+    }
 }
 
 /* The grid and the energy where its solver runs, the n-links and K.
@@ -421,37 +459,45 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
                            gcut_segment_info *info)
 {
     gcut_context *ctx = s->ctx;
+    seed_job *seeds = calloc(1, sizeof *seeds);
+    if (!seeds)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory");
+    seeds->s = s;
+    seeds->parts = gcut__thread_count(s->threads, s->n);
+    gcut__parallel_for(seeds->parts, s->n, count_seed_range, seeds);
     int64_t fg_seeds = 0, bg_seeds = 0;
-    for (int64_t i = 0; i < s->n; i++) {
-        fg_seeds += s->seeds[i] == GCUT_SEED_FG;
-        bg_seeds += s->seeds[i] == GCUT_SEED_BG;
+    for (int p = 0; p < seeds->parts; p++) {
+        fg_seeds += seeds->fg[p];
+        bg_seeds += seeds->bg[p];
     }
+    gcut_status st = GCUT_OK;
     if (bg_seeds == 0)
-        return gcut__fail(ctx, GCUT_E_INVALID,
-                          "no background seeds (scribble some background, or give a box)");
-    if (fg_seeds + bg_seeds == s->n)
-        return gcut__fail(ctx, GCUT_E_INVALID,
-                          "every pixel is seeded, nothing is left to segment");
-    free(s->seed_list);
-    s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
-    if (!s->seed_list)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
-                          (long long)(fg_seeds + bg_seeds));
+        st = gcut__fail(ctx, GCUT_E_INVALID,
+                        "no background seeds (scribble some background, or give a box)");
+    else if (fg_seeds + bg_seeds == s->n)
+        st = gcut__fail(ctx, GCUT_E_INVALID, "every pixel is seeded, nothing is left to segment");
+    if (!st) {
+        free(s->seed_list);
+        s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
+        if (!s->seed_list)
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
+                            (long long)(fg_seeds + bg_seeds));
+    }
+    if (st) {
+        free(seeds);
+        return st;
+    }
     s->n_fg_seeds = fg_seeds;
     s->n_seeds = fg_seeds + bg_seeds;
-    for (int64_t i = 0, f = 0, b = fg_seeds; i < s->n; i++) {
-        if (s->seeds[i] == GCUT_SEED_FG)
-            s->seed_list[f++] = (int32_t)i;
-        else if (s->seeds[i] == GCUT_SEED_BG)
-            s->seed_list[b++] = (int32_t)i;
+    int64_t f = 0, b = 0;
+    for (int p = 0; p < seeds->parts; p++) {
+        int64_t fp = seeds->fg[p], bp = seeds->bg[p];
+        seeds->fg[p] = f; /* where the part's first seeds go in the list */
+        seeds->bg[p] = fg_seeds + b;
+        f += fp, b += bp;
     }
-    /* Without foreground seeds (a box alone), the foreground model starts
-     * from every unseeded pixel, as GrabCut's rectangle does. */
-    for (int64_t i = 0; i < s->n; i++)
-        s->fit_label[i] = s->seeds[i] == GCUT_SEED_FG   ? 1
-                          : s->seeds[i] == GCUT_SEED_BG ? 0
-                          : fg_seeds == 0               ? 1
-                                                        : 2;
+    gcut__parallel_for(seeds->parts, s->n, list_seed_range, seeds);
+    free(seeds);
 
     gcut__color_model fg = {0}, bg = {0};
     fg.kind = bg.kind = o->model;
@@ -459,7 +505,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     fg.threads = bg.threads = s->threads;
     double t0 = gcut__now_ms();
     count_seeds(s);
-    gcut_status st = fit_models(s, &fg, &bg);
+    st = fit_models(s, &fg, &bg);
     info->time_model_ms += gcut__now_ms() - t0;
     if (!st && !s->energy)
         st = open_energy(s, o, "pbk", info);
