@@ -15,10 +15,13 @@
 #    this tree, then the baseline's the same way (without --one-shot);
 # 5. segment-session-bench --devices cpu+gpu at the images' own size: the
 #    CPU's and the GPU's masks byte-equal on every state;
-# 6. compute-sanitizer memcheck on color.price_gpu_vs_cpu and
-#    segment.gpu_vs_cpu.
-# Each step gets what is left of SECONDS (default 225); SUMMARY.md in OUTDIR
-# grows as steps end, so a cut-off call still says what ran.
+# compute-sanitizer memcheck runs on color.price_gpu_vs_cpu after the checks,
+# and on segment.gpu_vs_cpu last.
+# BASELINE=0 leaves the baseline out. Each step gets what is left of SECONDS (default 225); SUMMARY.md in OUTDIR
+# grows as steps end, so a cut-off call still says what ran. OUTDIR gets 8
+# files: SUMMARY.md, build.log, checks.log (checks and memcheck), errors.log
+# (the baseline's build, the benches' stderr), refit.md, session.md,
+# session_base.md, session_cpu_gpu.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=$1
@@ -41,51 +44,62 @@ cfg=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
   cmake --build "$build" -j"$(nproc)" --target gcut-check segment-refit-bench \
     segment-session-bench; } >"$out/build.log" 2>&1 &
 mine=$!
-{ cmake -S "$root" -B "$base" "${cfg[@]}" &&
-  cmake --build "$base" -j"$(nproc)" --target segment-session-bench; } >"$out/build_base.log" 2>&1 &
-theirs=$!
+if [ "${BASELINE:-1}" = 1 ]; then
+  { cmake -S "$root" -B "$base" "${cfg[@]}" &&
+    cmake --build "$base" -j"$(nproc)" --target segment-session-bench; } >"$out/errors.log" 2>&1 &
+  theirs=$!
+fi
 wait $mine || { say "build FAILED"; tail -30 "$out/build.log"; exit 1; }
 say "built, warnings: $(grep -c 'warning' "$out/build.log")"
-base_ok=1
-wait $theirs || { base_ok=0; say "baseline build failed (see build_base.log)"; }
+base_ok=0
+if [ "${BASELINE:-1}" = 1 ]; then
+  base_ok=1
+  wait "$theirs" || { base_ok=0; say "baseline build failed (see errors.log)"; }
+fi
 
 check=$build/tests/gcut-check
 for c in color segment; do
-  timeout "$(left)" "$check" -o "$c" >"$out/check_$c.log" 2>&1 || status=1
-  grep -E '^(ok|FAIL|skip) ' "$out/check_$c.log" | tee -a "$sum"
-  grep -A3 '^FAIL' "$out/check_$c.log" | head -20 | tee -a "$sum"
+  timeout "$(left)" "$check" -o "$c" >"$out/check.tmp" 2>&1 || status=1
+  cat "$out/check.tmp" >>"$out/checks.log"
+  grep -E '^(ok|FAIL|skip) ' "$out/check.tmp" | tee -a "$sum"
+  grep -A3 '^FAIL' "$out/check.tmp" | head -20 | tee -a "$sum"
+  rm -f "$out/check.tmp"
 done
 say "checks done"
+timeout "$(left)" compute-sanitizer --tool memcheck --error-exitcode 3 "$check" \
+  -o color.price_gpu_vs_cpu -n 20 >>"$out/checks.log" 2>&1 || status=1
+grep -E 'ERROR SUMMARY' "$out/checks.log" | tail -1 | tee -a "$sum"
+say "memcheck of the pricing done"
 
 timeout "$(left)" "$build/bench/segment-refit-bench" "$data" --device gpu --repeats 3 \
-  --session 5 >"$out/refit.md" 2>"$out/refit.err" || { status=1; tee -a "$sum" <"$out/refit.err"; }
+  --session 5 >"$out/refit.md" 2>>"$out/errors.log" || { status=1; tail -5 "$out/errors.log" | tee -a "$sum"; }
 tail -4 "$out/refit.md" | tee -a "$sum"
 grep -E "median of" "$out/refit.md" | tee -a "$sum"
 say "refit bench done"
 
 timeout "$(left)" "$build/bench/segment-session-bench" "$data" --devices gpu --additions 5 \
-  --one-shot >"$out/session.md" 2>"$out/session.err" || { status=1; tail -5 "$out/session.err" | tee -a "$sum"; }
+  --one-shot >"$out/session.md" 2>>"$out/errors.log" || { status=1; tail -5 "$out/errors.log" | tee -a "$sum"; }
 tail -3 "$out/session.md" | tee -a "$sum"
 say "session bench done"
 
 if [ "$base_ok" = 1 ]; then
   timeout "$(left)" "$base/bench/segment-session-bench" "$data" --devices gpu --additions 5 \
-    >"$out/session_base.md" 2>"$out/session_base.err"
+    >"$out/session_base.md" 2>>"$out/errors.log"
   tail -3 "$out/session_base.md" | tee -a "$sum"
   say "baseline session bench done"
 fi
 
 timeout "$(left)" "$build/bench/segment-session-bench" "$data" --devices cpu+gpu --megapixels 0.15 \
-  --additions 3 >"$out/session_cpu_gpu.md" 2>"$out/session_cpu_gpu.err" || status=1
+  --additions 3 >"$out/session_cpu_gpu.md" 2>>"$out/errors.log" || status=1
 tail -4 "$out/session_cpu_gpu.md" | tee -a "$sum"
-tail -3 "$out/session_cpu_gpu.err" | tee -a "$sum"
 say "cpu+gpu session bench done"
 
-for c in "color.price_gpu_vs_cpu -n 20" "segment.gpu_vs_cpu -n 3"; do
+san() {
   # shellcheck disable=SC2086
-  timeout "$(left)" compute-sanitizer --tool memcheck --error-exitcode 3 "$check" -o $c \
-    >>"$out/memcheck.log" 2>&1 || status=1
-done
-grep -E 'ERROR SUMMARY|^(ok|FAIL|skip) ' "$out/memcheck.log" | tee -a "$sum"
-say "memcheck done, status $status"
+  timeout "$(left)" compute-sanitizer --tool memcheck --error-exitcode 3 "$check" -o $1 \
+    >>"$out/checks.log" 2>&1 || status=1
+  grep -E 'ERROR SUMMARY|^(ok|FAIL|skip) ' "$out/checks.log" | tail -2 | tee -a "$sum"
+}
+san "segment.gpu_vs_cpu -n 3"
+say "done, status $status"
 exit $status
