@@ -370,3 +370,85 @@ void check_color_price_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
     r->skipped += count;
 #endif
 }
+
+/* Two models equal field by field (the parameters a fit sets). */
+static int same_model(const gcut__color_model *a, const gcut__color_model *b)
+{
+    if (a->kind != b->kind || a->k != b->k || a->fitted != b->fitted)
+        return 0;
+    if (a->kind == GCUT_MODEL_HIST)
+        return memcmp(a->neg_log, b->neg_log,
+                      sizeof(float) << (3 * GCUT__HIST_BITS)) == 0;
+    return memcmp(a->weight, b->weight, sizeof a->weight) == 0 &&
+           memcmp(a->mean, b->mean, sizeof a->mean) == 0 &&
+           memcmp(a->inv_cov, b->inv_cov, sizeof a->inv_cov) == 0 &&
+           memcmp(a->log_norm, b->log_norm, sizeof a->log_norm) == 0;
+}
+
+void check_color_fit_pair(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "no CPU context");
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        rng g = {seed * 0x2545f4914f6cdd1dULL + (uint64_t)i + 7};
+        /* Large enough now and then for several threads' parts and a step > 1. */
+        int64_t n = rng_below(&g, 8) == 0 ? rng_range(&g, 70000, 150000) : rng_range(&g, 1, 3000);
+        uint8_t *rgb = malloc((size_t)n * 3), *label = malloc((size_t)n);
+        if (!rgb || !label) {
+            check_fail(r, "instance %d: out of memory", i);
+            free(rgb);
+            free(label);
+            continue;
+        }
+        int palette = (int)rng_range(&g, 1, 40);
+        uint8_t colours[40][3];
+        for (int c = 0; c < palette; c++)
+            for (int ch = 0; ch < 3; ch++)
+                colours[c][ch] = (uint8_t)rng_below(&g, 256);
+        int64_t p_fg = rng_below(&g, 100), p_bg = rng_below(&g, 100);
+        for (int64_t p = 0; p < n; p++) {
+            const uint8_t *c = colours[rng_below(&g, palette)];
+            for (int ch = 0; ch < 3; ch++)
+                rgb[3 * p + ch] = (uint8_t)(c[ch] + rng_below(&g, 9));
+            int64_t roll = rng_below(&g, 100 + p_fg + p_bg);
+            label[p] = roll < p_fg ? 1 : roll < p_fg + p_bg ? 0 : 2;
+        }
+        gcut_color_model kind = rng_below(&g, 4) == 0 ? GCUT_MODEL_HIST : GCUT_MODEL_GMM;
+        int k = (int)rng_range(&g, 1, GCUT__GMM_MAX_K);
+        int threads = rng_below(&g, 2) ? 1 : (int)rng_range(&g, 2, 8);
+        gcut__color_model m[4];
+        memset(m, 0, sizeof m);
+        for (int j = 0; j < 4; j++) {
+            m[j].kind = kind;
+            m[j].k = k;
+            m[j].threads = j < 2 ? threads : 1 + (threads % 3);
+        }
+        char one[256] = "", pair[256] = "";
+        gcut_status a = gcut__color_model_fit(ctx, &m[0], rgb, label, 1, n);
+        if (!a)
+            a = gcut__color_model_fit(ctx, &m[1], rgb, label, 0, n);
+        if (a)
+            snprintf(one, sizeof one, "%s", gcut_last_error(ctx));
+        gcut_status b = gcut__color_model_fit_pair(ctx, &m[2], &m[3], rgb, label, n);
+        if (b)
+            snprintf(pair, sizeof pair, "%s", gcut_last_error(ctx));
+        if (a != b || strcmp(one, pair) != 0)
+            check_fail(r, "instance %d (n %lld): two fits: %d '%s', the pair: %d '%s'", i,
+                       (long long)n, (int)a, one, (int)b, pair);
+        else if (!a && (!same_model(&m[0], &m[2]) || !same_model(&m[1], &m[3])))
+            check_fail(r, "instance %d (n %lld, %s, k %d, threads %d/%d): the pair's models "
+                          "differ from two fits'",
+                       i, (long long)n, kind == GCUT_MODEL_HIST ? "hist" : "gmm", k, threads,
+                       m[2].threads);
+        else
+            r->passed++;
+        for (int j = 0; j < 4; j++)
+            gcut__color_model_free(&m[j]);
+        free(rgb);
+        free(label);
+    }
+    gcut_context_destroy(ctx);
+}

@@ -27,4 +27,11 @@ void check_color_price_host(check_report *r, int count, uint64_t seed);
  * host's, bit for bit. */
 void check_color_price_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
 
+/* `count` random images (sizes, colours, labels 0 / 1 / 2 with either side
+ * possibly small or empty): gcut__color_model_fit_pair (both sides' samples
+ * from one pass) gives the two models that two gcut__color_model_fit calls
+ * give, bit for bit, with 1 thread and with several, GMMs and histograms;
+ * an empty side fails with the same message. */
+void check_color_fit_pair(check_report *r, int count, uint64_t seed);
+
 #endif

@@ -106,6 +106,7 @@ static const check_entry checks[] = {
     {"flow.gpu_rubberwhale", 1, 1, check_flow_gpu_rubberwhale},
     {"color.price_host", 300, 40, check_color_price_host},
     {"color.price_gpu_vs_cpu", 300, 40, check_color_price_gpu_vs_cpu},
+    {"color.fit_pair", 120, 20, check_color_fit_pair},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
