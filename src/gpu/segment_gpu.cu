@@ -1,8 +1,11 @@
-/* The segmentation energy on the GPU (segment_gpu.h): the image, seeds and
- * colour numbers go up once; per cut the host sends only the terminal
- * capacity of each colour, and every capacity of the graph is written on
- * the device, in the solver's layout, from the same integer tables as the
- * CPU path, so the two graphs are equal entry for entry. */
+/* The segmentation energy on the GPU (segment_gpu.h): the image, seeds,
+ * colour numbers and the distinct colours go up once; per cut the host
+ * sends the two colour models' parameters (or, on the host's pricing
+ * path, the terminal capacity of each colour), the device prices every
+ * colour with the host's routine (vision/color_price.h: the same bits),
+ * and every capacity of the graph is written on the device, in the
+ * solver's layout, from the same integer tables as the CPU path, so the
+ * two graphs are equal entry for entry. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +14,18 @@
 #include "gpu/segment_gpu.h"
 
 #define THREADS 256
+
+/* What the device's pricing keeps: the colours, their counts by seed kind,
+ * the histogram tables of the last models that were histograms, and the
+ * constant's sum. */
+typedef struct price_buffers {
+    int64_t count;
+    uint8_t *d_colours;             /* count x RGB */
+    uint32_t *d_counts;             /* 3 x count: free, fg-seeded, bg-seeded pixels */
+    float *d_neg_log[2];            /* histogram -log P per bin, fg and bg */
+    unsigned long long *d_constant; /* the scaled constant part */
+    int colours_up;
+} price_buffers;
 
 struct gcut__seg_gpu {
     gcut_grid *g;
@@ -23,6 +38,7 @@ struct gcut__seg_gpu {
     int32_t *d_table;   /* 2 x table_len n-link weights */
     int32_t *d_tcap;    /* colors + 2 terminal capacities */
     unsigned long long *d_sum; /* [0]: d2 sum, [1]: largest n-link sum */
+    price_buffers price;
 };
 
 /* E W S N NE SW SE NW, as gcut_dir. */
@@ -126,10 +142,124 @@ static __global__ void labels_kernel(gcut__dgrid g, uint8_t *labels)
     labels[i] = g.height[(long long)(y + 1) * g.pitch + x + 1] >= GCUT_HEIGHT_INF;
 }
 
+
+/* Every colour's prices under both models, its terminal capacity and its
+ * part of the constant (color_price.h), the parts summed in integers (any
+ * order gives the same sum). The models go to shared memory first:
+ * indexed by component, they would otherwise be read from local memory. */
+static __global__ void price_kernel(gcut__price_model fg, gcut__price_model bg,
+                                    const uint8_t *colours, long long count,
+                                    const uint32_t *counts, int32_t *tcap, float *cost_fg,
+                                    float *cost_bg, unsigned long long *constant)
+{
+    __shared__ gcut__price_model models[2];
+    {
+        const int words = (int)(sizeof(gcut__price_model) / sizeof(int));
+        const int *from_fg = (const int *)&fg, *from_bg = (const int *)&bg;
+        int *to = (int *)models;
+        for (int k = threadIdx.x; k < words; k += blockDim.x) {
+            to[k] = from_fg[k];
+            to[words + k] = from_bg[k];
+        }
+    }
+    __syncthreads();
+    const long long u = blockIdx.x * (long long)THREADS + threadIdx.x;
+    unsigned long long part = 0;
+    if (u < count) {
+        const uint8_t c[3] = {colours[3 * u], colours[3 * u + 1], colours[3 * u + 2]};
+        const float a = gcut__price_colour(&models[0], c);
+        const float b = gcut__price_colour(&models[1], c);
+        if (cost_fg) {
+            cost_fg[u] = a;
+            cost_bg[u] = b;
+        }
+        int32_t t;
+        part = (unsigned long long)gcut__price_terminal(a, b, counts[u], counts[count + u],
+                                                        counts[2 * count + u], &t);
+        tcap[u] = t;
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        part += __shfl_down_sync(0xffffffffu, part, o);
+    if ((threadIdx.x & 31) == 0 && part)
+        atomicAdd(constant, part);
+}
+
+static void price_free(price_buffers *pb)
+{
+    cudaFree(pb->d_colours);
+    cudaFree(pb->d_counts);
+    cudaFree(pb->d_neg_log[0]);
+    cudaFree(pb->d_neg_log[1]);
+    cudaFree(pb->d_constant);
+    memset(pb, 0, sizeof *pb);
+}
+
+static gcut_status price_alloc(gcut_context *ctx, price_buffers *pb, int64_t count)
+{
+    gcut_status st = GCUT_OK;
+    pb->count = count;
+    const size_t u = (size_t)(count > 0 ? count : 1);
+    GPU_CHECK(ctx, cudaMalloc((void **)&pb->d_colours, 3 * u));
+    GPU_CHECK(ctx, cudaMalloc((void **)&pb->d_counts, 3 * u * sizeof(uint32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&pb->d_constant, sizeof(unsigned long long)));
+fail:
+    return st;
+}
+
+/* Counts up (NULL: none of that kind). Pageable sources: each copy is done
+ * when its call returns. */
+static gcut_status price_counts(gcut_context *ctx, price_buffers *pb, cudaStream_t stream,
+                                const uint32_t *n_free, const uint32_t *n_fg_seed,
+                                const uint32_t *n_bg_seed)
+{
+    gcut_status st = GCUT_OK;
+    const size_t bytes = (size_t)pb->count * sizeof(uint32_t);
+    const uint32_t *from[3] = {n_free, n_fg_seed, n_bg_seed};
+    for (int k = 0; k < 3; k++) {
+        if (from[k])
+            GPU_CHECK(ctx, cudaMemcpyAsync(pb->d_counts + (size_t)k * pb->count, from[k], bytes,
+                                           cudaMemcpyHostToDevice, stream));
+        else
+            GPU_CHECK(ctx, cudaMemsetAsync(pb->d_counts + (size_t)k * pb->count, 0, bytes,
+                                           stream));
+    }
+fail:
+    return st;
+}
+
+/* Launch the pricing of every colour into d_tcap (and the prices, when
+ * d_cost_fg is given); a histogram model's table goes up first. */
+static gcut_status price_launch(gcut_context *ctx, price_buffers *pb, cudaStream_t stream,
+                                const gcut__price_model *fg, const gcut__price_model *bg,
+                                int32_t *d_tcap, float *d_cost_fg, float *d_cost_bg)
+{
+    gcut_status st = GCUT_OK;
+    gcut__price_model m[2] = {*fg, *bg};
+    const size_t bins = (size_t)1 << (3 * GCUT__PRICE_HIST_BITS);
+    for (int k = 0; k < 2; k++) {
+        if (!m[k].hist)
+            continue;
+        if (!pb->d_neg_log[k])
+            GPU_CHECK(ctx, cudaMalloc((void **)&pb->d_neg_log[k], bins * sizeof(float)));
+        GPU_CHECK(ctx, cudaMemcpyAsync(pb->d_neg_log[k], m[k].neg_log, bins * sizeof(float),
+                                       cudaMemcpyHostToDevice, stream));
+        m[k].neg_log = pb->d_neg_log[k];
+    }
+    GPU_CHECK(ctx, cudaMemsetAsync(pb->d_constant, 0, sizeof(unsigned long long), stream));
+    if (pb->count > 0)
+        price_kernel<<<blocks_for(pb->count), THREADS, 0, stream>>>(
+            m[0], m[1], pb->d_colours, pb->count, pb->d_counts, d_tcap, d_cost_fg, d_cost_bg,
+            pb->d_constant);
+    GPU_CHECK(ctx, cudaGetLastError());
+fail:
+    return st;
+}
+
 extern "C" void gcut__seg_gpu_destroy(gcut__seg_gpu *sg)
 {
     if (!sg)
         return;
+    price_free(&sg->price);
     cudaFree(sg->d_rgb);
     cudaFree(sg->d_entry);
     cudaFree(sg->d_labels);
@@ -255,8 +385,10 @@ extern "C" gcut_status gcut__seg_gpu_build(gcut__seg_gpu *sg, const int32_t *tca
     if ((st = gcut__gpu_grid_claim(sg->g)))
         return st;
     /* Pageable source: the copy is done when the call returns. */
-    GPU_CHECK(ctx, cudaMemcpyAsync(sg->d_tcap, tcap, (size_t)(sg->colors + 2) * sizeof(int32_t),
-                                   cudaMemcpyHostToDevice, s->stream));
+    if (tcap)
+        GPU_CHECK(ctx, cudaMemcpyAsync(sg->d_tcap, tcap,
+                                       (size_t)(sg->colors + 2) * sizeof(int32_t),
+                                       cudaMemcpyHostToDevice, s->stream));
     GPU_CHECK(ctx, launch_energy(sg, sg->d_tcap, NULL));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
     s->grid_owner = sg->g; /* what gcut__gpu_grid_upload would have left */
@@ -306,5 +438,118 @@ extern "C" gcut_status gcut__seg_gpu_solve(gcut__seg_gpu *sg, int variant, uint8
                                    s->stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
 fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_gpu_price_begin(gcut__seg_gpu *sg, const uint8_t *colours,
+                                                 const uint32_t *n_free,
+                                                 const uint32_t *n_fg_seed,
+                                                 const uint32_t *n_bg_seed, int32_t hard_cap)
+{
+    gcut_context *ctx = sg->g->ctx;
+    gcut__gpu *s = sg->s;
+    gcut_status st = GCUT_OK;
+    const int32_t seeds[2] = {hard_cap, -hard_cap};
+    if (!sg->price.d_colours && (st = price_alloc(ctx, &sg->price, sg->colors)))
+        return st;
+    if (!sg->price.colours_up) {
+        GPU_CHECK(ctx, cudaMemcpyAsync(sg->price.d_colours, colours, 3 * (size_t)sg->colors,
+                                       cudaMemcpyHostToDevice, s->stream));
+        sg->price.colours_up = 1;
+    }
+    if ((st = price_counts(ctx, &sg->price, s->stream, n_free, n_fg_seed, n_bg_seed)))
+        return st;
+    GPU_CHECK(ctx, cudaMemcpyAsync(sg->d_tcap + sg->colors, seeds, sizeof seeds,
+                                   cudaMemcpyHostToDevice, s->stream));
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_gpu_price(gcut__seg_gpu *sg, const gcut__price_model *fg,
+                                           const gcut__price_model *bg, int64_t *constant)
+{
+    gcut_context *ctx = sg->g->ctx;
+    gcut__gpu *s = sg->s;
+    unsigned long long h = 0;
+    if (!sg->price.colours_up)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: colours priced before they went up");
+    gcut_status st = price_launch(ctx, &sg->price, s->stream, fg, bg, sg->d_tcap, NULL, NULL);
+    if (st)
+        return st;
+    GPU_CHECK(ctx, cudaMemcpyAsync(&h, sg->price.d_constant, sizeof h, cudaMemcpyDeviceToHost,
+                                   s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    *constant = (int64_t)h;
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_gpu_tcap_to_host(gcut__seg_gpu *sg, int32_t *tcap)
+{
+    gcut_context *ctx = sg->g->ctx;
+    gcut__gpu *s = sg->s;
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(ctx, cudaMemcpyAsync(tcap, sg->d_tcap, (size_t)(sg->colors + 2) * sizeof(int32_t),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_gpu_price_check(
+    gcut_context *ctx, const uint8_t *colours, int64_t count, const gcut__price_model *fg,
+    const gcut__price_model *bg, const uint32_t *n_free, const uint32_t *n_fg_seed,
+    const uint32_t *n_bg_seed, int32_t hard_cap, float *cost_fg, float *cost_bg, int32_t *tcap,
+    int64_t *constant, double *kernel_ms)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    price_buffers pb;
+    memset(&pb, 0, sizeof pb);
+    int32_t *d_tcap = NULL;
+    float *d_cost = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    unsigned long long h = 0;
+    float ms = 0;
+    const size_t u = (size_t)(count > 0 ? count : 1);
+    const int32_t seeds[2] = {hard_cap, -hard_cap};
+    if ((st = price_alloc(ctx, &pb, count)))
+        goto fail;
+    GPU_CHECK(ctx, cudaMalloc((void **)&d_tcap, (u + 2) * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d_cost, 2 * u * sizeof(float)));
+    GPU_CHECK(ctx, cudaEventCreate(&ev[0]));
+    GPU_CHECK(ctx, cudaEventCreate(&ev[1]));
+    GPU_CHECK(ctx, cudaMemcpyAsync(pb.d_colours, colours, 3 * (size_t)count,
+                                   cudaMemcpyHostToDevice, s->stream));
+    if ((st = price_counts(ctx, &pb, s->stream, n_free, n_fg_seed, n_bg_seed)))
+        goto fail;
+    GPU_CHECK(ctx, cudaMemcpyAsync(d_tcap + count, seeds, sizeof seeds, cudaMemcpyHostToDevice,
+                                   s->stream));
+    GPU_CHECK(ctx, cudaEventRecord(ev[0], s->stream));
+    if ((st = price_launch(ctx, &pb, s->stream, fg, bg, d_tcap, d_cost, d_cost + u)))
+        goto fail;
+    GPU_CHECK(ctx, cudaEventRecord(ev[1], s->stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(cost_fg, d_cost, (size_t)count * sizeof(float),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(cost_bg, d_cost + u, (size_t)count * sizeof(float),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(tcap, d_tcap, ((size_t)count + 2) * sizeof(int32_t),
+                                   cudaMemcpyDeviceToHost, s->stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(&h, pb.d_constant, sizeof h, cudaMemcpyDeviceToHost,
+                                   s->stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    GPU_CHECK(ctx, cudaEventElapsedTime(&ms, ev[0], ev[1]));
+    *constant = (int64_t)h;
+    *kernel_ms = ms;
+fail:
+    if (ev[0])
+        cudaEventDestroy(ev[0]);
+    if (ev[1])
+        cudaEventDestroy(ev[1]);
+    cudaFree(d_tcap);
+    cudaFree(d_cost);
+    price_free(&pb);
     return st;
 }

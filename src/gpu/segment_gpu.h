@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "graph/grid.h"
+#include "vision/color_price.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +40,8 @@ gcut_status gcut__seg_gpu_set_nlinks(gcut__seg_gpu *sg, const int32_t *table, in
 
 /* Write the whole graph of a cut into the device grid: n-links from the
  * table, terminal capacity tcap[entry] (> 0 to the source, < 0 to the
- * sink; colors + 2 entries) and zero heights, ready for gcut__gpu_grid_run. */
+ * sink; colors + 2 entries; NULL: the table the device priced last,
+ * gcut__seg_gpu_price) and zero heights, ready for gcut__gpu_grid_run. */
 gcut_status gcut__seg_gpu_build(gcut__seg_gpu *sg, const int32_t *tcap);
 
 /* Copy the built graph (before a solve) into the host grid's cap,
@@ -51,6 +53,37 @@ gcut_status gcut__seg_gpu_fetch_graph(gcut__seg_gpu *sg);
  * mask (width * height bytes). */
 gcut_status gcut__seg_gpu_solve(gcut__seg_gpu *sg, int variant, uint8_t *mask,
                                 int64_t *iterations);
+
+/* Pricing on the device (color_price.h, the host's routine compiled for
+ * the device): the distinct colours (colors x RGB, in colour-number order)
+ * go up once, the per-colour counts of free, foreground- and
+ * background-seeded pixels once per seed state, with K (the seeds'
+ * terminal entries). */
+gcut_status gcut__seg_gpu_price_begin(gcut__seg_gpu *sg, const uint8_t *colours,
+                                      const uint32_t *n_free, const uint32_t *n_fg_seed,
+                                      const uint32_t *n_bg_seed, int32_t hard_cap);
+
+/* Price every colour under fg and bg (host models; a histogram's table
+ * goes up with it, a GMM's parameters travel as kernel arguments), write
+ * the terminal table on the device (for gcut__seg_gpu_build(sg, NULL)) and
+ * give the energy's scaled constant part, the host's numbers bit for bit. */
+gcut_status gcut__seg_gpu_price(gcut__seg_gpu *sg, const gcut__price_model *fg,
+                                const gcut__price_model *bg, int64_t *constant);
+
+/* The terminal table priced last (colors + 2 entries) into host memory. */
+gcut_status gcut__seg_gpu_tcap_to_host(gcut__seg_gpu *sg, int32_t *tcap);
+
+/* The device's pricing on its own, for the checks and the bench: price
+ * `count` colours under fg and bg on the context's GPU, with the given
+ * counts (n_fg_seed, n_bg_seed may be NULL: none) and K, and bring back the
+ * prices, the terminal table (count + 2 entries) and the constant;
+ * *kernel_ms: the pricing on the device (CUDA events), transfers apart. */
+gcut_status gcut__seg_gpu_price_check(gcut_context *ctx, const uint8_t *colours, int64_t count,
+                                      const gcut__price_model *fg, const gcut__price_model *bg,
+                                      const uint32_t *n_free, const uint32_t *n_fg_seed,
+                                      const uint32_t *n_bg_seed, int32_t hard_cap,
+                                      float *cost_fg, float *cost_bg, int32_t *tcap,
+                                      int64_t *constant, double *kernel_ms);
 
 #ifdef __cplusplus
 }

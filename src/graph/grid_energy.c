@@ -335,3 +335,54 @@ gcut_status gcut__grid_energy_set_seeds(gcut__grid_energy *e, const uint8_t *see
 #endif
     return GCUT_OK;
 }
+
+int gcut__grid_energy_prices_on_device(const gcut__grid_energy *e)
+{
+#ifdef GCUT_HAVE_CUDA
+    return e->gpu != NULL;
+#else
+    (void)e;
+    return 0;
+#endif
+}
+
+gcut_status gcut__grid_energy_price_begin(gcut__grid_energy *e, const uint8_t *colours,
+                                          const uint32_t *n_free, const uint32_t *n_fg_seed,
+                                          const uint32_t *n_bg_seed, int32_t hard_cap)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (e->gpu)
+        return gcut__seg_gpu_price_begin(e->gpu, colours, n_free, n_fg_seed, n_bg_seed,
+                                         hard_cap);
+#endif
+    (void)colours, (void)n_free, (void)n_fg_seed, (void)n_bg_seed, (void)hard_cap;
+    return gcut__fail(e->g->ctx, GCUT_E_STATE, "colours priced on a device the energy is not on");
+}
+
+gcut_status gcut__grid_energy_price_terminals(gcut__grid_energy *e, const gcut__price_model *fg,
+                                              const gcut__price_model *bg, int64_t *constant,
+                                              int32_t *tcap_scratch)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (e->gpu) {
+        gcut_status st = gcut__seg_gpu_price(e->gpu, fg, bg, constant);
+        if (st)
+            return st;
+        if (e->warm) {
+            /* The warm cut takes its terminal table from the host. */
+            st = gcut__seg_gpu_tcap_to_host(e->gpu, tcap_scratch);
+            if (!st)
+                st = gcut__gpu_warm_seg_terminals(e->g, tcap_scratch);
+            if (!st && e->keep_solution)
+                st = gcut__gpu_warm_fetch_graph(e->g);
+            return st;
+        }
+        st = gcut__seg_gpu_build(e->gpu, NULL);
+        if (!st && e->keep_solution)
+            st = gcut__seg_gpu_fetch_graph(e->gpu);
+        return st;
+    }
+#endif
+    (void)fg, (void)bg, (void)constant, (void)tcap_scratch;
+    return gcut__fail(e->g->ctx, GCUT_E_STATE, "colours priced on a device the energy is not on");
+}

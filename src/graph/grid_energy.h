@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "graph/grid.h"
+#include "vision/color_price.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,27 @@ int gcut__grid_energy_needs_reopen(const gcut__grid_energy *e);
 
 /* The graph as set, in the grid's capacity arrays (for writing it out). */
 gcut_status gcut__grid_energy_to_host(gcut__grid_energy *e);
+
+/* Pricing where the graph lives (vision/color_price.h): 1 when the
+ * energy is on the GPU, whose device then prices every colour itself (the
+ * host's numbers, bit for bit) and keeps the terminal table there. */
+int gcut__grid_energy_prices_on_device(const gcut__grid_energy *e);
+
+/* For the device's pricing, once per seed state: the distinct colours
+ * (colors x RGB; they go up the first time only), the per-colour counts of
+ * free, foreground- and background-seeded pixels, and K. */
+gcut_status gcut__grid_energy_price_begin(gcut__grid_energy *e, const uint8_t *colours,
+                                          const uint32_t *n_free, const uint32_t *n_fg_seed,
+                                          const uint32_t *n_bg_seed, int32_t hard_cap);
+
+/* Price every colour under fg and bg on the device and set every terminal
+ * capacity from the table it made (as gcut__grid_energy_set_terminals
+ * would from the host's); *constant: the energy's scaled constant part.
+ * `tcap_scratch` (colors + 2 entries): host room the warm GPU cut's
+ * terminals may pass through. */
+gcut_status gcut__grid_energy_price_terminals(gcut__grid_energy *e, const gcut__price_model *fg,
+                                              const gcut__price_model *bg, int64_t *constant,
+                                              int32_t *tcap_scratch);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@ typedef struct number_job {
     const uint64_t *bits;
     const uint32_t *rank;
     uint32_t *of_pixel;
+    uint32_t *pixels_of;
 } number_job;
 
 static void number_pixels(void *arg, int64_t begin, int64_t end, int part)
@@ -41,6 +42,16 @@ static void number_pixels(void *arg, int64_t begin, int64_t end, int part)
         uint64_t below = j->bits[key >> 6] & ((UINT64_C(1) << (key & 63)) - 1);
         j->of_pixel[i] = j->rank[key >> 6] + bit_count(below);
     }
+}
+
+/* Each pixel into its colour's count (atomic: integer sums, the same for
+ * any number of threads). */
+static void count_pixels(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)part;
+    const number_job *j = arg;
+    for (int64_t i = begin; i < end; i++)
+        __atomic_fetch_add(&j->pixels_of[j->of_pixel[i]], 1u, __ATOMIC_RELAXED);
 }
 
 typedef struct mark_job {
@@ -67,6 +78,7 @@ gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64
 {
     out->count = 0;
     out->colors = NULL;
+    out->pixels_of = NULL;
     out->of_pixel = gcut__big_alloc((size_t)n * sizeof(uint32_t));
     uint64_t *bits = calloc(WORDS, sizeof *bits);
     uint32_t *rank = malloc(WORDS * sizeof *rank);
@@ -81,7 +93,8 @@ gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64
     }
     out->count = total;
     out->colors = malloc((size_t)total * 3);
-    if (!out->colors)
+    out->pixels_of = calloc(total ? total : 1, sizeof(uint32_t));
+    if (!out->colors || !out->pixels_of)
         goto nomem;
     uint8_t *c = out->colors;
     for (int w = 0; w < WORDS; w++)
@@ -91,8 +104,11 @@ gcut_status gcut__color_index_build(gcut_context *ctx, const uint8_t *rgb, int64
             *c++ = (uint8_t)(key >> 8);
             *c++ = (uint8_t)key;
         }
-    number_job job = {rgb, bits, rank, out->of_pixel};
+    number_job job = {rgb, bits, rank, out->of_pixel, out->pixels_of};
     gcut__parallel_for(gcut__thread_count(threads, n), n, number_pixels, &job);
+    /* Once per image, so that a seed state's counts per colour come from
+     * its seeds alone (segment.c). */
+    gcut__parallel_for(gcut__thread_count(threads, n), n, count_pixels, &job);
     free(bits);
     free(rank);
     return GCUT_OK;
@@ -110,7 +126,9 @@ void gcut__color_index_free(gcut__color_index *ci)
         return;
     free(ci->colors);
     free(ci->of_pixel);
+    free(ci->pixels_of);
     ci->colors = NULL;
     ci->of_pixel = NULL;
+    ci->pixels_of = NULL;
     ci->count = 0;
 }

@@ -17,6 +17,7 @@ typedef struct gcut__color_index {
     int64_t count;      /* distinct colours */
     uint8_t *colors;    /* count x RGB, in increasing order of 0xRRGGBB */
     uint32_t *of_pixel; /* n: the number of each pixel's colour */
+    uint32_t *pixels_of; /* count: how many pixels have each colour */
 } gcut__color_index;
 
 /* Index the n packed RGB pixels `rgb`, with up to `threads` threads. */

@@ -111,47 +111,24 @@ static void gmm_from_stats(gcut__color_model *m, const stats *st, double total)
     }
 }
 
-/* The used components' parameters in float, converted once per pass rather
- * than per pixel. */
-typedef struct gauss_set {
-    int used;
-    int index[GCUT__GMM_MAX_K]; /* the component each entry is */
-    float mean[GCUT__GMM_MAX_K][3], iv[GCUT__GMM_MAX_K][6], norm[GCUT__GMM_MAX_K];
-} gauss_set;
-
-static void gauss_prepare(const gcut__color_model *m, gauss_set *g)
+void gcut__price_model_from(const gcut__color_model *m, gcut__price_model *p)
 {
-    g->used = 0;
+    p->hist = m->kind == GCUT_MODEL_HIST;
+    p->neg_log = m->neg_log;
+    p->used = 0;
+    if (p->hist)
+        return;
     for (int k = 0; k < m->k; k++) {
         if (m->weight[k] <= 0)
             continue;
-        int u = g->used++;
-        g->index[u] = k;
+        int u = p->used++;
+        p->index[u] = k;
         for (int c = 0; c < 3; c++)
-            g->mean[u][c] = (float)m->mean[k][c];
+            p->mean[u][c] = (float)m->mean[k][c];
         for (int e = 0; e < 6; e++)
-            g->iv[u][e] = (float)m->inv_cov[k][e];
-        g->norm[u] = (float)m->log_norm[k];
+            p->iv[u][e] = (float)m->inv_cov[k][e];
+        p->norm[u] = (float)m->log_norm[k];
     }
-}
-
-/* The cheapest component for colour x: its entry in g, and its cost
- * -log (weight N(x)) in *cost (FLT_MAX and entry -1 when none is used). */
-static inline int gauss_best(const gauss_set *g, float x0, float x1, float x2, float *cost)
-{
-    int best = -1;
-    float best_cost = FLT_MAX;
-    for (int u = 0; u < g->used; u++) {
-        float d0 = x0 - g->mean[u][0], d1 = x1 - g->mean[u][1], d2 = x2 - g->mean[u][2];
-        const float *v = g->iv[u];
-        float q = v[0] * d0 * d0 + v[3] * d1 * d1 + v[5] * d2 * d2 +
-                  2 * (v[1] * d0 * d1 + v[2] * d0 * d2 + v[4] * d1 * d2);
-        float c = g->norm[u] + 0.5f * q;
-        if (c < best_cost)
-            best_cost = c, best = u;
-    }
-    *cost = best_cost;
-    return best;
 }
 
 /* Orchard-Bouman: split the cluster of largest principal variance along its
@@ -198,7 +175,7 @@ static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uin
 /* A hard-assignment round over samples, in parts: each part's cluster
  * stats in its own row of st. */
 typedef struct assign_job {
-    gauss_set g;
+    gcut__price_model g;
     const float *x;
     int k, parts;
     stats *st; /* parts x k */
@@ -211,7 +188,7 @@ static void assign_samples(void *arg, int64_t begin, int64_t end, int part)
     for (int64_t i = begin; i < end; i++) {
         const float *p = j->x + 3 * i;
         float cost;
-        int u = gauss_best(&j->g, p[0], p[1], p[2], &cost);
+        int u = gcut__price_best(&j->g, p[0], p[1], p[2], &cost);
         stats_add(&st[u < 0 ? 0 : j->g.index[u]], p);
     }
 }
@@ -232,10 +209,13 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
     }
     for (int round = 0; round < GMM_ROUNDS; round++) {
         assign_job job;
-        gauss_prepare(m, &job.g);
+        gcut__price_model_from(m, &job.g);
         job.x = x;
         job.k = m->k;
-        job.parts = gcut__thread_count(m->threads, ns * m->k / 4);
+        /* A sample costs k components of some 20 operations each: weigh it
+         * so (in parallel.h's items of about a nanosecond) when deciding
+         * how many threads pay. */
+        job.parts = gcut__thread_count(m->threads, ns * m->k * 8);
         job.st = calloc((size_t)job.parts * (size_t)m->k, sizeof *job.st);
         if (!job.st) {
             free(assign);
@@ -265,8 +245,7 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
 
 static inline int hist_bin(const uint8_t *p)
 {
-    const int s = 8 - GCUT__HIST_BITS;
-    return ((p[0] >> s) << (2 * GCUT__HIST_BITS)) | ((p[1] >> s) << GCUT__HIST_BITS) | (p[2] >> s);
+    return gcut__price_hist_bin(p[0], p[1], p[2]);
 }
 
 /* Smooth along one axis with the binomial kernel 1 4 6 4 1 (a Gaussian of
@@ -315,75 +294,180 @@ static gcut_status fit_hist(gcut_context *ctx, gcut__color_model *m, const uint8
 }
 
 /* The fit's subsample: of the pixels with label == want, in order, those
- * whose selection number is a multiple of step. Two passes over parts:
- * each part's count, then (knowing the numbers its pixels start from)
- * its samples, to the places a serial scan would put them. */
+ * whose selection number is a multiple of step; for one label, or for two
+ * at once (a cut's foreground and background: one pass over the labels
+ * for both). Two passes over parts: each part's counts, then (knowing the
+ * numbers its pixels start from) its samples, to the places a serial scan
+ * would put them. */
 typedef struct sample_job {
     const uint8_t *rgb, *label;
-    uint8_t want;
-    int64_t step;
+    int sides;       /* 1 or 2 */
+    uint8_t want[2]; /* the label of each side */
+    int64_t step[2];
     int parts;
-    int64_t *first; /* per part: its count, then its first selection number */
-    float *x;
+    int64_t first[2][GCUT__MAX_THREADS + 1]; /* per part: its count, then its first number */
+    float *x[2];
 } sample_job;
 
 static void count_selected(void *arg, int64_t begin, int64_t end, int part)
 {
     sample_job *j = arg;
-    int64_t c = 0;
-    for (int64_t i = begin; i < end; i++)
-        c += j->label[i] == j->want;
-    j->first[part] = c;
+    int64_t c[2] = {0, 0};
+    for (int64_t i = begin; i < end; i++) {
+        c[0] += j->label[i] == j->want[0];
+        c[1] += j->label[i] == j->want[1];
+    }
+    j->first[0][part] = c[0];
+    j->first[1][part] = j->sides > 1 ? c[1] : 0;
 }
 
 static void take_samples(void *arg, int64_t begin, int64_t end, int part)
 {
     sample_job *j = arg;
-    int64_t number = j->first[part];
-    int64_t next = (number + j->step - 1) / j->step * j->step; /* the next one taken */
+    int64_t number[2], next[2];
+    for (int t = 0; t < j->sides; t++) {
+        number[t] = j->first[t][part];
+        next[t] = (number[t] + j->step[t] - 1) / j->step[t] * j->step[t]; /* the next one taken */
+    }
     for (int64_t i = begin; i < end; i++) {
-        if (j->label[i] != j->want)
+        int t = j->label[i] == j->want[0] ? 0 : j->sides > 1 && j->label[i] == j->want[1] ? 1 : -1;
+        if (t < 0)
             continue;
-        if (number == next) {
-            float *out = j->x + 3 * (number / j->step);
+        if (number[t] == next[t]) {
+            float *out = j->x[t] + 3 * (number[t] / j->step[t]);
             for (int c = 0; c < 3; c++)
                 out[c] = j->rgb[3 * i + c];
-            next += j->step;
+            next[t] += j->step[t];
         }
-        number++;
+        number[t]++;
     }
+}
+
+/* Samples of `sides` labels (want[0], want[1]) into x[t], ns[t]. */
+static gcut_status select_samples(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                  const uint8_t *label, int64_t n, int sides,
+                                  const uint8_t want[2], float *x[2], int64_t ns[2])
+{
+    sample_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    job->rgb = rgb;
+    job->label = label;
+    job->sides = sides;
+    job->want[0] = want[0];
+    job->want[1] = sides > 1 ? want[1] : want[0];
+    job->parts = gcut__thread_count(threads, n);
+    gcut__parallel_for(job->parts, n, count_selected, job);
+    gcut_status st = GCUT_OK;
+    for (int t = 0; t < sides && !st; t++) {
+        int64_t count = 0;
+        for (int p = 0; p < job->parts; p++) {
+            int64_t c = job->first[t][p];
+            job->first[t][p] = count; /* the selection number of the part's first pixel */
+            count += c;
+        }
+        if (count == 0) {
+            st = gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
+                            want[t] ? "foreground" : "background");
+            break;
+        }
+        /* An even subsample, deterministic: every step-th selected pixel. */
+        job->step[t] = gcut__color_model_sample_step(count);
+        ns[t] = (count + job->step[t] - 1) / job->step[t];
+        x[t] = job->x[t] = malloc((size_t)ns[t] * 3 * sizeof(float));
+        if (!x[t])
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+    }
+    if (!st)
+        gcut__parallel_for(job->parts, n, take_samples, job);
+    free(job);
+    return st;
+}
+
+gcut_status gcut__color_model_samples(gcut_context *ctx, const gcut__color_model *m,
+                                      const uint8_t *rgb, const uint8_t *label, uint8_t want,
+                                      int64_t n, float **samples, int64_t *count_out)
+{
+    float *x[2] = {NULL, NULL};
+    int64_t ns[2] = {0, 0};
+    uint8_t wants[2] = {want, want};
+    gcut_status st = select_samples(ctx, m->threads, rgb, label, n, 1, wants, x, ns);
+    if (st) {
+        free(x[0]);
+        x[0] = NULL, ns[0] = 0;
+    }
+    *samples = x[0];
+    *count_out = ns[0];
+    return st;
+}
+
+gcut_status gcut__color_model_samples_pair(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                           const uint8_t *label, int64_t n, float *x[2],
+                                           int64_t ns[2])
+{
+    static const uint8_t wants[2] = {1, 0};
+    x[0] = x[1] = NULL;
+    ns[0] = ns[1] = 0;
+    gcut_status st = select_samples(ctx, threads, rgb, label, n, 2, wants, x, ns);
+    if (st) {
+        free(x[0]);
+        free(x[1]);
+        x[0] = x[1] = NULL;
+        ns[0] = ns[1] = 0;
+    }
+    return st;
+}
+
+gcut_status gcut__color_model_fit_pair(gcut_context *ctx, gcut__color_model *fg,
+                                       gcut__color_model *bg, const uint8_t *rgb,
+                                       const uint8_t *label, int64_t n)
+{
+    if (fg->kind == GCUT_MODEL_HIST || bg->kind == GCUT_MODEL_HIST) {
+        gcut_status st = gcut__color_model_fit(ctx, fg, rgb, label, 1, n);
+        return st ? st : gcut__color_model_fit(ctx, bg, rgb, label, 0, n);
+    }
+    float *x[2] = {NULL, NULL};
+    int64_t ns[2] = {0, 0};
+    gcut_status st = gcut__color_model_samples_pair(ctx, fg->threads, rgb, label, n, x, ns);
+    if (!st)
+        st = fit_gmm(ctx, fg, x[0], ns[0]);
+    if (!st)
+        st = fit_gmm(ctx, bg, x[1], ns[1]);
+    free(x[0]);
+    free(x[1]);
+    return st;
+}
+
+int64_t gcut__color_model_sample_step(int64_t count)
+{
+    return (count + FIT_MAX_SAMPLES - 1) / FIT_MAX_SAMPLES;
+}
+
+gcut_status gcut__color_model_fit_samples(gcut_context *ctx, gcut__color_model *m,
+                                          const float *x, int64_t ns)
+{
+    if (ns < 1)
+        return gcut__fail(ctx, GCUT_E_INVALID, "no samples to fit a colour model to");
+    return fit_gmm(ctx, m, x, ns);
 }
 
 gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
                                   const uint8_t *label, uint8_t want, int64_t n)
 {
-    sample_job job = {rgb, label, want, 0, 1, NULL, NULL};
-    job.parts = gcut__thread_count(m->threads, n);
-    int64_t counts[GCUT__MAX_THREADS + 1] = {0};
-    job.first = counts;
-    gcut__parallel_for(job.parts, n, count_selected, &job);
-    int64_t count = 0;
-    for (int p = 0; p < job.parts; p++) {
-        int64_t c = counts[p];
-        counts[p] = count; /* the selection number of the part's first pixel */
-        count += c;
-    }
-    if (count == 0)
-        return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
-                          want ? "foreground" : "background");
-    if (m->kind == GCUT_MODEL_HIST)
+    if (m->kind == GCUT_MODEL_HIST) {
+        int64_t count = 0;
+        for (int64_t i = 0; i < n && !count; i++)
+            count += label[i] == want;
+        if (count == 0)
+            return gcut__fail(ctx, GCUT_E_INVALID, "no %s pixels to fit a colour model to",
+                              want ? "foreground" : "background");
         return fit_hist(ctx, m, rgb, label, want, n);
-
-    /* An even subsample, deterministic: every step-th selected pixel. */
-    int64_t step = (count + FIT_MAX_SAMPLES - 1) / FIT_MAX_SAMPLES;
-    int64_t ns = (count + step - 1) / step;
-    float *x = malloc((size_t)ns * 3 * sizeof *x);
-    if (!x)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
-    job.x = x;
-    job.step = step;
-    gcut__parallel_for(job.parts, n, take_samples, &job);
-    gcut_status st = fit_gmm(ctx, m, x, ns);
+    }
+    float *x = NULL;
+    int64_t ns = 0;
+    gcut_status st = gcut__color_model_samples(ctx, m, rgb, label, want, n, &x, &ns);
+    if (!st)
+        st = fit_gmm(ctx, m, x, ns);
     free(x);
     return st;
 }
@@ -391,15 +475,10 @@ gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const
 void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,
                             float *cost)
 {
-    if (m->kind == GCUT_MODEL_HIST) {
-        for (int64_t i = 0; i < n; i++)
-            cost[i] = m->neg_log[hist_bin(rgb + 3 * i)];
-        return;
-    }
-    gauss_set g;
-    gauss_prepare(m, &g);
+    gcut__price_model p;
+    gcut__price_model_from(m, &p);
     for (int64_t i = 0; i < n; i++)
-        gauss_best(&g, rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], &cost[i]);
+        cost[i] = gcut__price_colour(&p, rgb + 3 * i);
 }
 
 void gcut__color_model_free(gcut__color_model *m)

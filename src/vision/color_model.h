@@ -7,9 +7,10 @@
 
 #include "core/context.h"
 #include "gcut.h"
+#include "vision/color_price.h"
 
-#define GCUT__GMM_MAX_K 32
-#define GCUT__HIST_BITS 5 /* 32 bins per channel */
+#define GCUT__GMM_MAX_K GCUT__PRICE_MAX_K
+#define GCUT__HIST_BITS GCUT__PRICE_HIST_BITS /* 32 bins per channel */
 #define GCUT__HIST_BINS (1 << (3 * GCUT__HIST_BITS))
 
 typedef struct gcut__color_model {
@@ -32,10 +33,41 @@ typedef struct gcut__color_model {
 gcut_status gcut__color_model_fit(gcut_context *ctx, gcut__color_model *m, const uint8_t *rgb,
                                   const uint8_t *label, uint8_t want, int64_t n);
 
+/* The fit's even subsample of the pixels with label[i] == want: every
+ * step-th of them in pixel order (step = gcut__color_model_sample_step of
+ * their count), as floats, 3 per sample, into *samples (the caller frees
+ * it). GCUT_E_INVALID when there are none. */
+gcut_status gcut__color_model_samples(gcut_context *ctx, const gcut__color_model *m,
+                                      const uint8_t *rgb, const uint8_t *label, uint8_t want,
+                                      int64_t n, float **samples, int64_t *count);
+int64_t gcut__color_model_sample_step(int64_t count);
+
+/* Fit a GMM to ns samples (3 floats each), as gcut__color_model_fit does
+ * after taking them. */
+gcut_status gcut__color_model_fit_samples(gcut_context *ctx, gcut__color_model *m,
+                                          const float *x, int64_t ns);
+
+/* Both sides' samples in one pass over the labels: x[0], ns[0] of label 1,
+ * x[1], ns[1] of label 0 (as gcut__color_model_samples would give them). */
+gcut_status gcut__color_model_samples_pair(gcut_context *ctx, int threads, const uint8_t *rgb,
+                                           const uint8_t *label, int64_t n, float *x[2],
+                                           int64_t ns[2]);
+
+/* Fit fg to the pixels with label 1 and bg to those with label 0 (others
+ * are neither), as two gcut__color_model_fit calls would, with one pass
+ * over the labels for both GMMs' samples. */
+gcut_status gcut__color_model_fit_pair(gcut_context *ctx, gcut__color_model *fg,
+                                       gcut__color_model *bg, const uint8_t *rgb,
+                                       const uint8_t *label, int64_t n);
+
 /* cost[i] = -log P(rgb_i | m), for i in [0, n). For a GMM, the cost of the
  * best component (GrabCut's energy minimises over the component too). */
 void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,
                             float *cost);
+
+/* The model as the pricing (color_price.h) reads it; a histogram's table
+ * stays m's. */
+void gcut__price_model_from(const gcut__color_model *m, gcut__price_model *p);
 
 void gcut__color_model_free(gcut__color_model *m);
 

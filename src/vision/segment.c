@@ -90,7 +90,7 @@ typedef struct seg_state {
      * terminal capacity of a free pixel of that colour (> 0: to the source). */
     uint32_t *n_free, *n_fg_seed, *n_bg_seed;
     float *cost_fg, *cost_bg;
-    double *constant_of; /* each colour's part of the energy's constant */
+    int64_t *constant_of; /* each colour's part of the energy's constant, scaled */
     int32_t *tcap;      /* colors + 2 entries: then the seeds' (grid_energy.h) */
     uint8_t *fit_label; /* 1 fit to foreground, 0 to background, 2 neither */
     uint8_t *mask, *best;
@@ -187,36 +187,23 @@ static gcut_status set_hard_cap(seg_state *s, const gcut_segment_options *o, int
 
 /* The terminal capacity of a free pixel of colours [begin, end) from the
  * region costs, and each colour's part of the energy that does not depend
- * on the cut: its free pixels' smaller (clamped) cost plus its seeded
- * pixels' cost under their label. */
+ * on the cut (color_price.h, the device's routine too). */
 static void colour_terminal_range(void *arg, int64_t begin, int64_t end, int part)
 {
     (void)part;
     seg_state *s = arg;
-    const double max_scaled = GCUT_SEGMENT_MAX_REGION * GCUT_SEGMENT_SCALE;
-    for (int64_t u = begin; u < end; u++) {
-        /* Source arc = cost of the background label, sink arc = cost of
-         * foreground; only the difference matters to the cut. */
-        double diff = ((double)s->cost_bg[u] - (double)s->cost_fg[u]) * GCUT_SEGMENT_SCALE;
-        if (diff > max_scaled)
-            diff = max_scaled;
-        if (diff < -max_scaled)
-            diff = -max_scaled;
-        int32_t c = (int32_t)lround(fabs(diff));
-        s->tcap[u] = diff > 0 ? c : -c;
-        s->constant_of[u] = (double)s->n_free[u] * (diff > 0 ? s->cost_fg[u] : s->cost_bg[u]) +
-                            (double)s->n_fg_seed[u] * s->cost_fg[u] +
-                            (double)s->n_bg_seed[u] * s->cost_bg[u];
-    }
+    for (int64_t u = begin; u < end; u++)
+        s->constant_of[u] = gcut__price_terminal(s->cost_fg[u], s->cost_bg[u], s->n_free[u],
+                                                 s->n_fg_seed[u], s->n_bg_seed[u], &s->tcap[u]);
 }
 
 /* The terminal table (colours on threads) and the energy's constant part,
- * summed in colour order: the same bits for any number of threads. */
-static double colour_terminals(seg_state *s)
+ * scaled: an integer sum, the same for any order. */
+static int64_t colour_terminals(seg_state *s)
 {
     gcut__parallel_for(gcut__thread_count(s->threads, s->colors.count), s->colors.count,
                        colour_terminal_range, s);
-    double constant = 0;
+    int64_t constant = 0;
     for (int64_t u = 0; u < s->colors.count; u++)
         constant += s->constant_of[u];
     s->tcap[s->colors.count] = s->hard_cap;
@@ -238,20 +225,32 @@ static void colour_costs(void *arg, int64_t begin, int64_t end, int part)
     gcut__color_model_cost(j->bg, c, end - begin, j->s->cost_bg + begin);
 }
 
-/* Fit both models to the pixels fit_label marks, then price every colour. */
+/* Fit both models to the pixels fit_label marks. */
 static gcut_status fit_models(seg_state *s, gcut__color_model *fg, gcut__color_model *bg)
 {
-    gcut_status st = gcut__color_model_fit(s->ctx, fg, s->rgb, s->fit_label, 1, s->n);
-    if (!st)
-        st = gcut__color_model_fit(s->ctx, bg, s->rgb, s->fit_label, 0, s->n);
-    if (!st) {
-        cost_job job = {fg, bg, s};
-        /* A colour costs two models' components, many times a pixel's work
-         * elsewhere: weigh it so when deciding how many threads pay. */
-        int parts = gcut__thread_count(s->threads, 16 * s->colors.count);
-        gcut__parallel_for(parts, s->colors.count, colour_costs, &job);
+    return gcut__color_model_fit_pair(s->ctx, fg, bg, s->rgb, s->fit_label, s->n);
+}
+
+/* Price every colour under both models and set the graph's terminals from
+ * the prices; *constant: the energy's scaled constant part. On a GPU the
+ * device prices (the same routine, the same bits) and keeps the table,
+ * unless the best cut's table must stay on the host to be written out. */
+static gcut_status price_terminals(seg_state *s, const gcut__color_model *fg,
+                                   const gcut__color_model *bg, int64_t *constant)
+{
+    if (gcut__grid_energy_prices_on_device(s->energy) && !s->save_graph) {
+        gcut__price_model pf, pb;
+        gcut__price_model_from(fg, &pf);
+        gcut__price_model_from(bg, &pb);
+        return gcut__grid_energy_price_terminals(s->energy, &pf, &pb, constant, s->tcap);
     }
-    return st;
+    cost_job job = {fg, bg, s};
+    /* A colour costs two models' components, many times a pixel's work
+     * elsewhere: weigh it so when deciding how many threads pay. */
+    int parts = gcut__thread_count(s->threads, 16 * s->colors.count);
+    gcut__parallel_for(parts, s->colors.count, colour_costs, &job);
+    *constant = colour_terminals(s);
+    return gcut__grid_energy_set_terminals(s->energy, s->tcap);
 }
 
 /* Mark the maximal run of unmarked foreground through (x, y) and push it
@@ -341,7 +340,7 @@ static gcut_status index_colours(seg_state *s)
     s->n_bg_seed = calloc(u, sizeof(uint32_t));
     s->cost_fg = malloc(u * sizeof(float));
     s->cost_bg = malloc(u * sizeof(float));
-    s->constant_of = malloc(u * sizeof(double));
+    s->constant_of = malloc(u * sizeof(int64_t));
     s->tcap = malloc((u + 2) * sizeof(int32_t));
     if (s->save_graph)
         s->best_tcap = malloc((u + 2) * sizeof(int32_t));
@@ -353,29 +352,67 @@ static gcut_status index_colours(seg_state *s)
     return GCUT_OK;
 }
 
-/* Pixels [begin, end) into their colour's count (atomic: integer sums, the
- * same for any number of threads). */
-static void count_seed_range(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)part;
-    seg_state *s = arg;
-    const uint32_t *of = s->colors.of_pixel;
-    for (int64_t i = begin; i < end; i++) {
-        uint32_t *count = s->seeds[i] == GCUT_SEED_FG   ? s->n_fg_seed
-                          : s->seeds[i] == GCUT_SEED_BG ? s->n_bg_seed
-                                                        : s->n_free;
-        __atomic_fetch_add(&count[of[i]], 1u, __ATOMIC_RELAXED);
-    }
-}
-
-/* How many free, foreground- and background-seeded pixels each colour has. */
+/* How many free, foreground- and background-seeded pixels each colour has:
+ * the seeds' counts from the seed list, the free ones the rest of the
+ * colour's pixels (counted once per image), so a seed state costs its
+ * seeds, not a pass over the image. */
 static void count_seeds(seg_state *s)
 {
     size_t u = (size_t)s->colors.count;
-    memset(s->n_free, 0, u * sizeof(uint32_t));
     memset(s->n_fg_seed, 0, u * sizeof(uint32_t));
     memset(s->n_bg_seed, 0, u * sizeof(uint32_t));
-    gcut__parallel_for(gcut__thread_count(s->threads, s->n), s->n, count_seed_range, s);
+    const uint32_t *of = s->colors.of_pixel;
+    for (int64_t k = 0; k < s->n_seeds; k++) {
+        uint32_t *count = k < s->n_fg_seeds ? s->n_fg_seed : s->n_bg_seed;
+        count[of[s->seed_list[k]]]++;
+    }
+    for (size_t c = 0; c < u; c++)
+        s->n_free[c] = s->colors.pixels_of[c] - s->n_fg_seed[c] - s->n_bg_seed[c];
+}
+
+/* The seeds in two passes over parts: each part's foreground and
+ * background seeds counted, then (knowing where its seeds start in the
+ * list: foreground ones first, in pixel order, as a serial scan puts them)
+ * listed, with each pixel's label for the first fit. */
+typedef struct seed_job {
+    seg_state *s;
+    int parts;
+    int64_t fg[GCUT__MAX_THREADS + 1], bg[GCUT__MAX_THREADS + 1]; /* counts, then starts */
+} seed_job;
+
+static void count_seed_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    seed_job *j = arg;
+    const uint8_t *seeds = j->s->seeds;
+    int64_t fg = 0, bg = 0;
+    for (int64_t i = begin; i < end; i++) {
+        fg += seeds[i] == GCUT_SEED_FG;
+        bg += seeds[i] == GCUT_SEED_BG;
+    }
+    j->fg[part] = fg;
+    j->bg[part] = bg;
+}
+
+static void list_seed_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    seed_job *j = arg;
+    seg_state *s = j->s;
+    const uint8_t *seeds = s->seeds;
+    int64_t f = j->fg[part], b = j->bg[part];
+    /* Without foreground seeds (a box alone), the foreground model starts
+     * from every unseeded pixel, as GrabCut's rectangle does. */
+    const uint8_t free_label = s->n_fg_seeds == 0 ? 1 : 2;
+    for (int64_t i = begin; i < end; i++) {
+        if (seeds[i] == GCUT_SEED_FG) {
+            s->seed_list[f++] = (int32_t)i;
+            s->fit_label[i] = 1;
+        } else if (seeds[i] == GCUT_SEED_BG) {
+            s->seed_list[b++] = (int32_t)i;
+            s->fit_label[i] = 0;
+        } else {
+            s->fit_label[i] = free_label;
+        }
+    }
 }
 
 /* The grid and the energy where its solver runs, the n-links and K.
@@ -422,37 +459,45 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
                            gcut_segment_info *info)
 {
     gcut_context *ctx = s->ctx;
+    seed_job *seeds = calloc(1, sizeof *seeds);
+    if (!seeds)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory");
+    seeds->s = s;
+    seeds->parts = gcut__thread_count(s->threads, s->n);
+    gcut__parallel_for(seeds->parts, s->n, count_seed_range, seeds);
     int64_t fg_seeds = 0, bg_seeds = 0;
-    for (int64_t i = 0; i < s->n; i++) {
-        fg_seeds += s->seeds[i] == GCUT_SEED_FG;
-        bg_seeds += s->seeds[i] == GCUT_SEED_BG;
+    for (int p = 0; p < seeds->parts; p++) {
+        fg_seeds += seeds->fg[p];
+        bg_seeds += seeds->bg[p];
     }
+    gcut_status st = GCUT_OK;
     if (bg_seeds == 0)
-        return gcut__fail(ctx, GCUT_E_INVALID,
-                          "no background seeds (scribble some background, or give a box)");
-    if (fg_seeds + bg_seeds == s->n)
-        return gcut__fail(ctx, GCUT_E_INVALID,
-                          "every pixel is seeded, nothing is left to segment");
-    free(s->seed_list);
-    s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
-    if (!s->seed_list)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
-                          (long long)(fg_seeds + bg_seeds));
+        st = gcut__fail(ctx, GCUT_E_INVALID,
+                        "no background seeds (scribble some background, or give a box)");
+    else if (fg_seeds + bg_seeds == s->n)
+        st = gcut__fail(ctx, GCUT_E_INVALID, "every pixel is seeded, nothing is left to segment");
+    if (!st) {
+        free(s->seed_list);
+        s->seed_list = gcut__big_alloc((size_t)(fg_seeds + bg_seeds) * sizeof(int32_t));
+        if (!s->seed_list)
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "out of memory for %lld seeds",
+                            (long long)(fg_seeds + bg_seeds));
+    }
+    if (st) {
+        free(seeds);
+        return st;
+    }
     s->n_fg_seeds = fg_seeds;
     s->n_seeds = fg_seeds + bg_seeds;
-    for (int64_t i = 0, f = 0, b = fg_seeds; i < s->n; i++) {
-        if (s->seeds[i] == GCUT_SEED_FG)
-            s->seed_list[f++] = (int32_t)i;
-        else if (s->seeds[i] == GCUT_SEED_BG)
-            s->seed_list[b++] = (int32_t)i;
+    int64_t f = 0, b = 0;
+    for (int p = 0; p < seeds->parts; p++) {
+        int64_t fp = seeds->fg[p], bp = seeds->bg[p];
+        seeds->fg[p] = f; /* where the part's first seeds go in the list */
+        seeds->bg[p] = fg_seeds + b;
+        f += fp, b += bp;
     }
-    /* Without foreground seeds (a box alone), the foreground model starts
-     * from every unseeded pixel, as GrabCut's rectangle does. */
-    for (int64_t i = 0; i < s->n; i++)
-        s->fit_label[i] = s->seeds[i] == GCUT_SEED_FG   ? 1
-                          : s->seeds[i] == GCUT_SEED_BG ? 0
-                          : fg_seeds == 0               ? 1
-                                                        : 2;
+    gcut__parallel_for(seeds->parts, s->n, list_seed_range, seeds);
+    free(seeds);
 
     gcut__color_model fg = {0}, bg = {0};
     fg.kind = bg.kind = o->model;
@@ -460,19 +505,23 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     fg.threads = bg.threads = s->threads;
     double t0 = gcut__now_ms();
     count_seeds(s);
-    gcut_status st = fit_models(s, &fg, &bg);
+    st = fit_models(s, &fg, &bg);
     info->time_model_ms += gcut__now_ms() - t0;
     if (!st && !s->energy)
         st = open_energy(s, o, "pbk", info);
+    /* The device that prices learns this state's seeds per colour. */
+    if (!st && gcut__grid_energy_prices_on_device(s->energy) && !s->save_graph)
+        st = gcut__grid_energy_price_begin(s->energy, s->colors.colors, s->n_free, s->n_fg_seed,
+                                           s->n_bg_seed, s->hard_cap);
 
     /* One graph for every cut: only the terminals change between cuts, so a
      * solver that keeps its residual graph can start from the last flow. */
     double best_energy = INFINITY;
     for (int it = 0; it < o->iterations && !st; it++) {
         double t2 = gcut__now_ms();
-        double constant = colour_terminals(s);
+        int64_t constant = 0;
         gcut_solve_info si;
-        st = gcut__grid_energy_set_terminals(s->energy, s->tcap);
+        st = price_terminals(s, &fg, &bg, &constant);
         double t3 = gcut__now_ms();
         info->time_graph_ms += t3 - t2;
         if (!st)
@@ -501,8 +550,9 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         if (st)
             break;
         /* After a minimum cut the flow is the cut's capacity: the free
-         * pixels' region terms above their constant, plus the boundary. */
-        double energy = constant + (double)si.flow / GCUT_SEGMENT_SCALE;
+         * pixels' region terms above their constant, plus the boundary;
+         * all scaled integers, so the comparison below is exact. */
+        double energy = (double)(constant + si.flow) / GCUT_SEGMENT_SCALE;
         info->iterations = it + 1;
         if (energy >= best_energy)
             break; /* GrabCut's iteration has stopped improving: keep the best */

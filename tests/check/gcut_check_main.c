@@ -29,6 +29,7 @@
 #include "check_match_gpu.h"
 #include "check_hostile.h"
 #include "check_segment_gpu.h"
+#include "check_color_price.h"
 
 typedef void (*check_fn)(check_report *r, int count, uint64_t seed);
 
@@ -105,6 +106,9 @@ static const check_entry checks[] = {
     {"flow.gpu_synthetic", 24, 4, check_flow_gpu_synthetic},
     {"flow.gpu_assignment", 400, 40, check_flow_gpu_assignment},
     {"flow.gpu_rubberwhale", 1, 1, check_flow_gpu_rubberwhale},
+    {"color.price_host", 300, 40, check_color_price_host},
+    {"color.price_gpu_vs_cpu", 300, 40, check_color_price_gpu_vs_cpu},
+    {"color.fit_pair", 120, 20, check_color_fit_pair},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
