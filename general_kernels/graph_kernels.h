@@ -53,7 +53,9 @@ enum {
                            * phase 1: the flow value) */
     GCUT_GCNT_DEFICIT = 18, /* with `deficits`: minus the deficits left at the end of the
                              * last global relabel (the value is SINK less this) */
-    GCUT_GCNT_SLOTS = 19
+    GCUT_GCNT_LEVELS = 19, /* BFS levels of the global relabels since the solve began */
+    GCUT_GCNT_DEPTH = 20,  /* BFS levels of the last global relabel */
+    GCUT_GCNT_SLOTS = 21
 };
 
 /* The split push's degree classes: a thread per node of at most
@@ -77,6 +79,8 @@ typedef struct gcut__dgraph {
                               * distance (graph_relabel.cu) */
     int deficits;            /* a warm re-solve: phase 1's relabels start from the sink and
                               * every node with a negative excess (graph_update.cu) */
+    int warm_stop;           /* with deficits: the heights are those a phase 1 left, so that
+                              * even the first relabel may stop early (graph_relabel.cu) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */

@@ -142,8 +142,13 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
      * have been reached), nodes at hmax keep it (cut off earlier; only a
      * full BFS relabels them). A BFS with nothing to label, or that cannot
      * reach an active node, runs to the end, so the relabel that ends a
-     * phase (nothing active left) is always exact. */
-    const bool stop = g.bfs_stop && bfs_id != -1;
+     * phase (nothing active left) is always exact. A warm re-solve whose
+     * heights a phase 1 left (warm_stop) may stop early from its first
+     * relabel: the nodes that phase found cut off keep hmax unless this BFS
+     * reaches them, so that the excess stranded there waits for the exact
+     * relabel that ends the phase instead of making every BFS run to the
+     * end. */
+    const bool stop = g.bfs_stop && (bfs_id != -1 || g.warm_stop);
     /* A warm re-solve's phase 1: the deficient nodes are targets too. */
     const bool deficits = g.deficits && !phase2;
     int active = 0;
@@ -314,6 +319,8 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         g.counters[(seq + 2) % 3] = 0;
         g.counters[GCUT_GCNT_SEQ] = seq + 1;
         g.counters[GCUT_GCNT_BFS_ACTIVE] = 0;
+        g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
+        g.counters[GCUT_GCNT_DEPTH] = (unsigned long long)level;
         /* no push runs during a relabel: the value as of its heights */
         g.counters[GCUT_GCNT_SINK] = (unsigned long long)__ldcg(
             (const unsigned long long *)&g.excess[g.sink]);

@@ -190,8 +190,15 @@ typedef struct gcut__gpu_graph_stats {
     double run_ms, phase2_ms;
     long long push_launches, relabels;
     int split;
+    long long levels; /* BFS levels of phase 1's global relabels, all together */
 } gcut__gpu_graph_stats;
 gcut_status gcut__gpu_graph_stats_get(gcut_context *ctx, gcut__gpu_graph_stats *stats);
+
+/* For benchmarks: the warm re-solve's relabels (local = 1, the default:
+ * from the heights the last phase 1 left, each stopping once the active
+ * nodes have theirs, as often as they are shallow; 0: as a solve from
+ * scratch, a whole-graph BFS first and then at the fixed frequency). */
+gcut_status gcut__gpu_graph_set_warm_local(gcut_context *ctx, int local);
 
 /* Free the general-graph buffers and state (called by gcut__gpu_release). */
 void gcut__gpu_release_graph(gcut_context *ctx);

@@ -58,6 +58,7 @@ static void free_buffers(gpu_graph *gs)
     gs->color_room = 0;
     gs->owner = NULL;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->colors = 0;
 }
 
@@ -246,6 +247,7 @@ extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
         return st;
     gs->owner = NULL;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->colors = 0;
     gs->paired = paired_share(g) >= 0.25;
     if ((st = reserve(g, s, gs)))
@@ -329,6 +331,7 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
     memset(&gs->stats, 0, sizeof gs->stats);
     gs->is_flow = 0;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->host_relabel = variant == GCUT__GPU_ASYNC;
     choose_push(g, gs, variant);
     switch (variant) {
@@ -351,8 +354,11 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         cudaGetLastError();
         return st;
     }
-    if (variant == GCUT__GPU_WORKLIST)
+    if (variant == GCUT__GPU_WORKLIST) {
         gs->solved = g;
+        /* phase 2 leaves distances to the source and its flow returned */
+        gs->phase1_heights = !(flags & GCUT_GRAPH_SOLVE_FLOW);
+    }
     if (iterations)
         *iterations = gs->stats.push_launches;
     return GCUT_OK;
@@ -499,14 +505,18 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
     if ((st = gcut__graph_alloc_solution(g)))
         return st;
     gs->solved = NULL; /* until this run ends cleanly */
+    const int phase1_heights = gs->phase1_heights;
+    gs->phase1_heights = 0;
     memset(&gs->stats, 0, sizeof gs->stats);
     gs->is_flow = 0;
     gs->host_relabel = 0;
     choose_push(g, gs, GCUT__GPU_WORKLIST);
+    gs->phase1_heights = phase1_heights;
     if (!(st = send_updates(g, s, gs)) &&
         !(st = gcut__gpu_graph_run_warm(g, s, gs, g->gpu_pending_count)) &&
         !(st = download_warm(g, s, gs))) {
         gs->solved = g;
+        gs->phase1_heights = 1; /* the warm run is a phase 1 */
         g->info.device = s->name;
         if (iterations)
             *iterations = gs->stats.push_launches;
@@ -514,6 +524,16 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
     }
     cudaStreamSynchronize(s->stream);
     cudaGetLastError();
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_graph_set_warm_local(gcut_context *ctx, int local)
+{
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (!st)
+        gs->warm_global = !local;
     return st;
 }
 

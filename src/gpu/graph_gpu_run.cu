@@ -143,6 +143,24 @@ static unsigned long long lift_limit(const gpu_graph *gs)
     return least > n + 1 ? least : n + 1;
 }
 
+/* A warm re-solve's push iterations between global relabels: WARM_GR_DEPTHS
+ * times the depth of the last one, within [BATCH, the solve's frequency].
+ * Its excess and deficits sit close together, its relabels stop once the
+ * active nodes have their heights (bfs_stop) and so cost a few levels,
+ * while at the fixed frequency the pushes went on for hundreds of
+ * iterations after the heights had gone stale (a deficit filled: the
+ * excess around it climbs a height at a time; bench/results: 500 pushes a
+ * relabel at 0.1 % batches). A relabel that has to run deep (excess far
+ * from a target) spaces out the next. */
+#define WARM_GR_DEPTHS 2
+
+static int warm_due(const gpu_graph *gs, int freq)
+{
+    const unsigned long long depth = gs->h_counters[GCUT_GCNT_DEPTH];
+    const unsigned long long due = WARM_GR_DEPTHS * depth;
+    return due < BATCH ? BATCH : due > (unsigned long long)freq ? freq : (int)due;
+}
+
 /* Worklist push-relabel to the end of one phase: runs of BATCH push
  * iterations (one cooperative launch each, ending early if the worklist
  * empties), with the counters read after each run. A global relabel comes
@@ -161,6 +179,9 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     const int freq = gr_frequency(gs);
     const int batch = BATCH < freq ? BATCH : freq;
     const unsigned long long lifts_due = lift_limit(gs);
+    /* the warm re-solve's relabels as often as they are shallow */
+    const int adapt = d->deficits && !phase2 && !gs->warm_global;
+    int due = freq;
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
     if ((st = global_relabel(ctx, s, gs, phase2)))
@@ -175,11 +196,13 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
          * empty worklist: a relabel follows either way, so it goes out
          * before the counters are read. It is exact: nothing active after
          * it ends the phase. */
-        const int ahead = gs->stats.push_launches - steps_at_gr + batch >= freq;
+        const int ahead = gs->stats.push_launches - steps_at_gr + batch >= due;
         if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
             return st;
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
+        if (adapt)
+            due = warm_due(gs, freq);
         const unsigned long long lifts = gs->h_counters[GCUT_GCNT_LIFTS];
         if (ahead) {
             if (active == 0)
@@ -195,7 +218,7 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
                 return st;
             if (active == 0)
                 break;
-        } else if (gs->stats.push_launches - steps_at_gr >= freq ||
+        } else if (gs->stats.push_launches - steps_at_gr >= due ||
                    lifts - lifts_at_gr >= lifts_due) {
             if ((st = global_relabel(ctx, s, gs, phase2)))
                 return st;
@@ -229,6 +252,7 @@ static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
         float t = 0;
         GPU_CHECK(ctx, cudaEventElapsedTime(&t, s->start, s->stop));
         gs->stats.run_ms = t;
+        gs->stats.levels = (long long)gs->h_counters[GCUT_GCNT_LEVELS];
         gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_SINK];
     } else {
         /* The sink's excess rides in a pinned slot that no one reads now. */
@@ -270,14 +294,17 @@ gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs,
     GPU_CHECK(ctx, gcut__graph_update_launch(d, gs->d_updates, count, s->stream));
     GPU_CHECK(ctx, gcut__graph_resaturate_launch(d, s->stream));
     d->deficits = 1;
+    d->warm_stop = gs->phase1_heights && !gs->warm_global;
     st = worklist_phase(g, s, gs, 0);
     d->deficits = 0;
+    d->warm_stop = 0;
     if (!st)
         st = finish_phase1(ctx, s, gs);
     if (!st)
         gs->flow_value -= (int64_t)gs->h_counters[GCUT_GCNT_DEFICIT];
 fail:
     d->deficits = 0;
+    d->warm_stop = 0;
     return st;
 }
 
