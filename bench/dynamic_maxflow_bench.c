@@ -11,12 +11,12 @@
  *                              [--kind raise|lower|mixed]
  *                              [--algo bk|prf|worklist] [--skip-same]
  *                              [--no-prf] [--max-share F] [--seed S]
- *                              [--shares P,P,...] [--warm-relabel local|global]
+ *                              [--shares P,P,...] [--warm prove|adapt|global]
  * --algo worklist: the GPU worklist solver, warm from its device state,
  * against itself from zero (both on the GPU, transfers included).
- * --warm-relabel global: its warm re-solve relabels as a solve from
- * scratch does (a whole-graph BFS first, then at the fixed frequency), to
- * compare with the default, local (src/gpu/graph_gpu_run.cu).
+ * --warm: how its warm re-solve relabels and ends (src/gpu/gpu.h,
+ * GCUT__WARM_*): prove (the default), adapt, or global (as a solve from
+ * scratch), to compare them.
  * --shares: the batch sizes, in percent of the arcs (default 0.01, 0.1, 1,
  * 10).
  * --no-prf: leave out prf from zero (the CPU default) where the warm
@@ -25,8 +25,9 @@
  * time); on the GPU "device ms" is the warm run's time on the device
  * (CUDA events: the batch applied and phase 1), the rest of the warm time
  * being the update, the sparse upload and the cut side's download;
- * "steps / relabels / levels" the warm run's push iterations, global
- * relabels and their BFS levels all together (medians).
+ * "steps / relabels / levels / proved" the warm run's push iterations,
+ * global relabels, their BFS levels all together, and 1 where its end was
+ * proved without a BFS (graph_certify.cu) (medians).
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
  * its budget and prf solves from zero; the time counts both).
@@ -89,7 +90,7 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
 int main(int argc, char **argv)
 {
-    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4, warm_local = 1;
+    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4, warm_policy = 0;
     static double shares[8] = {0.0001, 0.001, 0.01, 0.1};
     unsigned warm_flags = 0;
     const char *only = NULL, *only_kind = NULL, *algo = "bk";
@@ -116,9 +117,12 @@ int main(int argc, char **argv)
             algo = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--warm-relabel") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "local") || !strcmp(argv[i + 1], "global")))
-            warm_local = !strcmp(argv[++i], "local");
+        else if (!strcmp(argv[i], "--warm") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "prove") || !strcmp(argv[i + 1], "adapt") ||
+                  !strcmp(argv[i + 1], "global"))) {
+            i++;
+            warm_policy = !strcmp(argv[i], "prove") ? 0 : !strcmp(argv[i], "adapt") ? 1 : 2;
+        }
         else if (!strcmp(argv[i], "--shares") && i + 1 < argc) {
             char *p = argv[++i], *end = NULL;
             max_shares = 0;
@@ -138,7 +142,7 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "usage: %s [--quick] [--batches N] [--only NAME] [--kind K] [--algo A] "
                     "[--skip-same] [--no-prf] [--bounded] [--max-share F] [--seed S] "
-                    "[--shares P,P,...] [--warm-relabel local|global]\n",
+                    "[--shares P,P,...] [--warm prove|adapt|global]\n",
                     argv[0]);
             return 2;
         }
@@ -165,12 +169,13 @@ int main(int argc, char **argv)
         return 1;
     }
 #ifdef GCUT_HAVE_CUDA
-    if (on_gpu && gcut__gpu_graph_set_warm_local(ctx, warm_local) != GCUT_OK) {
+    /* GCUT__WARM_PROVE, _ADAPT, _GLOBAL in the order of the option's words */
+    if (on_gpu && gcut__gpu_graph_set_warm_policy(ctx, warm_policy) != GCUT_OK) {
         fprintf(stderr, "dynamic-maxflow-bench: %s\n", gcut_last_error(ctx));
         return 1;
     }
 #else
-    (void)warm_local;
+    (void)warm_policy;
 #endif
     int bad = 0;
     int also_prf = strcmp(algo, "prf") != 0 && !no_prf;
@@ -180,7 +185,7 @@ int main(int argc, char **argv)
     printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
            "update ms |%s speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s---:|%s\n",
            algo, also_prf ? " fresh prf ms |" : "", algo,
-           on_gpu ? " device ms | steps / relabels / levels |" : "", also_prf ? " vs fresh prf |" : "",
+           on_gpu ? " device ms | steps / relabels / levels / proved |" : "", also_prf ? " vs fresh prf |" : "",
            also_prf ? "---:|" : "", on_gpu ? "---:|---:|" : "",
            also_prf ? "---:|" : "");
     fflush(stdout);
@@ -192,6 +197,7 @@ int main(int argc, char **argv)
     double *steps = malloc((size_t)batches * sizeof *steps);
     double *relabels = malloc((size_t)batches * sizeof *relabels);
     double *levels = malloc((size_t)batches * sizeof *levels);
+    double *proved = malloc((size_t)batches * sizeof *proved);
     for (int k = 0; k < count; k++) {
         const instance *in = &list[k];
         if (only && !strstr(in->name, only))
@@ -268,7 +274,7 @@ int main(int argc, char **argv)
                     }
                     warm[b] = (t1 - t0) + wi.time_ms;
                     update[b] = t1 - t0;
-                    on_device[b] = steps[b] = relabels[b] = levels[b] = 0;
+                    on_device[b] = steps[b] = relabels[b] = levels[b] = proved[b] = 0;
 #ifdef GCUT_HAVE_CUDA
                     gcut__gpu_graph_stats gst;
                     if (on_gpu && gcut__gpu_graph_stats_get(ctx, &gst) == GCUT_OK) {
@@ -276,6 +282,7 @@ int main(int argc, char **argv)
                         steps[b] = (double)gst.push_launches;
                         relabels[b] = (double)gst.relabels;
                         levels[b] = (double)gst.levels;
+                        proved[b] = (double)gst.proved;
                     }
 #endif
                     fresh[b] = fi.time_ms;
@@ -294,9 +301,9 @@ int main(int argc, char **argv)
                     printf(" %.2f |", fp);
                 printf(" %.3f | %.3f |", w, bench_median(update, batches));
                 if (on_gpu)
-                    printf(" %.3f | %.0f / %.0f / %.0f |", bench_median(on_device, batches),
+                    printf(" %.3f | %.0f / %.0f / %.0f / %.0f |", bench_median(on_device, batches),
                            bench_median(steps, batches), bench_median(relabels, batches),
-                           bench_median(levels, batches));
+                           bench_median(levels, batches), bench_median(proved, batches));
                 if (same)
                     printf(" %.1fx |", f / w);
                 else
@@ -321,6 +328,7 @@ int main(int argc, char **argv)
     free(steps);
     free(relabels);
     free(levels);
+    free(proved);
     if (device)
         printf("\nWarm solves (%s) ran on: %s.\n", algo, device);
     gcut_context_destroy(ctx);

@@ -159,11 +159,14 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
             g.height[v] = 0;
             continue;
         }
-        if (stop && v != target && v != excluded && __ldcg(&g.height[v]) < hmax) {
+        const int32_t old_h = stop ? __ldcg(&g.height[v]) : hmax;
+        if (stop && v != target && v != excluded && old_h < hmax) {
             const bool act = v != g.source && v != g.sink &&
                              (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0;
             h = act ? PENDING_ACTIVE : PENDING;
             active += act;
+            if (g.keep_heights)
+                g.cert[v] = old_h;
         }
         g.height[v] = h;
     }
@@ -339,8 +342,15 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         const int32_t v = base + threadIdx.x;
         int32_t h = v < g.n ? __ldcg(&g.height[v]) : hmax;
         if (h < 0) {
-            /* not reached: distance above the level it stopped at, or none */
+            /* not reached: distance above the level it stopped at, or none;
+             * with keep_heights a height above that level stays (it keeps
+             * the chains graph_certify.cu checks; where a batch's new
+             * targets made it too high, only speed rests on it) */
             h = early ? level : hmax;
+            if (early && g.keep_heights) {
+                const int32_t kept = __ldcg(&g.cert[v]);
+                h = kept > h ? kept : h;
+            }
             g.height[v] = h;
         }
         if (!phase2 && v < g.n)

@@ -14,7 +14,7 @@ typedef struct gcut__gpu_graph gpu_graph;
 static size_t graph_bytes(int64_t n, int64_t m)
 {
     return (size_t)m * 5 * sizeof(int32_t) +
-           (size_t)n * (13 * sizeof(int32_t) + sizeof(long long) + 2) +
+           (size_t)n * (14 * sizeof(int32_t) + sizeof(long long) + 2) +
            2 * sizeof(int32_t) + GCUT_GCNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -44,6 +44,7 @@ static void free_buffers(gpu_graph *gs)
     cudaFree((void *)d->color);
     cudaFree(d->choice);
     cudaFree(d->lift_to);
+    cudaFree(d->cert);
     cudaFreeHost(gs->pinned);
     const int blocks = d->blocks, coop_blocks = d->coop_blocks, split_blocks = d->split_blocks;
     const int dense_blocks = d->dense_blocks;
@@ -164,6 +165,7 @@ static gcut_status reserve(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
     GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->choice, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->lift_to, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->cert, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->side, (size_t)n));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->counters,
                               GCUT_GCNT_SLOTS * sizeof(unsigned long long)));
@@ -527,13 +529,15 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
     return st;
 }
 
-extern "C" gcut_status gcut__gpu_graph_set_warm_local(gcut_context *ctx, int local)
+extern "C" gcut_status gcut__gpu_graph_set_warm_policy(gcut_context *ctx, int policy)
 {
     gcut__gpu *s = NULL;
     gpu_graph *gs = NULL;
+    if (policy != GCUT__WARM_PROVE && policy != GCUT__WARM_ADAPT && policy != GCUT__WARM_GLOBAL)
+        return gcut__fail(ctx, GCUT_E_INVALID, "gpu: unknown warm policy %d", policy);
     gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
     if (!st)
-        gs->warm_global = !local;
+        gs->warm_policy = policy;
     return st;
 }
 

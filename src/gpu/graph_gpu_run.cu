@@ -143,6 +143,24 @@ static unsigned long long lift_limit(const gpu_graph *gs)
     return least > n + 1 ? least : n + 1;
 }
 
+/* The proof that phase 1 is over from the heights as they are
+ * (graph_certify.cu); *proved = 1 where it held, the counters then read
+ * (the value's parts in them) and the stop clock recorded. */
+static gcut_status certify(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int *proved)
+{
+    gcut_status st = GCUT_OK;
+    unsigned long long active = 0;
+    *proved = 0;
+    GPU_CHECK(ctx, gcut__graph_certify_launch(&gs->dg, s->stream));
+    gs->stats.certify++;
+    if ((st = read_active(ctx, s, gs, &active)))
+        return st;
+    *proved = gs->h_counters[GCUT_GCNT_CERT] == 1;
+    gs->stats.proved += *proved;
+fail:
+    return st;
+}
+
 /* A warm re-solve's push iterations between global relabels: WARM_GR_DEPTHS
  * times the depth of the last one, within [BATCH, the solve's frequency].
  * Its excess and deficits sit close together, its relabels stop once the
@@ -179,8 +197,10 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     const int freq = gr_frequency(gs);
     const int batch = BATCH < freq ? BATCH : freq;
     const unsigned long long lifts_due = lift_limit(gs);
-    /* the warm re-solve's relabels as often as they are shallow */
-    const int adapt = d->deficits && !phase2 && !gs->warm_global;
+    /* the warm re-solve's relabels as often as they are shallow, and its
+     * end proved without a BFS where the heights allow (graph_certify.cu) */
+    const int adapt = d->deficits && !phase2 && gs->warm_policy != GCUT__WARM_GLOBAL;
+    const int prove = adapt && gs->warm_policy == GCUT__WARM_PROVE;
     int due = freq;
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
@@ -196,7 +216,9 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
          * empty worklist: a relabel follows either way, so it goes out
          * before the counters are read. It is exact: nothing active after
          * it ends the phase. */
-        const int ahead = gs->stats.push_launches - steps_at_gr + batch >= due;
+        /* (not in a warm re-solve: an empty worklist there goes to the
+         * proof first, not to a BFS of the whole graph) */
+        const int ahead = !prove && gs->stats.push_launches - steps_at_gr + batch >= due;
         if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
             return st;
         if ((st = read_active(ctx, s, gs, &active)))
@@ -212,7 +234,13 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
              * nothing active: it is over, without another BFS. */
             break;
         } else if (active == 0) {
-            /* Empty worklist: only an exact relabel can say it is over. */
+            /* Empty worklist: only an exact relabel, or the proof, can say
+             * it is over. */
+            int proved = 0;
+            if (prove && (st = certify(ctx, s, gs, &proved)))
+                return st;
+            if (proved)
+                break;
             if ((st = global_relabel(ctx, s, gs, phase2)) ||
                 (st = read_active(ctx, s, gs, &active)))
                 return st;
@@ -294,17 +322,26 @@ gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs,
     GPU_CHECK(ctx, gcut__graph_update_launch(d, gs->d_updates, count, s->stream));
     GPU_CHECK(ctx, gcut__graph_resaturate_launch(d, s->stream));
     d->deficits = 1;
-    d->warm_stop = gs->phase1_heights && !gs->warm_global;
-    st = worklist_phase(g, s, gs, 0);
+    d->keep_heights = gs->warm_policy == GCUT__WARM_PROVE;
+    d->warm_stop = gs->phase1_heights && gs->warm_policy != GCUT__WARM_GLOBAL;
+    {
+        /* From the heights the last phase 1 left, a batch that leaves
+         * nothing to push (raised arcs inside T or inside S) is over once
+         * the proof holds, without a BFS. */
+        int proved = 0;
+        if (d->warm_stop && d->keep_heights && (st = certify(ctx, s, gs, &proved)))
+            goto fail;
+        st = proved ? GCUT_OK : worklist_phase(g, s, gs, 0);
+    }
     d->deficits = 0;
-    d->warm_stop = 0;
+    d->warm_stop = d->keep_heights = 0;
     if (!st)
         st = finish_phase1(ctx, s, gs);
     if (!st)
         gs->flow_value -= (int64_t)gs->h_counters[GCUT_GCNT_DEFICIT];
 fail:
     d->deficits = 0;
-    d->warm_stop = 0;
+    d->warm_stop = d->keep_heights = 0;
     return st;
 }
 

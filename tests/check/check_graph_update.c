@@ -374,8 +374,8 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_o
 }
 
 /* Small batches (0.1 to 3 % of the arcs: raised, lowered, mixed) on larger
- * instances, each re-solved from the device state with the warm relabel
- * policy of the instance (local on even instances, global on odd ones),
+ * instances, each re-solved from the device state with the warm policy of
+ * the instance (GCUT__WARM_PROVE, _ADAPT and _GLOBAL in turn),
  * now and then after a solve from zero with a feasible flow (phase 2 on the
  * device: the heights it leaves are not phase 1's, so the next warm solve
  * must not start from them). Each re-solve: the flow equals the reference,
@@ -396,14 +396,16 @@ static void gpu_small_batches(check_report *r, gcut_context *cpu, gcut_context *
     int32_t cmax = 1, *tail = NULL, *head = NULL, *cap = NULL;
     uint8_t *ref_side = NULL, *side = NULL, *fresh_side = NULL;
     char name[160], what[256];
-    const int local = index % 2 == 0;
+    static const char *const policies[3] = {"prove", "adapt", "global"};
+    const int policy = index % 3;
     gcut_status st = gpu_instance(gpu, &rg, seed, index, 3, &g, &cmax, name, sizeof name);
     if (st != GCUT_OK) {
         check_fail(r, "%s: %s", name, gcut_last_error(gpu));
         goto done;
     }
 #ifdef GCUT_HAVE_CUDA
-    if ((st = gcut__gpu_graph_set_warm_local(gpu, local)) != GCUT_OK) {
+    /* GCUT__WARM_PROVE, _ADAPT, _GLOBAL are 0, 1, 2 */
+    if ((st = gcut__gpu_graph_set_warm_policy(gpu, policy)) != GCUT_OK) {
         check_fail(r, "%s: %s", name, gcut_last_error(gpu));
         goto done;
     }
@@ -437,8 +439,8 @@ static void gpu_small_batches(check_report *r, gcut_context *cpu, gcut_context *
             break;
         k = make_batch(&rg, g, kind, cmax, k, tail, head, cap);
         const int restart = rng_below(&rg, 5) == 0;
-        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, %s relabels%s)", name, b,
-                 kind_names[kind], (long long)k, local ? "local" : "global",
+        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, warm %s%s)", name, b,
+                 kind_names[kind], (long long)k, policies[policy],
                  restart ? ", after a solve from zero with a flow" : "");
         if (restart && gcut_graph_solve(g, "worklist", GCUT_GRAPH_SOLVE_FLOW | GCUT_GRAPH_SOLVE_SCRATCH,
                                         &info) != GCUT_OK) {

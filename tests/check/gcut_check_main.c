@@ -100,7 +100,7 @@ static const check_entry checks[] = {
     {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
     {"graph.gpu_update_sequences", 500, 50, check_graph_update_gpu},
-    {"graph.gpu_update_small_batches", 60, 10, check_graph_update_gpu_small},
+    {"graph.gpu_update_small_batches", 30, 6, check_graph_update_gpu_small},
     {"flow.gpu_synthetic", 24, 4, check_flow_gpu_synthetic},
     {"flow.gpu_assignment", 400, 40, check_flow_gpu_assignment},
     {"flow.gpu_rubberwhale", 1, 1, check_flow_gpu_rubberwhale},
