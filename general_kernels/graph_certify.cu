@@ -36,7 +36,9 @@ namespace cg = cooperative_groups;
 #define CERT_YES (-1)     /* a target, or its chain ends at one */
 #define CERT_NO (-2)      /* below n, its chain ends at a non-target */
 #define CERT_SIDE (-3)    /* at n or above */
-#define CERT_NEW (-4)     /* certified in the current repair round */
+#define CERT_EDGE (-4)    /* at n or above, a residual arc to a node that is or may become
+                           * certified: the repair tries it */
+#define CERT_NEW (-5)     /* certified in the current repair round */
 
 /* Repair rounds at most (layers of the broken region). */
 #define CERT_ROUNDS 64
@@ -138,8 +140,9 @@ static __device__ void certify(const gcut__dgraph &g, cg::grid_group &grid)
     if (__ldcg(bad))
         return;
 
-    /* Each node's state: targets certified, S apart, the rest pointing at
-     * its lowest lower residual neighbour (none: its chain ends here,
+    /* Each node's state: targets certified, S apart (its edge, with a
+     * residual arc to a node below n, marked), the rest pointing at its
+     * lowest lower residual neighbour (none: its chain ends here,
      * uncertified). */
     each_node<W>(g, [&](int32_t v, int lane) {
         const unsigned long long key = lowest<W>(g, v, lane, any_node{});
@@ -150,7 +153,7 @@ static __device__ void certify(const gcut__dgraph &g, cg::grid_group &grid)
         if (is_target(g, v))
             c = CERT_YES;
         else if (h >= n)
-            c = CERT_SIDE;
+            c = key != NO_KEY && (int64_t)(key >> 32) < n ? CERT_EDGE : CERT_SIDE;
         else
             c = key != NO_KEY && (int64_t)(key >> 32) < h ? (int32_t)(uint32_t)key : CERT_NO;
         g.cert[v] = c;
@@ -185,17 +188,19 @@ static __device__ void certify(const gcut__dgraph &g, cg::grid_group &grid)
     grid.sync();
 
     /* Repair, a layer a round: an uncertified node (below n with a broken
-     * chain, or at n) with a residual arc to a node certified before this
-     * round takes one above the lowest such (a node at n that can reach a
-     * target is not cut off: if it holds excess, the check below fails and
-     * the caller's relabel makes it active). */
+     * chain, or on the edge of S) with a residual arc to a node certified
+     * before this round takes one above the lowest such (a node at n that
+     * can reach a target is not cut off: if it holds excess, the check
+     * below fails and the caller's relabel makes it active). The nodes at
+     * n with a residual arc to one certified in a round join the edge for
+     * the next, so that the rest of S is not scanned every round. */
     for (int r = 1; r <= CERT_ROUNDS; r++) {
         if (tid == 0)
             flags[(r + 1) % 3] = 0;
         unsigned long long fixed = 0;
         each_node<W>(g, [&](int32_t v, int lane) {
             const int32_t c = __ldcg(&g.cert[v]);
-            if ((c != CERT_NO && c != CERT_SIDE) || v == g.source)
+            if ((c != CERT_NO && c != CERT_EDGE) || v == g.source)
                 return; /* the same for every lane of v's group */
             const unsigned long long key = lowest<W>(g, v, lane, certified_node{g.cert});
             if (lane == 0 && key != NO_KEY && (int64_t)(key >> 32) + 1 < n) {
@@ -205,9 +210,26 @@ static __device__ void certify(const gcut__dgraph &g, cg::grid_group &grid)
             }
         });
         grid.sync();
-        for (int32_t v = tid; v < n; v += stride)
-            if (__ldcg(&g.cert[v]) == CERT_NEW)
+        each_node<W>(g, [&](int32_t v, int lane) {
+            if (__ldcg(&g.cert[v]) != CERT_NEW)
+                return; /* the same for every lane of v's group */
+            /* u -> v residual: forward arcs into v with room, v's own arcs
+             * with flow */
+            for (int32_t j = g.in_start[v] + lane; j < g.in_start[v + 1]; j += W) {
+                const int32_t a = g.in_arc[j], u = g.in_tail[j];
+                if (__ldcg(&g.flow[a]) < g.out_cap[a] && __ldcg(&g.cert[u]) == CERT_SIDE)
+                    g.cert[u] = CERT_EDGE;
+            }
+            for (int32_t k = g.out_start[v] + lane; k < g.out_start[v + 1]; k += W) {
+                const int32_t u = g.out_head[k];
+                if (__ldcg(&g.flow[k]) > 0 && __ldcg(&g.cert[u]) == CERT_SIDE)
+                    g.cert[u] = CERT_EDGE;
+            }
+            if (W > 1)
+                __syncwarp();
+            if (lane == 0)
                 g.cert[v] = CERT_YES;
+        });
         if (fixed)
             atomicAdd(&flags[r % 3], fixed);
         grid.sync();

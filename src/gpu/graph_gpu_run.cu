@@ -162,14 +162,14 @@ fail:
 }
 
 /* A warm re-solve's push iterations between global relabels: WARM_GR_DEPTHS
- * times the depth of the last one, within [BATCH, the solve's frequency].
- * Its excess and deficits sit close together, its relabels stop once the
- * active nodes have their heights (bfs_stop) and so cost a few levels,
- * while at the fixed frequency the pushes went on for hundreds of
- * iterations after the heights had gone stale (a deficit filled: the
- * excess around it climbs a height at a time; bench/results: 500 pushes a
- * relabel at 0.1 % batches). A relabel that has to run deep (excess far
- * from a target) spaces out the next. */
+ * times the depth of the last one, within [BATCH, the solve's frequency]:
+ * its relabels stop once the active nodes have their heights (bfs_stop),
+ * so a shallow one is cheap and worth repeating before the heights go
+ * stale (a deficit filled: the excess around it climbs a height at a
+ * time), while one that had to run deep spaces out the next. Measured
+ * (bench/results, H200, 0.1 % batches): relabels of 160-450 levels on
+ * genrmf, so about the fixed frequency; 0.84-1.53x the device time of the
+ * fixed frequency, 1.3-1.5x on lowered batches. */
 #define WARM_GR_DEPTHS 2
 
 static int warm_due(const gpu_graph *gs, int freq)
