@@ -11,16 +11,23 @@
  *                              [--kind raise|lower|mixed]
  *                              [--algo bk|prf|worklist] [--skip-same]
  *                              [--no-prf] [--max-share F] [--seed S]
+ *                              [--shares P,P,...] [--warm prove|adapt|global]
  * --algo worklist: the GPU worklist solver, warm from its device state,
  * against itself from zero (both on the GPU, transfers included).
+ * --warm: how its warm re-solve relabels and ends (src/gpu/gpu.h,
+ * GCUT__WARM_*): prove (the default), adapt, or global (as a solve from
+ * scratch), to compare them.
+ * --shares: the batch sizes, in percent of the arcs (default 0.01, 0.1, 1,
+ * 10).
  * --no-prf: leave out prf from zero (the CPU default) where the warm
  * solver is another.
  * Columns: "update ms" is gcut_graph_update() alone (part of the warm
  * time); on the GPU "device ms" is the warm run's time on the device
  * (CUDA events: the batch applied and phase 1), the rest of the warm time
  * being the update, the sparse upload and the cut side's download;
- * "steps / relabels" the warm run's push iterations and global relabels
- * (medians).
+ * "steps / relabels / levels / proved" the warm run's push iterations,
+ * global relabels, their BFS levels all together, and 1 where its end was
+ * proved without a BFS (graph_certify.cu) (medians).
  * --max-share F: batch shares up to F only (of 0.0001, 0.001, 0.01, 0.1).
  * --bounded: warm solves with GCUT_GRAPH_SOLVE_BOUNDED (bk gives up past
  * its budget and prf solves from zero; the time counts both).
@@ -83,7 +90,8 @@ static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
 int main(int argc, char **argv)
 {
-    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4;
+    int use_quick = 0, batches = 5, skip_same = 0, no_prf = 0, max_shares = 4, warm_policy = 0;
+    static double shares[8] = {0.0001, 0.001, 0.01, 0.1};
     unsigned warm_flags = 0;
     const char *only = NULL, *only_kind = NULL, *algo = "bk";
     uint64_t seed = 1;
@@ -109,10 +117,32 @@ int main(int argc, char **argv)
             algo = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
-        else {
+        else if (!strcmp(argv[i], "--warm") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "prove") || !strcmp(argv[i + 1], "adapt") ||
+                  !strcmp(argv[i + 1], "global"))) {
+            i++;
+            warm_policy = !strcmp(argv[i], "prove") ? 0 : !strcmp(argv[i], "adapt") ? 1 : 2;
+        }
+        else if (!strcmp(argv[i], "--shares") && i + 1 < argc) {
+            char *p = argv[++i], *end = NULL;
+            max_shares = 0;
+            while (*p && max_shares < 8) {
+                double pct = strtod(p, &end);
+                if (end == p || pct <= 0 || pct > 100)
+                    break;
+                shares[max_shares++] = pct / 100;
+                p = *end == ',' ? end + 1 : end;
+            }
+            if (*p || max_shares == 0) {
+                fprintf(stderr, "dynamic-maxflow-bench: --shares takes percents in (0, 100], "
+                                "comma-separated, at most 8\n");
+                return 2;
+            }
+        } else {
             fprintf(stderr,
                     "usage: %s [--quick] [--batches N] [--only NAME] [--kind K] [--algo A] "
-                    "[--skip-same] [--no-prf] [--bounded] [--max-share F] [--seed S]\n",
+                    "[--skip-same] [--no-prf] [--bounded] [--max-share F] [--seed S] "
+                    "[--shares P,P,...] [--warm prove|adapt|global]\n",
                     argv[0]);
             return 2;
         }
@@ -123,7 +153,6 @@ int main(int argc, char **argv)
     }
     const instance *list = use_quick ? quick : full;
     int count = use_quick ? (int)(sizeof quick / sizeof *quick) : (int)(sizeof full / sizeof *full);
-    static const double shares[] = {0.0001, 0.001, 0.01, 0.1};
 
     /* One context for the warm graph, one for its twin: a context keeps
      * one graph on the device. With the GPU solver the device is "auto",
@@ -139,6 +168,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "dynamic-maxflow-bench: no context\n");
         return 1;
     }
+#ifdef GCUT_HAVE_CUDA
+    /* GCUT__WARM_PROVE, _ADAPT, _GLOBAL in the order of the option's words */
+    if (on_gpu && gcut__gpu_graph_set_warm_policy(ctx, warm_policy) != GCUT_OK) {
+        fprintf(stderr, "dynamic-maxflow-bench: %s\n", gcut_last_error(ctx));
+        return 1;
+    }
+#else
+    (void)warm_policy;
+#endif
     int bad = 0;
     int also_prf = strcmp(algo, "prf") != 0 && !no_prf;
     if (no_prf)
@@ -147,7 +185,7 @@ int main(int argc, char **argv)
     printf("| graph | arcs | batch | kind | updates | fresh %s ms |%s warm %s ms (update + solve) | "
            "update ms |%s speed-up |%s\n|---|---:|---:|---|---:|---:|%s---:|---:|%s---:|%s\n",
            algo, also_prf ? " fresh prf ms |" : "", algo,
-           on_gpu ? " device ms | steps / relabels |" : "", also_prf ? " vs fresh prf |" : "",
+           on_gpu ? " device ms | steps / relabels / levels / proved |" : "", also_prf ? " vs fresh prf |" : "",
            also_prf ? "---:|" : "", on_gpu ? "---:|---:|" : "",
            also_prf ? "---:|" : "");
     fflush(stdout);
@@ -158,6 +196,8 @@ int main(int argc, char **argv)
     double *on_device = malloc((size_t)batches * sizeof *on_device);
     double *steps = malloc((size_t)batches * sizeof *steps);
     double *relabels = malloc((size_t)batches * sizeof *relabels);
+    double *levels = malloc((size_t)batches * sizeof *levels);
+    double *proved = malloc((size_t)batches * sizeof *proved);
     for (int k = 0; k < count; k++) {
         const instance *in = &list[k];
         if (only && !strstr(in->name, only))
@@ -234,13 +274,15 @@ int main(int argc, char **argv)
                     }
                     warm[b] = (t1 - t0) + wi.time_ms;
                     update[b] = t1 - t0;
-                    on_device[b] = steps[b] = relabels[b] = 0;
+                    on_device[b] = steps[b] = relabels[b] = levels[b] = proved[b] = 0;
 #ifdef GCUT_HAVE_CUDA
                     gcut__gpu_graph_stats gst;
                     if (on_gpu && gcut__gpu_graph_stats_get(ctx, &gst) == GCUT_OK) {
                         on_device[b] = gst.run_ms;
                         steps[b] = (double)gst.push_launches;
                         relabels[b] = (double)gst.relabels;
+                        levels[b] = (double)gst.levels;
+                        proved[b] = (double)gst.proved;
                     }
 #endif
                     fresh[b] = fi.time_ms;
@@ -259,8 +301,9 @@ int main(int argc, char **argv)
                     printf(" %.2f |", fp);
                 printf(" %.3f | %.3f |", w, bench_median(update, batches));
                 if (on_gpu)
-                    printf(" %.3f | %.0f / %.0f |", bench_median(on_device, batches),
-                           bench_median(steps, batches), bench_median(relabels, batches));
+                    printf(" %.3f | %.0f / %.0f / %.0f / %.0f |", bench_median(on_device, batches),
+                           bench_median(steps, batches), bench_median(relabels, batches),
+                           bench_median(levels, batches), bench_median(proved, batches));
                 if (same)
                     printf(" %.1fx |", f / w);
                 else
@@ -284,6 +327,8 @@ int main(int argc, char **argv)
     free(on_device);
     free(steps);
     free(relabels);
+    free(levels);
+    free(proved);
     if (device)
         printf("\nWarm solves (%s) ran on: %s.\n", algo, device);
     gcut_context_destroy(ctx);

@@ -53,7 +53,12 @@ enum {
                            * phase 1: the flow value) */
     GCUT_GCNT_DEFICIT = 18, /* with `deficits`: minus the deficits left at the end of the
                              * last global relabel (the value is SINK less this) */
-    GCUT_GCNT_SLOTS = 19
+    GCUT_GCNT_LEVELS = 19, /* BFS levels of the global relabels since the solve began */
+    GCUT_GCNT_DEPTH = 20,  /* BFS levels of the last global relabel */
+    GCUT_GCNT_CERT = 21,   /* certify: 1 when the heights proved the phase over */
+    GCUT_GCNT_CBAD = 22,   /* certify: the conditions its proof found broken */
+    GCUT_GCNT_CFLAG0 = 23, /* certify: three counts of nodes changed, by round */
+    GCUT_GCNT_SLOTS = 26
 };
 
 /* The split push's degree classes: a thread per node of at most
@@ -77,6 +82,12 @@ typedef struct gcut__dgraph {
                               * distance (graph_relabel.cu) */
     int deficits;            /* a warm re-solve: phase 1's relabels start from the sink and
                               * every node with a negative excess (graph_update.cu) */
+    int warm_stop;           /* with deficits: the heights are those a phase 1 left, so that
+                              * even the first relabel may stop early (graph_relabel.cu) */
+    int keep_heights;        /* bfs_stop relabels leave the nodes they do not reach at
+                              * max(their height, D + 1), not D + 1 (graph_certify.cu) */
+    int32_t *cert;           /* n: graph_certify.cu's work array (and the relabel's, to keep
+                              * heights) */
     const int32_t *out_start, *out_head, *out_cap; /* forward CSR */
     const int32_t *in_start, *in_tail, *in_arc;    /* reverse CSR, map to forward */
     int32_t *flow;           /* m */
@@ -163,6 +174,17 @@ cudaError_t gcut__graph_push_launch(const gcut__dgraph *g, int steps, int32_t hm
 int gcut__graph_coop_blocks(int device, int cap);
 int gcut__graph_split_blocks(int device, int cap);
 int gcut__graph_dense_blocks(int device, int cap);
+
+/* Try to prove phase 1 over without a BFS (graph_certify.cu): from the
+ * heights as they are (n = cut off), repair the nodes whose chain of
+ * lower residual neighbours no longer ends at a target, then check in one
+ * pass over the arcs that every node below n has a residual arc to a
+ * lower node or is a target (the sink, a deficit), that nothing residual
+ * leaves the nodes at n, and that every excess sits there. Where it holds,
+ * GCUT_GCNT_CERT = 1 and, like a phase-1 relabel, the cut side, the sink's
+ * excess and the deficits left are written; else the heights are left
+ * repaired as far as it went and a global relabel must follow. */
+cudaError_t gcut__graph_certify_launch(const gcut__dgraph *g, cudaStream_t stream);
 
 /* Count into GCUT_GCNT_LEFT the nodes other than s and t with non-zero
  * excess (must be none after phase 2). */

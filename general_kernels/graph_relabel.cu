@@ -142,8 +142,13 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
      * have been reached), nodes at hmax keep it (cut off earlier; only a
      * full BFS relabels them). A BFS with nothing to label, or that cannot
      * reach an active node, runs to the end, so the relabel that ends a
-     * phase (nothing active left) is always exact. */
-    const bool stop = g.bfs_stop && bfs_id != -1;
+     * phase (nothing active left) is always exact. A warm re-solve whose
+     * heights a phase 1 left (warm_stop) may stop early from its first
+     * relabel: the nodes that phase found cut off keep hmax unless this BFS
+     * reaches them, so that the excess stranded there waits for the exact
+     * relabel that ends the phase instead of making every BFS run to the
+     * end. */
+    const bool stop = g.bfs_stop && (bfs_id != -1 || g.warm_stop);
     /* A warm re-solve's phase 1: the deficient nodes are targets too. */
     const bool deficits = g.deficits && !phase2;
     int active = 0;
@@ -154,11 +159,14 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
             g.height[v] = 0;
             continue;
         }
-        if (stop && v != target && v != excluded && __ldcg(&g.height[v]) < hmax) {
+        const int32_t old_h = stop ? __ldcg(&g.height[v]) : hmax;
+        if (stop && v != target && v != excluded && old_h < hmax) {
             const bool act = v != g.source && v != g.sink &&
                              (long long)__ldcg((const unsigned long long *)&g.excess[v]) > 0;
             h = act ? PENDING_ACTIVE : PENDING;
             active += act;
+            if (g.keep_heights)
+                g.cert[v] = old_h;
         }
         g.height[v] = h;
     }
@@ -314,6 +322,8 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         g.counters[(seq + 2) % 3] = 0;
         g.counters[GCUT_GCNT_SEQ] = seq + 1;
         g.counters[GCUT_GCNT_BFS_ACTIVE] = 0;
+        g.counters[GCUT_GCNT_LEVELS] += (unsigned long long)level;
+        g.counters[GCUT_GCNT_DEPTH] = (unsigned long long)level;
         /* no push runs during a relabel: the value as of its heights */
         g.counters[GCUT_GCNT_SINK] = (unsigned long long)__ldcg(
             (const unsigned long long *)&g.excess[g.sink]);
@@ -332,8 +342,15 @@ static __global__ __launch_bounds__(THREADS) void relabel_kernel(gcut__dgraph g,
         const int32_t v = base + threadIdx.x;
         int32_t h = v < g.n ? __ldcg(&g.height[v]) : hmax;
         if (h < 0) {
-            /* not reached: distance above the level it stopped at, or none */
+            /* not reached: distance above the level it stopped at, or none;
+             * with keep_heights a height above that level stays (it keeps
+             * the chains graph_certify.cu checks; where a batch's new
+             * targets made it too high, only speed rests on it) */
             h = early ? level : hmax;
+            if (early && g.keep_heights) {
+                const int32_t kept = __ldcg(&g.cert[v]);
+                h = kept > h ? kept : h;
+            }
             g.height[v] = h;
         }
         if (!phase2 && v < g.n)

@@ -195,8 +195,21 @@ typedef struct gcut__gpu_graph_stats {
     double run_ms, phase2_ms;
     long long push_launches, relabels;
     int split;
+    long long levels; /* BFS levels of phase 1's global relabels, all together */
+    long long certify, proved; /* a warm re-solve's proofs tried, and held */
 } gcut__gpu_graph_stats;
 gcut_status gcut__gpu_graph_stats_get(gcut_context *ctx, gcut__gpu_graph_stats *stats);
+
+/* For benchmarks and checks: how the warm re-solve relabels and ends.
+ * PROVE (the default): from the heights the last phase 1 left, relabels
+ * that stop once the active nodes have theirs and keep the heights beyond,
+ * as often as they are shallow, and the end proved from the heights
+ * without a BFS where they allow (general_kernels/graph_certify.cu);
+ * ADAPT: the same relabels (heights beyond set to the depth plus one), the
+ * end by a BFS of the whole graph; GLOBAL: as a solve from scratch, a
+ * whole-graph BFS first and then at the fixed frequency. */
+enum { GCUT__WARM_PROVE = 0, GCUT__WARM_ADAPT = 1, GCUT__WARM_GLOBAL = 2 };
+gcut_status gcut__gpu_graph_set_warm_policy(gcut_context *ctx, int policy);
 
 /* Free the general-graph buffers and state (called by gcut__gpu_release). */
 void gcut__gpu_release_graph(gcut_context *ctx);

@@ -14,7 +14,7 @@ typedef struct gcut__gpu_graph gpu_graph;
 static size_t graph_bytes(int64_t n, int64_t m)
 {
     return (size_t)m * 5 * sizeof(int32_t) +
-           (size_t)n * (13 * sizeof(int32_t) + sizeof(long long) + 2) +
+           (size_t)n * (14 * sizeof(int32_t) + sizeof(long long) + 2) +
            2 * sizeof(int32_t) + GCUT_GCNT_SLOTS * sizeof(unsigned long long);
 }
 
@@ -44,6 +44,7 @@ static void free_buffers(gpu_graph *gs)
     cudaFree((void *)d->color);
     cudaFree(d->choice);
     cudaFree(d->lift_to);
+    cudaFree(d->cert);
     cudaFreeHost(gs->pinned);
     const int blocks = d->blocks, coop_blocks = d->coop_blocks, split_blocks = d->split_blocks;
     const int dense_blocks = d->dense_blocks;
@@ -58,6 +59,7 @@ static void free_buffers(gpu_graph *gs)
     gs->color_room = 0;
     gs->owner = NULL;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->colors = 0;
 }
 
@@ -163,6 +165,7 @@ static gcut_status reserve(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
     GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->choice, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->lift_to, (size_t)n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->cert, (size_t)n * sizeof(int32_t)));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->side, (size_t)n));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->counters,
                               GCUT_GCNT_SLOTS * sizeof(unsigned long long)));
@@ -246,6 +249,7 @@ extern "C" gcut_status gcut__gpu_graph_upload(gcut_graph *g)
         return st;
     gs->owner = NULL;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->colors = 0;
     gs->paired = paired_share(g) >= 0.25;
     if ((st = reserve(g, s, gs)))
@@ -329,6 +333,7 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
     memset(&gs->stats, 0, sizeof gs->stats);
     gs->is_flow = 0;
     gs->solved = NULL;
+    gs->phase1_heights = 0;
     gs->host_relabel = variant == GCUT__GPU_ASYNC;
     choose_push(g, gs, variant);
     switch (variant) {
@@ -351,8 +356,11 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         cudaGetLastError();
         return st;
     }
-    if (variant == GCUT__GPU_WORKLIST)
+    if (variant == GCUT__GPU_WORKLIST) {
         gs->solved = g;
+        /* phase 2 leaves distances to the source and its flow returned */
+        gs->phase1_heights = !(flags & GCUT_GRAPH_SOLVE_FLOW);
+    }
     if (iterations)
         *iterations = gs->stats.push_launches;
     return GCUT_OK;
@@ -499,14 +507,18 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
     if ((st = gcut__graph_alloc_solution(g)))
         return st;
     gs->solved = NULL; /* until this run ends cleanly */
+    const int phase1_heights = gs->phase1_heights;
+    gs->phase1_heights = 0;
     memset(&gs->stats, 0, sizeof gs->stats);
     gs->is_flow = 0;
     gs->host_relabel = 0;
     choose_push(g, gs, GCUT__GPU_WORKLIST);
+    gs->phase1_heights = phase1_heights;
     if (!(st = send_updates(g, s, gs)) &&
         !(st = gcut__gpu_graph_run_warm(g, s, gs, g->gpu_pending_count)) &&
         !(st = download_warm(g, s, gs))) {
         gs->solved = g;
+        gs->phase1_heights = 1; /* the warm run is a phase 1 */
         g->info.device = s->name;
         if (iterations)
             *iterations = gs->stats.push_launches;
@@ -514,6 +526,18 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
     }
     cudaStreamSynchronize(s->stream);
     cudaGetLastError();
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_graph_set_warm_policy(gcut_context *ctx, int policy)
+{
+    gcut__gpu *s = NULL;
+    gpu_graph *gs = NULL;
+    if (policy != GCUT__WARM_PROVE && policy != GCUT__WARM_ADAPT && policy != GCUT__WARM_GLOBAL)
+        return gcut__fail(ctx, GCUT_E_INVALID, "gpu: unknown warm policy %d", policy);
+    gcut_status st = gcut__gpu_graph_state(ctx, &s, &gs);
+    if (!st)
+        gs->warm_policy = policy;
     return st;
 }
 

@@ -143,6 +143,42 @@ static unsigned long long lift_limit(const gpu_graph *gs)
     return least > n + 1 ? least : n + 1;
 }
 
+/* The proof that phase 1 is over from the heights as they are
+ * (graph_certify.cu); *proved = 1 where it held, the counters then read
+ * (the value's parts in them) and the stop clock recorded. */
+static gcut_status certify(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int *proved)
+{
+    gcut_status st = GCUT_OK;
+    unsigned long long active = 0;
+    *proved = 0;
+    GPU_CHECK(ctx, gcut__graph_certify_launch(&gs->dg, s->stream));
+    gs->stats.certify++;
+    if ((st = read_active(ctx, s, gs, &active)))
+        return st;
+    *proved = gs->h_counters[GCUT_GCNT_CERT] == 1;
+    gs->stats.proved += *proved;
+fail:
+    return st;
+}
+
+/* A warm re-solve's push iterations between global relabels: WARM_GR_DEPTHS
+ * times the depth of the last one, within [BATCH, the solve's frequency]:
+ * its relabels stop once the active nodes have their heights (bfs_stop),
+ * so a shallow one is cheap and worth repeating before the heights go
+ * stale (a deficit filled: the excess around it climbs a height at a
+ * time), while one that had to run deep spaces out the next. Measured
+ * (bench/results, H200, 0.1 % batches): relabels of 160-450 levels on
+ * genrmf, so about the fixed frequency; 0.84-1.53x the device time of the
+ * fixed frequency, 1.3-1.5x on lowered batches. */
+#define WARM_GR_DEPTHS 2
+
+static int warm_due(const gpu_graph *gs, int freq)
+{
+    const unsigned long long depth = gs->h_counters[GCUT_GCNT_DEPTH];
+    const unsigned long long due = WARM_GR_DEPTHS * depth;
+    return due < BATCH ? BATCH : due > (unsigned long long)freq ? freq : (int)due;
+}
+
 /* Worklist push-relabel to the end of one phase: runs of BATCH push
  * iterations (one cooperative launch each, ending early if the worklist
  * empties), with the counters read after each run. A global relabel comes
@@ -161,6 +197,11 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     const int freq = gr_frequency(gs);
     const int batch = BATCH < freq ? BATCH : freq;
     const unsigned long long lifts_due = lift_limit(gs);
+    /* the warm re-solve's relabels as often as they are shallow, and its
+     * end proved without a BFS where the heights allow (graph_certify.cu) */
+    const int adapt = d->deficits && !phase2 && gs->warm_policy != GCUT__WARM_GLOBAL;
+    const int prove = adapt && gs->warm_policy == GCUT__WARM_PROVE;
+    int due = freq;
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
     if ((st = global_relabel(ctx, s, gs, phase2)))
@@ -175,11 +216,15 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
          * empty worklist: a relabel follows either way, so it goes out
          * before the counters are read. It is exact: nothing active after
          * it ends the phase. */
-        const int ahead = gs->stats.push_launches - steps_at_gr + batch >= freq;
+        /* (not in a warm re-solve: an empty worklist there goes to the
+         * proof first, not to a BFS of the whole graph) */
+        const int ahead = !prove && gs->stats.push_launches - steps_at_gr + batch >= due;
         if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
             return st;
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
+        if (adapt)
+            due = warm_due(gs, freq);
         const unsigned long long lifts = gs->h_counters[GCUT_GCNT_LIFTS];
         if (ahead) {
             if (active == 0)
@@ -189,13 +234,19 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
              * nothing active: it is over, without another BFS. */
             break;
         } else if (active == 0) {
-            /* Empty worklist: only an exact relabel can say it is over. */
+            /* Empty worklist: only an exact relabel, or the proof, can say
+             * it is over. */
+            int proved = 0;
+            if (prove && (st = certify(ctx, s, gs, &proved)))
+                return st;
+            if (proved)
+                break;
             if ((st = global_relabel(ctx, s, gs, phase2)) ||
                 (st = read_active(ctx, s, gs, &active)))
                 return st;
             if (active == 0)
                 break;
-        } else if (gs->stats.push_launches - steps_at_gr >= freq ||
+        } else if (gs->stats.push_launches - steps_at_gr >= due ||
                    lifts - lifts_at_gr >= lifts_due) {
             if ((st = global_relabel(ctx, s, gs, phase2)))
                 return st;
@@ -229,6 +280,7 @@ static gcut_status finish_phase1(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs)
         float t = 0;
         GPU_CHECK(ctx, cudaEventElapsedTime(&t, s->start, s->stop));
         gs->stats.run_ms = t;
+        gs->stats.levels = (long long)gs->h_counters[GCUT_GCNT_LEVELS];
         gs->flow_value = (int64_t)gs->h_counters[GCUT_GCNT_SINK];
     } else {
         /* The sink's excess rides in a pinned slot that no one reads now. */
@@ -270,14 +322,26 @@ gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs,
     GPU_CHECK(ctx, gcut__graph_update_launch(d, gs->d_updates, count, s->stream));
     GPU_CHECK(ctx, gcut__graph_resaturate_launch(d, s->stream));
     d->deficits = 1;
-    st = worklist_phase(g, s, gs, 0);
+    d->keep_heights = gs->warm_policy == GCUT__WARM_PROVE;
+    d->warm_stop = gs->phase1_heights && gs->warm_policy != GCUT__WARM_GLOBAL;
+    {
+        /* From the heights the last phase 1 left, a batch that leaves
+         * nothing to push (raised arcs inside T or inside S) is over once
+         * the proof holds, without a BFS. */
+        int proved = 0;
+        if (d->warm_stop && d->keep_heights && (st = certify(ctx, s, gs, &proved)))
+            goto fail;
+        st = proved ? GCUT_OK : worklist_phase(g, s, gs, 0);
+    }
     d->deficits = 0;
+    d->warm_stop = d->keep_heights = 0;
     if (!st)
         st = finish_phase1(ctx, s, gs);
     if (!st)
         gs->flow_value -= (int64_t)gs->h_counters[GCUT_GCNT_DEFICIT];
 fail:
     d->deficits = 0;
+    d->warm_stop = d->keep_heights = 0;
     return st;
 }
 

@@ -34,6 +34,12 @@ struct gcut__gpu_graph {
     const gcut_graph *solved;
     gcut__dupdate *d_updates;
     int64_t upd_room;
+    /* dg.height holds what the exact relabel that ended `solved`'s phase 1
+     * or proved (no phase 2 since): distances to the targets, or heights
+     * that fall to one along residual arcs, n where cut off; warm_policy:
+     * GCUT__WARM_* (gcut__gpu_graph_set_warm_policy). */
+    int phase1_heights;
+    int warm_policy;
 
     /* Colours of the precoloring variant, for the graph uploaded last. */
     int colors;                 /* 0 until computed */

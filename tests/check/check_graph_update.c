@@ -11,6 +11,9 @@
 #include "check_rng.h"
 #include "graph/csr.h"
 #include "graph/gen.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 static rng rng_for(uint64_t seed, int index)
 {
@@ -279,10 +282,71 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
     gcut_context_destroy(ctx);
 }
 
-/* One GPU sequence: instance `index` of every family in turn (random arcs
- * of each regime, genrmf, RLG, acyclic-dense, vision), re-solved by the
- * worklist solver from its device state. The graph lives in a context of
- * device "auto" (the GPU one would refuse the prf solves between). */
+/* Instance `index` of every family in turn (random arcs of each regime,
+ * genrmf, RLG, acyclic-dense, vision) in `gpu`, its sides up to `scale`
+ * times those of the plain GPU sequences; *cmax the largest capacity its
+ * batches draw. */
+static gcut_status gpu_instance(gcut_context *gpu, rng *rg, uint64_t seed, int index, int scale,
+                                gcut_graph **g, int32_t *cmax, char *name, size_t room)
+{
+    uint64_t gseed = rng_next(rg);
+    gcut_status st = GCUT_OK;
+    *cmax = 1;
+    switch (index % 5) {
+    case 0: {
+        check_graph_arcs a;
+        snprintf(name, room, "gpu: graph %d (%s, seed %llu)", index,
+                 check_graph_regime_name((index / 5) % CHECK_GRAPH_REGIMES),
+                 (unsigned long long)seed);
+        if (check_graph_random_arcs(seed ^ 0x6b1u, index / 5, &a) != 0)
+            return GCUT_E_NOMEM;
+        for (int64_t k = 0; k < a.m; k++)
+            if (a.cap[k] > *cmax)
+                *cmax = a.cap[k];
+        st = gcut_graph_create_from_arcs(gpu, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                         g);
+        check_graph_arcs_free(&a);
+        break;
+    }
+    case 1: {
+        int32_t a = (int32_t)rng_range(rg, 2, 9 + scale), b = (int32_t)rng_range(rg, 2, 12 * scale);
+        snprintf(name, room, "gpu: genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
+        st = gcut__gen_genrmf(gpu, a, b, 1, 1000, gseed, g);
+        *cmax = 1000 * a * a;
+        break;
+    }
+    case 2: {
+        int32_t rows = (int32_t)rng_range(rg, 1, 48 * scale);
+        int32_t cols = (int32_t)rng_range(rg, 1, 48 * scale);
+        snprintf(name, room, "gpu: rlg rows=%d cols=%d seed=%llu", rows, cols,
+                 (unsigned long long)gseed);
+        st = gcut__gen_rlg(gpu, rows, cols, 1000, gseed, g);
+        *cmax = 3000;
+        break;
+    }
+    case 3: {
+        int32_t n = (int32_t)rng_range(rg, 2, 160 * scale);
+        snprintf(name, room, "gpu: acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
+        st = gcut__gen_acyclic_dense(gpu, n, gseed, g);
+        *cmax = 10000;
+        break;
+    }
+    default: {
+        int32_t w = (int32_t)rng_range(rg, 1, 40 * scale), h = (int32_t)rng_range(rg, 1, 40 * scale);
+        int conn = rng_range(rg, 0, 1) ? 8 : 4;
+        snprintf(name, room, "gpu: vision %dx%d conn=%d seed=%llu", w, h, conn,
+                 (unsigned long long)gseed);
+        st = gcut__gen_vision(gpu, w, h, conn, 0.5, gseed, g);
+        *cmax = 1000;
+        break;
+    }
+    }
+    return st;
+}
+
+/* One GPU sequence on instance `index`, re-solved by the worklist solver
+ * from its device state. The graph lives in a context of device "auto"
+ * (the GPU one would refuse the prf solves between). */
 static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_only,
                          const char *algo, uint64_t seed, int index)
 {
@@ -294,64 +358,10 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_o
         return;
     }
     rng rg = rng_for(seed ^ 0x6b0u, index);
-    uint64_t gseed = rng_next(&rg);
     gcut_graph *g = NULL;
-    gcut_status st = GCUT_OK;
     int32_t cmax = 1;
     char name[160];
-    switch (index % 5) {
-    case 0: {
-        check_graph_arcs a;
-        snprintf(name, sizeof name, "gpu: graph %d (%s, seed %llu)", index,
-                 check_graph_regime_name((index / 5) % CHECK_GRAPH_REGIMES),
-                 (unsigned long long)seed);
-        if (check_graph_random_arcs(seed ^ 0x6b1u, index / 5, &a) != 0) {
-            check_fail(r, "%s: out of memory", name);
-            gcut_context_destroy(gpu);
-            return;
-        }
-        for (int64_t k = 0; k < a.m; k++)
-            if (a.cap[k] > cmax)
-                cmax = a.cap[k];
-        st = gcut_graph_create_from_arcs(gpu, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                         &g);
-        check_graph_arcs_free(&a);
-        break;
-    }
-    case 1: {
-        int32_t a = (int32_t)rng_range(&rg, 2, 9), b = (int32_t)rng_range(&rg, 2, 12);
-        snprintf(name, sizeof name, "gpu: genrmf a=%d b=%d seed=%llu", a, b,
-                 (unsigned long long)gseed);
-        st = gcut__gen_genrmf(gpu, a, b, 1, 1000, gseed, &g);
-        cmax = 1000 * a * a;
-        break;
-    }
-    case 2: {
-        int32_t rows = (int32_t)rng_range(&rg, 1, 48), cols = (int32_t)rng_range(&rg, 1, 48);
-        snprintf(name, sizeof name, "gpu: rlg rows=%d cols=%d seed=%llu", rows, cols,
-                 (unsigned long long)gseed);
-        st = gcut__gen_rlg(gpu, rows, cols, 1000, gseed, &g);
-        cmax = 3000;
-        break;
-    }
-    case 3: {
-        int32_t n = (int32_t)rng_range(&rg, 2, 160);
-        snprintf(name, sizeof name, "gpu: acyclic-dense n=%d seed=%llu", n,
-                 (unsigned long long)gseed);
-        st = gcut__gen_acyclic_dense(gpu, n, gseed, &g);
-        cmax = 10000;
-        break;
-    }
-    default: {
-        int32_t w = (int32_t)rng_range(&rg, 1, 40), h = (int32_t)rng_range(&rg, 1, 40);
-        int conn = rng_range(&rg, 0, 1) ? 8 : 4;
-        snprintf(name, sizeof name, "gpu: vision %dx%d conn=%d seed=%llu", w, h, conn,
-                 (unsigned long long)gseed);
-        st = gcut__gen_vision(gpu, w, h, conn, 0.5, gseed, &g);
-        cmax = 1000;
-        break;
-    }
-    }
+    gcut_status st = gpu_instance(gpu, &rg, seed, index, 1, &g, &cmax, name, sizeof name);
     if (st != GCUT_OK) {
         check_fail(r, "%s: %s", name, gcut_last_error(gpu));
     } else {
@@ -363,9 +373,153 @@ static void gpu_sequence(check_report *r, gcut_context *cpu, gcut_context *gpu_o
     gcut_context_destroy(gpu);
 }
 
+/* Small batches (0.1 to 3 % of the arcs: raised, lowered, mixed) on larger
+ * instances, each re-solved from the device state with the warm policy of
+ * the instance (GCUT__WARM_PROVE, _ADAPT and _GLOBAL in turn),
+ * now and then after a solve from zero with a feasible flow (phase 2 on the
+ * device: the heights it leaves are not phase 1's, so the next warm solve
+ * must not start from them). Each re-solve: the flow equals the reference,
+ * the cut side a fresh prf solve's, the run started from the device state;
+ * the last one's whole proof verified. */
+static void gpu_small_batches(check_report *r, gcut_context *cpu, gcut_context *gpu_only,
+                              const char *algo, uint64_t seed, int index)
+{
+    (void)algo;
+    (void)gpu_only;
+    gcut_context *gpu = check_context(GCUT_DEVICE_AUTO);
+    if (!gpu) {
+        check_fail(r, "gpu: instance %d: no context", index);
+        return;
+    }
+    rng rg = rng_for(seed ^ 0x10ca1u, index);
+    gcut_graph *g = NULL;
+    int32_t cmax = 1, *tail = NULL, *head = NULL, *cap = NULL;
+    uint8_t *ref_side = NULL, *side = NULL, *fresh_side = NULL;
+    char name[160], what[256];
+    static const char *const policies[3] = {"prove", "adapt", "global"};
+    const int policy = index % 3;
+    gcut_status st = gpu_instance(gpu, &rg, seed, index, 3, &g, &cmax, name, sizeof name);
+    if (st != GCUT_OK) {
+        check_fail(r, "%s: %s", name, gcut_last_error(gpu));
+        goto done;
+    }
+#ifdef GCUT_HAVE_CUDA
+    /* GCUT__WARM_PROVE, _ADAPT, _GLOBAL are 0, 1, 2 */
+    if ((st = gcut__gpu_graph_set_warm_policy(gpu, policy)) != GCUT_OK) {
+        check_fail(r, "%s: %s", name, gcut_last_error(gpu));
+        goto done;
+    }
+#endif
+    const int32_t n = gcut_graph_nodes(g), m = gcut_graph_arcs(g);
+    const int64_t room = m / 30 + 2;
+    tail = malloc((size_t)room * sizeof *tail);
+    head = malloc((size_t)room * sizeof *head);
+    cap = malloc((size_t)room * sizeof *cap);
+    ref_side = malloc((size_t)n);
+    side = malloc((size_t)n);
+    fresh_side = malloc((size_t)n);
+    gcut_solve_info info;
+    if (!tail || !head || !cap || !ref_side || !side || !fresh_side) {
+        check_fail(r, "%s: out of memory", name);
+        goto done;
+    }
+    if (gcut_graph_solve(g, "worklist", 0, &info) != GCUT_OK) {
+        check_fail(r, "%s: first solve: %s", name, gcut_last_error(gpu));
+        goto done;
+    }
+    const int batches = (int)rng_range(&rg, 3, 10);
+    for (int b = 0; b < batches; b++) {
+        static const int kinds[3] = {RAISE, LOWER, MIXED};
+        const int kind = kinds[b % 3];
+        /* 0.1, 1 or 3 % of the arcs */
+        static const int per_mille[3] = {1, 10, 30};
+        int64_t k = 1 + (int64_t)m * per_mille[rng_below(&rg, 3)] / 1000;
+        k = k > room ? room : k;
+        if (m == 0)
+            break;
+        k = make_batch(&rg, g, kind, cmax, k, tail, head, cap);
+        const int restart = rng_below(&rg, 5) == 0;
+        snprintf(what, sizeof what, "%s, batch %d (%s, %lld updates, warm %s%s)", name, b,
+                 kind_names[kind], (long long)k, policies[policy],
+                 restart ? ", after a solve from zero with a flow" : "");
+        if (restart && gcut_graph_solve(g, "worklist", GCUT_GRAPH_SOLVE_FLOW | GCUT_GRAPH_SOLVE_SCRATCH,
+                                        &info) != GCUT_OK) {
+            check_fail(r, "%s: solve from zero: %s", what, gcut_last_error(gpu));
+            goto done;
+        }
+        if ((st = gcut_graph_update(g, k, tail, head, cap, 0)) != GCUT_OK) {
+            check_fail(r, "%s: update: %s", what, gcut_last_error(gpu));
+            goto done;
+        }
+        const int from_device = g->gpu_warm;
+        if ((st = gcut_graph_solve(g, "worklist", 0, &info)) != GCUT_OK) {
+            check_fail(r, "%s: re-solve: %s", what, gcut_last_error(gpu));
+            goto done;
+        }
+        if (!from_device || !g->gpu_flow) {
+            check_fail(r, "%s: the re-solve did not start from the device state", what);
+            goto done;
+        }
+        check_graph_arcs a;
+        if (check_graph_arcs_of(g, &a) != 0) {
+            check_fail(r, "%s: out of memory", what);
+            goto done;
+        }
+        const int64_t want = check_graph_reference(&a, ref_side);
+        gcut_graph *fresh = NULL;
+        gcut_status fst = gcut_graph_create_from_arcs(cpu, a.n, a.m, a.tail, a.head, a.cap,
+                                                      a.source, a.sink, &fresh);
+        if (!fst)
+            fst = gcut_graph_solve(fresh, "prf", 0, NULL);
+        int same = 0;
+        if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+            gcut_graph_cut_side(g, side) == GCUT_OK)
+            same = memcmp(side, fresh_side, (size_t)n) == 0;
+        gcut_graph_destroy(fresh);
+        int good = 1;
+        if (fst) {
+            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu));
+            good = 0;
+        } else if (info.flow != want) {
+            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
+                       (long long)want);
+            good = 0;
+        } else if (!same) {
+            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
+            good = 0;
+        } else if (b == batches - 1) {
+            int64_t cut = -1;
+            if (gcut_graph_verify(g, &cut) != GCUT_OK) {
+                check_fail(r, "%s: verify: %s", what, gcut_last_error(gpu));
+                good = 0;
+            } else {
+                good = check_graph_solution(r, g, &a, want, ref_side, what);
+            }
+        }
+        check_graph_arcs_free(&a);
+        if (!good)
+            goto done;
+    }
+    r->passed++;
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(ref_side);
+    free(side);
+    free(fresh_side);
+    gcut_graph_destroy(g);
+    gcut_context_destroy(gpu);
+}
+
 void check_graph_update_gpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_sequence, "worklist", count, seed);
+}
+
+void check_graph_update_gpu_small(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, gpu_small_batches, "worklist", count, seed);
 }
 
 /* Refused updates: each names the problem with GCUT_E_RANGE and leaves the

@@ -23,6 +23,12 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed);
  * each re-solve checked like the CPU's (skipped without a GPU). */
 void check_graph_update_gpu(check_report *r, int count, uint64_t seed);
 
+/* Small batches (0.1 to 3 % of the arcs) on larger instances of every
+ * family, re-solved warm with each warm policy (proved ends, adaptive
+ * relabels, global relabels: instances in turn), some after a solve from
+ * zero with a feasible flow (skipped without a GPU). */
+void check_graph_update_gpu_small(check_report *r, int count, uint64_t seed);
+
 /* Refused batches (a missing arc, a node out of range, a self-loop, a
  * negative capacity): GCUT_E_RANGE naming the update, the graph unchanged. */
 void check_graph_update_refused(check_report *r, int count, uint64_t seed);
