@@ -226,6 +226,7 @@ int cli_grid_main(int argc, char **argv)
         print_json(&a, grid, &info, read_ms, 1);
     else
         print_text(&a, grid, &info, read_ms, cut);
+    cli_outputs_exit_done(); /* with CUDA: no teardown */
     rc = CLI_EXIT_OK;
 done:
     gcut_grid_destroy(grid);

@@ -597,6 +597,8 @@ int cli_segment_main(int argc, char **argv)
     gcut_context_warm_device(ctx);
     if (a.sequence) {
         rc = run_sequence(&a, ctx);
+        if (rc == CLI_EXIT_OK)
+            cli_outputs_exit_done(); /* with CUDA: no teardown */
         gcut_context_destroy(ctx);
         return rc;
     }
@@ -687,10 +689,12 @@ int cli_segment_main(int argc, char **argv)
         rc = own_error ? cli_error(cmd, st, "%s", own_error) : cli_runtime_error(cmd, ctx, st);
     } else if ((rc = cli_outputs_commit(&a.outs))) {
         /* the message is out */
-    } else if (a.json) {
-        print_json(&a, im, &info, t);
     } else {
-        print_text(&a, im, &info, t);
+        if (a.json)
+            print_json(&a, im, &info, t);
+        else
+            print_text(&a, im, &info, t);
+        cli_outputs_exit_done(); /* with CUDA: no teardown */
     }
     free(overlay);
     free(marks);
