@@ -416,12 +416,13 @@ const char *gcut_image_path(const gcut_image *image);
 
 /* Save caller-owned pixels (1-4 channels of 8 bits) by the path's extension:
  * .png, .pgm, .ppm, and .jpg/.jpeg (quality 95) and .bmp when
- * gcut_image_stb_built(). PNG goes through stb_image_write when built in,
- * else libpng. Written to a temporary and renamed: never a partial file. */
+ * gcut_image_stb_built(). PNG is compressed on the context's threads
+ * (zlib), the same file for any thread count. Written to a temporary and
+ * renamed: never a partial file. */
 gcut_status gcut_image_save(gcut_context *ctx, const char *path, const uint8_t *pixels,
                             int width, int height, int channels, size_t stride_bytes);
 
-/* Save as PNG through libpng, whatever the extension. */
+/* Save as PNG, whatever the extension. */
 gcut_status gcut_image_save_png(gcut_context *ctx, const char *path, const uint8_t *pixels,
                                 int width, int height, int channels, size_t stride_bytes);
 

@@ -44,7 +44,8 @@ static void usage(FILE *out)
             "  -o, --output PNG         the mask, 8-bit grey: 255 foreground, 0 background\n"
             "  -M, --mask-values FG,BG  other mask values, e.g. 1,0\n"
             "  -O, --overlay FILE       the image with the foreground tinted green and the\n"
-            "                           seeds drawn (red foreground, blue background); %s\n"
+            "                           seeds drawn (red foreground, blue background):\n"
+            "                           %s\n"
             "  -g, --save-graph FILE    the final cut's graph, DIMACS with a grid hint\n"
             "                           (solve it again with 'gcut grid')\n"
             "  -j, --json               print one JSON object on stdout\n"
@@ -78,9 +79,9 @@ static void usage(FILE *out)
             "\n"
             "Exit status: 0 success, 1 runtime error (bad file, no GPU with --device gpu),\n"
             "2 usage error. On failure no output file is left behind.\n",
-            gcut_image_stb_built() ? ".png, .jpg or .bmp (stb_image_write)"
-                                   : ".png (this build has no stb_image_write,\n"
-                                     "                           so the overlay is PNG via libpng)",
+            gcut_image_stb_built() ? ".png, .ppm, .jpg or .bmp"
+                                   : ".png or .ppm (this build has no stb_image_write\n"
+                                     "                           for .jpg and .bmp)",
             d.components, d.iterations, d.lambda, d.connectivity, gcut_grid_algorithms());
 }
 
