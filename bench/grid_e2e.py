@@ -327,7 +327,9 @@ def main():
         failed += grid_section(a, bench, names, inputs, link, out, raw, t_start)
     if not a.no_segment:
         failed += segment_section(a, gcut, names, inputs, link is not None, out, raw, t_start)
-    out.add("\n%d failed or wrong; %.0f s in all." % (failed, time.perf_counter() - t_start))
+    skipped = sum("skipped (--budget" in l for l in out.lines)
+    out.add("\n%d failed or wrong, %d skipped (--budget); %.0f s in all." % (
+        failed, skipped, time.perf_counter() - t_start))
     with open(os.path.splitext(a.out)[0] + ".json", "w") as f:
         json.dump(raw, f, indent=1)
     sys.exit(1 if failed else 0)
