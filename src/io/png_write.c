@@ -151,6 +151,10 @@ static void deflate_strips(void *arg, int64_t begin, int64_t end, int part)
             s->failed = last ? zr != Z_STREAM_END : zr != Z_OK || z.avail_in != 0;
             s->out_len = cap - z.avail_out;
             s->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), s->out, (uInt)s->out_len);
+            /* Held until every strip is done: only its compressed size. */
+            uint8_t *fit = s->out_len ? realloc(s->out, s->out_len) : NULL;
+            if (fit)
+                s->out = fit;
         } else {
             s->failed = 1;
         }
