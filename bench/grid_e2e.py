@@ -223,11 +223,13 @@ def segment_section(a, gcut, names, inputs, have_gpu, out, raw, t_start):
     out.add("\n## `gcut segment` at 4 MP, wall time with the process's start and end\n",
             "`gcut segment -q --json -d DEV --seeds S -o mask.png IMAGE`, the defaults (GMM k=5, "
             "lambda 75, 8-connected, up to 5 cuts); stages in ms as gcut reports them; wall: the "
-            "whole process; outside: wall - gcut's total (start, options, end)%s.\n" % (
-                "; EAGER: the wall under CUDA_MODULE_LOADING=EAGER" if eager else ""),
-            "| image | dev | cuts | load | model | graph | cut | write | total | wall | outside |"
+            "whole process; outside: wall - gcut's total (start, options, end); start: CUDA's "
+            "start-up on its thread beside the load, wait: how long the cuts waited for it (in "
+            "graph)%s.\n" % ("; EAGER: the wall under CUDA_MODULE_LOADING=EAGER" if eager else ""),
+            "| image | dev | cuts | load | model | graph | cut | write | total | start | wait | "
+            "wall | outside |"
             + (" EAGER wall |" if eager else "") + (" mask = cpu |" if a.cpu and have_gpu else ""),
-            "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if eager else "")
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if eager else "")
             + ("---|" if a.cpu and have_gpu else ""))
     walls = raw.setdefault("segment", {})
     for n in names:
@@ -258,8 +260,9 @@ def segment_section(a, gcut, names, inputs, have_gpu, out, raw, t_start):
         for dev, r in res.items():
             t = r["time_ms"]
             walls.setdefault(dev, []).append(dict(r, name=n))
-            cells = [n, dev, str(r["iterations"])] + ["%.1f" % t[k] for k in (
-                "load", "model", "graph", "cut", "write", "total")] + [
+            cells = [n, dev, str(r["iterations"])] + ["%.1f" % t.get(k, float("nan")) for k in (
+                "load", "model", "graph", "cut", "write", "total", "device_start",
+                "device_wait")] + [
                 "%.0f" % r["wall"], "%.0f" % (r["wall"] - t["total"])]
             if eager:
                 cells.append("%.0f" % r["eager_wall"] if r.get("eager_wall") else "-")
@@ -270,16 +273,16 @@ def segment_section(a, gcut, names, inputs, have_gpu, out, raw, t_start):
                 n, dev, r["wall"], t["total"],
                 ", EAGER %.0f" % r["eager_wall"] if r.get("eager_wall") else ""), flush=True)
     lines = ["\nMedian (worst) over the images:\n",
-             "| dev | images | wall ms | outside ms | load | model | graph | cut | write |"
-             + (" EAGER wall ms |" if eager else ""),
-             "|---|---|---|---|---|---|---|---|---|" + ("---|" if eager else "")]
+             "| dev | images | wall ms | outside ms | load | model | graph | cut | write | start "
+             "| wait |" + (" EAGER wall ms |" if eager else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if eager else "")]
     for dev, rs in walls.items():
         ew = [r["eager_wall"] for r in rs if r.get("eager_wall")]
         lines.append("| %s | %d | %s | %s | %s |%s" % (
             dev, len(rs), mw([r["wall"] for r in rs], "%.0f"),
             mw([r["wall"] - r["time_ms"]["total"] for r in rs], "%.0f"),
-            " | ".join(mw([r["time_ms"][k] for r in rs]) for k in (
-                "load", "model", "graph", "cut", "write")),
+            " | ".join(mw([r["time_ms"].get(k, float("nan")) for r in rs]) for k in (
+                "load", "model", "graph", "cut", "write", "device_start", "device_wait")),
             (" %s |" % mw(ew, "%.0f")) if eager else ""))
     out.add(*lines)
     return failed

@@ -1058,6 +1058,15 @@ int gcut_fuzz_updates(const uint8_t *data, size_t size);
  * GCUT_E_INVALID for a NULL context, else GCUT_OK. */
 gcut_status gcut_context_warm_device(gcut_context *ctx);
 
+/* Where the start-up went, once a call has used the GPU: *start_ms, how
+ * long CUDA's start-up took on its thread (from gcut_context_warm_device()
+ * to the device's context made); *wait_ms, how long the calls that needed
+ * the device waited for it, in all (0 when the start-up was done before).
+ * Both 0 without a start-up thread. Either pointer may be NULL.
+ * GCUT_E_INVALID for a NULL context, else GCUT_OK. */
+gcut_status gcut_context_device_times(const gcut_context *ctx, double *start_ms,
+                                      double *wait_ms);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

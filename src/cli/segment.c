@@ -345,9 +345,11 @@ static gcut_status make_overlay(gcut_context *ctx, const gcut_image *im, const u
     return st;
 }
 
-static void print_json(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
-                       const double t[5])
+static void print_json(gcut_context *ctx, const seg_args *a, const gcut_image *im,
+                       const gcut_segment_info *info, const double t[5])
 {
+    double start_ms = 0, wait_ms = 0; /* CUDA's start-up beside the load, and the wait for it */
+    gcut_context_device_times(ctx, &start_ms, &wait_ms);
     printf("{\"image\": ");
     cli_json_string(stdout, a->input);
     printf(", \"width\": %d, \"height\": %d, \"flow\": %lld, \"energy\": %.6f, "
@@ -376,8 +378,9 @@ static void print_json(const seg_args *a, const gcut_image *im, const gcut_segme
         first = 0;
     }
     printf("}, \"time_ms\": {\"load\": %.3f, \"model\": %.3f, \"graph\": %.3f, \"cut\": %.3f, "
-           "\"write\": %.3f, \"total\": %.3f}}\n",
-           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3], t[4]);
+           "\"write\": %.3f, \"total\": %.3f, \"device_start\": %.3f, \"device_wait\": %.3f}}\n",
+           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3], t[4],
+           start_ms, wait_ms);
 }
 
 static void print_text(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
@@ -692,7 +695,7 @@ int cli_segment_main(int argc, char **argv)
         /* the message is out */
     } else {
         if (a.json)
-            print_json(&a, im, &info, t);
+            print_json(ctx, &a, im, &info, t);
         else
             print_text(&a, im, &info, t);
         cli_outputs_exit_done(); /* with CUDA: no teardown */
