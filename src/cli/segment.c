@@ -673,7 +673,7 @@ int cli_segment_main(int argc, char **argv)
             mask[i] = (uint8_t)(mask[i] ? a.mask_fg : a.mask_bg);
         st = gcut_image_save_png(ctx, cli_outputs_temp(&a.outs, a.output), mask, w, h, 1,
                                  (size_t)w);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; a.overlay && i < n; i++) /* back to 0/1 for the overlay */
             mask[i] = mask[i] == a.mask_fg;
     }
     if (!st && a.overlay) {
