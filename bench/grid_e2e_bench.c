@@ -1,14 +1,18 @@
 /* grid-e2e-bench: gcut_grid_solve() on the GPU from host arrays to labels,
  * against its kernel time and the transfer floor.
  *
- * Usage: grid-e2e-bench --link
+ * Usage: grid-e2e-bench --link [--hold MB] [--exit-now]
  *        grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] IMAGE SEEDS
  *
  * --link: CUDA's start-up in this fresh process (cudaFree(0) before any
  * other CUDA call), then the host<->device bandwidth of 64 MiB copies,
  * pageable and pinned, each the median of 9, and the time main() took (so
  * that the caller can tell the process's start and exit apart): one JSON
- * line.
+ * line. --hold MB: the process ends holding MB of device memory in 16
+ * buffers, a stream and 1 MiB pinned, as `gcut segment` does at 4 MP;
+ * --exit-now: it ends by _exit() after the line, without CUDA's teardown
+ * (as the gcut command does): the caller's wall time less main_ms, with and
+ * without, is what the teardown costs.
  *
  * Else: the segmentation-style graph of IMAGE with SEEDS (palette index 1
  * foreground, 2 background; terminals from 16^3-bin colour histograms of
@@ -30,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gcut.h"
 #include "gpu/gpu.h"
@@ -54,7 +59,7 @@ static double link_rate(void *dst, const void *src, enum cudaMemcpyKind kind)
     return (double)LINK_BYTES / (bench_median(ms, LINK_REPS) * 1e6);
 }
 
-static int link_main(void)
+static int link_main(int hold_mb, int exit_now)
 {
     const double entered = bench_now_ms();
     double t0 = bench_now_ms();
@@ -82,15 +87,33 @@ static int link_main(void)
     cudaFree(dev);
     cudaFreeHost(pinned);
     free(pageable);
+    /* What a segmentation leaves for the exit to tear down. */
+    cudaStream_t stream = NULL;
+    void *held[16] = {NULL}, *held_pinned = NULL;
+    if (hold_mb > 0) {
+        size_t each = ((size_t)hold_mb << 20) / 16;
+        int ok = cudaStreamCreate(&stream) == cudaSuccess &&
+                 cudaMallocHost(&held_pinned, (size_t)1 << 20) == cudaSuccess;
+        for (int k = 0; k < 16 && ok; k++)
+            ok = cudaMalloc(&held[k], each) == cudaSuccess &&
+                 cudaMemsetAsync(held[k], 0, each, stream) == cudaSuccess;
+        if (!ok || cudaStreamSynchronize(stream) != cudaSuccess) {
+            fprintf(stderr, "grid-e2e-bench: cannot hold %d MB\n", hold_mb);
+            return 1;
+        }
+    }
     /* main_ms: from main() to its return; the caller's wall time of the
      * process less this is the process's start and exit (CUDA's teardown). */
     printf("{\"device\": \"%s\", \"cuda_start_ms\": %.1f, \"h2d_pageable_gbs\": %.2f, "
            "\"h2d_pinned_gbs\": %.2f, \"d2h_pageable_gbs\": %.2f, \"d2h_pinned_gbs\": %.2f, "
-           "\"main_ms\": %.1f}\n",
-           prop.name, start_ms, h2d_pageable, h2d_pinned, d2h_pageable, d2h_pinned,
-           bench_now_ms() - entered);
-    fflush(stdout);
-    return 0;
+           "\"hold_mb\": %d, \"exit_now\": %s, \"main_ms\": %.1f}\n",
+           prop.name, start_ms, h2d_pageable, h2d_pinned, d2h_pageable, d2h_pinned, hold_mb,
+           exit_now ? "true" : "false", bench_now_ms() - entered);
+    if (fflush(stdout) != 0)
+        return 1;
+    if (exit_now)
+        _exit(0);
+    return 0; /* the held buffers go with CUDA's teardown at exit */
 }
 
 static int bin_of(const uint8_t *c)
@@ -104,26 +127,42 @@ static double dist2(const uint8_t *a, const uint8_t *b)
     return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
+/* The capacities of a segmentation-style graph, computed once: a fresh
+ * grid of them costs its creation and copies only. */
+typedef struct graph_arrays {
+    int w, h, conn;
+    int32_t *src, *snk, *arc[8];
+} graph_arrays;
+
+static void arrays_free(graph_arrays *a)
+{
+    free(a->src);
+    free(a->snk);
+    for (int d = 0; d < 8; d++)
+        free(a->arc[d]);
+}
+
 /* The graph of packed RGB `px` with seeds `seed` (0, 1 fg, 2 bg). */
-static gcut_grid *build_graph(gcut_context *ctx, const uint8_t *px, const uint8_t *seed, int w,
-                              int h, int conn, FILE *dump)
+static int compute_arrays(const uint8_t *px, const uint8_t *seed, int w, int h, int conn,
+                          graph_arrays *a)
 {
     const size_t n = (size_t)w * h;
-    gcut_grid *g = NULL;
-    if (gcut_grid_create(ctx, w, h, conn, &g))
-        return NULL;
+    memset(a, 0, sizeof *a);
+    a->w = w, a->h = h, a->conn = conn;
     double *hist = calloc(2 * 4096, sizeof *hist), total[2] = {4096, 4096};
-    int32_t *src = malloc(n * sizeof *src), *snk = malloc(n * sizeof *snk);
-    int32_t *arc = malloc(n * sizeof *arc);
     double *wt = malloc((3 * 255 * 255 + 1) * sizeof *wt);
-    gcut_status st = hist && src && snk && arc && wt ? GCUT_OK : GCUT_E_NOMEM;
-    for (size_t i = 0; i < n && !st; i++)
+    a->src = malloc(n * sizeof *a->src);
+    a->snk = malloc(n * sizeof *a->snk);
+    int ok = hist && wt && a->src && a->snk;
+    for (int d = 0; d < conn && ok; d++)
+        ok = (a->arc[d] = malloc(n * sizeof *a->arc[d])) != NULL;
+    for (size_t i = 0; i < n && ok; i++)
         if (seed[i]) {
             hist[(seed[i] - 1) * 4096 + bin_of(px + 3 * i)] += 1;
             total[seed[i] - 1] += 1;
         }
     double beta = 0;
-    for (int y = 0; y < h && !st; y++)
+    for (int y = 0; y < h && ok; y++)
         for (int x = 0; x < w; x++) {
             size_t i = (size_t)y * w + x;
             if (x + 1 < w)
@@ -133,24 +172,16 @@ static gcut_grid *build_graph(gcut_context *ctx, const uint8_t *px, const uint8_
         }
     beta = beta / (2.0 * n) + 1e-9;
     const int32_t hard = (int32_t)(conn * LAMBDA * SCALE * 2 + 1);
-    for (size_t i = 0; i < n && !st; i++) {
+    for (size_t i = 0; i < n && ok; i++) {
         int b = bin_of(px + 3 * i);
         double efg = -log((hist[b] + 1) / total[0]), ebg = -log((hist[4096 + b] + 1) / total[1]);
         efg = efg > MAX_REGION ? MAX_REGION : efg;
         ebg = ebg > MAX_REGION ? MAX_REGION : ebg;
         /* Cutting the source arc puts the pixel in the background. */
-        src[i] = seed[i] == 1 ? hard : seed[i] == 2 ? 0 : (int32_t)lround(ebg * SCALE);
-        snk[i] = seed[i] == 2 ? hard : seed[i] == 1 ? 0 : (int32_t)lround(efg * SCALE);
+        a->src[i] = seed[i] == 1 ? hard : seed[i] == 2 ? 0 : (int32_t)lround(ebg * SCALE);
+        a->snk[i] = seed[i] == 2 ? hard : seed[i] == 1 ? 0 : (int32_t)lround(efg * SCALE);
     }
-    if (!st)
-        st = gcut_grid_set_terminals(g, src, snk);
-    if (!st && dump) {
-        const int32_t head[3] = {w, h, conn};
-        fwrite(head, sizeof head, 1, dump);
-        fwrite(src, sizeof *src, n, dump);
-        fwrite(snk, sizeof *snk, n, dump);
-    }
-    for (int d = 0; d < conn && !st; d++) {
+    for (int d = 0; d < conn && ok; d++) {
         int dx, dy;
         gcut_dir_offset((gcut_dir)d, &dx, &dy);
         double inv_len = (dx && dy) ? 1.0 / sqrt(2.0) : 1.0;
@@ -160,20 +191,52 @@ static gcut_grid *build_graph(gcut_context *ctx, const uint8_t *px, const uint8_
             for (int x = 0; x < w; x++) {
                 size_t i = (size_t)y * w + x;
                 int nx = x + dx, ny = y + dy;
-                arc[i] = nx < 0 || ny < 0 || nx >= w || ny >= h
-                             ? 0
-                             : (int32_t)lround(wt[(int)dist2(px + 3 * i,
-                                                             px + 3 * ((size_t)ny * w + nx))]);
+                a->arc[d][i] = nx < 0 || ny < 0 || nx >= w || ny >= h
+                                   ? 0
+                                   : (int32_t)lround(wt[(int)dist2(
+                                         px + 3 * i, px + 3 * ((size_t)ny * w + nx))]);
             }
-        st = gcut_grid_set_edges(g, (gcut_dir)d, arc);
-        if (!st && dump)
-            fwrite(arc, sizeof *arc, n, dump);
     }
     free(hist);
-    free(src);
-    free(snk);
-    free(arc);
     free(wt);
+    if (!ok) {
+        fprintf(stderr, "grid-e2e-bench: out of memory\n");
+        arrays_free(a);
+    }
+    return ok ? 0 : -1;
+}
+
+/* The arrays in gpu_grid_pymaxflow.py's raw format. */
+static int dump_arrays(const graph_arrays *a, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    const size_t n = (size_t)a->w * a->h;
+    const int32_t head[3] = {a->w, a->h, a->conn};
+    fwrite(head, sizeof head, 1, f);
+    fwrite(a->src, sizeof *a->src, n, f);
+    fwrite(a->snk, sizeof *a->snk, n, f);
+    for (int d = 0; d < a->conn; d++)
+        fwrite(a->arc[d], sizeof *a->arc[d], n, f);
+    if (fclose(f)) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* A grid made afresh from the arrays (host arrays only, nothing solved). */
+static gcut_grid *make_grid(gcut_context *ctx, const graph_arrays *a)
+{
+    gcut_grid *g = NULL;
+    gcut_status st = gcut_grid_create(ctx, a->w, a->h, a->conn, &g);
+    if (!st)
+        st = gcut_grid_set_terminals(g, a->src, a->snk);
+    for (int d = 0; d < a->conn && !st; d++)
+        st = gcut_grid_set_edges(g, (gcut_dir)d, a->arc[d]);
     if (st) {
         fprintf(stderr, "grid-e2e-bench: %s\n", gcut_last_error(ctx));
         gcut_grid_destroy(g);
@@ -215,11 +278,15 @@ static int load_inputs(gcut_context *ctx, const char *image, const char *seeds, 
 
 int main(int argc, char **argv)
 {
-    int reps = 9, conn = 8, bk = 0;
+    int reps = 9, conn = 8, bk = 0, link = 0, hold_mb = 0, exit_now = 0;
     const char *dump_path = NULL, *image = NULL, *seeds = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--link"))
-            return link_main();
+            link = 1;
+        else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
+            hold_mb = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--exit-now"))
+            exit_now = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--conn") && i + 1 < argc)
@@ -233,8 +300,10 @@ int main(int argc, char **argv)
         else if (!seeds)
             seeds = argv[i];
     }
+    if (link)
+        return link_main(hold_mb, exit_now);
     if (!image || !seeds || reps < 1 || (conn != 4 && conn != 8)) {
-        fprintf(stderr, "Usage: grid-e2e-bench --link\n"
+        fprintf(stderr, "Usage: grid-e2e-bench --link [--hold MB] [--exit-now]\n"
                         "       grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] "
                         "IMAGE SEEDS\n");
         return 2;
@@ -250,16 +319,11 @@ int main(int argc, char **argv)
     int w = 0, h = 0;
     if (load_inputs(ctx, image, seeds, &px, &seed, &w, &h))
         return 1;
-    FILE *dump = dump_path ? fopen(dump_path, "wb") : NULL;
-    if (dump_path && !dump) {
-        perror(dump_path);
+    graph_arrays arrays;
+    if (compute_arrays(px, seed, w, h, conn, &arrays) ||
+        (dump_path && dump_arrays(&arrays, dump_path)))
         return 1;
-    }
-    gcut_grid *g = build_graph(ctx, px, seed, w, h, conn, dump);
-    if (dump && fclose(dump)) {
-        perror(dump_path);
-        return 1;
-    }
+    gcut_grid *g = make_grid(ctx, &arrays);
     if (!g)
         return 1;
 
@@ -288,7 +352,7 @@ int main(int argc, char **argv)
      * solving the same grid again would start from its kept flow (a warm
      * re-solve with nothing changed), not from the host arrays. */
     for (int r = 0; r < reps && e2e && kernel; r++) {
-        gcut_grid *fresh = build_graph(ctx, px, seed, w, h, conn, NULL);
+        gcut_grid *fresh = make_grid(ctx, &arrays);
         if (!fresh)
             return 1;
         t0 = bench_now_ms();
@@ -309,12 +373,14 @@ int main(int argc, char **argv)
         over[r] = e2e[r] - kernel[r];
     double bk_ms = -1;
     int bk_same = 1;
-    if (bk) {
+    if (bk) { /* a fresh grid too: not a warm start from the GPU's flow */
         gcut_solve_info bi;
-        if (gcut_grid_solve(g, "bk", &bi)) {
+        gcut_grid *fresh = make_grid(ctx, &arrays);
+        if (!fresh || gcut_grid_solve(fresh, "bk", &bi)) {
             fprintf(stderr, "grid-e2e-bench: BK: %s\n", gcut_last_error(ctx));
             return 1;
         }
+        gcut_grid_destroy(fresh);
         bk_ms = bi.time_ms;
         bk_same = bi.flow == flow;
     }
@@ -333,6 +399,7 @@ int main(int argc, char **argv)
     free(over);
     free(px);
     free(seed);
+    arrays_free(&arrays);
     gcut_grid_destroy(g);
     gcut_context_destroy(ctx);
     return verified && same && bk_same ? 0 : 1;

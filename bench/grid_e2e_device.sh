@@ -5,15 +5,21 @@
 # Steps: build (gcut, gcut-check, grid-e2e-bench in $BUILD, default
 # /tmp/build-e2e), check=NAME (gcut-check $CHECK_ARGS -o NAME), san=NAME
 # (compute-sanitizer memcheck of gcut-check -q -o NAME), bench[=ARGS] (bench/grid_e2e.py with $DATA,
-# default ../../.devshared/data/grabcut; ARGS comma-separated). PyMaxflow comes
+# default .devshared/data/grabcut of the repository root or, from a copy
+# under .devwt/, ../../.devshared/data/grabcut; ARGS comma-separated). PyMaxflow comes
 # from the wheels in $WHEELS (default ../../.whl) when they are there.
 # Logs go to OUTDIR; the exit status is non-zero when a step failed.
+# The whole measurement in one command of about 80 s (under 150 s), with the
+# lead's build in build-dev:
+#   BUILD=build-dev bash bench/grid_e2e_device.sh OUTDIR bench=--eager,--budget,130
+# leaves OUTDIR/grid_e2e.md (the summary), grid_e2e.json and bench.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$1
 shift
 build=${BUILD:-/tmp/build-e2e}
-data=${DATA:-../../.devshared/data/grabcut}
+data=${DATA:-.devshared/data/grabcut}
+[ -d "$data" ] || data=../../.devshared/data/grabcut
 wheels=${WHEELS:-../../.whl}
 mkdir -p "$out"
 status=0

@@ -416,12 +416,13 @@ const char *gcut_image_path(const gcut_image *image);
 
 /* Save caller-owned pixels (1-4 channels of 8 bits) by the path's extension:
  * .png, .pgm, .ppm, and .jpg/.jpeg (quality 95) and .bmp when
- * gcut_image_stb_built(). PNG goes through stb_image_write when built in,
- * else libpng. Written to a temporary and renamed: never a partial file. */
+ * gcut_image_stb_built(). PNG is compressed on the context's threads
+ * (zlib), the same file for any thread count. Written to a temporary and
+ * renamed: never a partial file. */
 gcut_status gcut_image_save(gcut_context *ctx, const char *path, const uint8_t *pixels,
                             int width, int height, int channels, size_t stride_bytes);
 
-/* Save as PNG through libpng, whatever the extension. */
+/* Save as PNG, whatever the extension. */
 gcut_status gcut_image_save_png(gcut_context *ctx, const char *path, const uint8_t *pixels,
                                 int width, int height, int channels, size_t stride_bytes);
 
@@ -1056,6 +1057,15 @@ int gcut_fuzz_updates(const uint8_t *data, size_t size);
  * GCUT_DEVICE_CPU, in a build without CUDA, or once the GPU is in use.
  * GCUT_E_INVALID for a NULL context, else GCUT_OK. */
 gcut_status gcut_context_warm_device(gcut_context *ctx);
+
+/* Where the start-up went, once a call has used the GPU: *start_ms, how
+ * long CUDA's start-up took on its thread (from gcut_context_warm_device()
+ * to the device's context made); *wait_ms, how long the calls that needed
+ * the device waited for it, in all (0 when the start-up was done before).
+ * Both 0 without a start-up thread. Either pointer may be NULL.
+ * GCUT_E_INVALID for a NULL context, else GCUT_OK. */
+gcut_status gcut_context_device_times(const gcut_context *ctx, double *start_ms,
+                                      double *wait_ms);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

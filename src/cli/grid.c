@@ -153,18 +153,20 @@ static gcut_status write_labels(gcut_context *ctx, gcut_grid *grid, const char *
     return st;
 }
 
-static void print_json(const grid_args *a, gcut_grid *grid, const gcut_solve_info *info,
-                       double read_ms, int verified)
+static void print_json(const gcut_context *ctx, const grid_args *a, gcut_grid *grid,
+                       const gcut_solve_info *info, double read_ms, int verified)
 {
     printf("{\"flow\": %lld, \"time_ms\": %.3f, \"device\": ", (long long)info->flow,
            info->time_ms);
     cli_json_string(stdout, info->device);
     printf(", \"algo\": ");
     cli_json_string(stdout, info->algo);
+    double start_ms = 0, wait_ms = 0; /* CUDA's start-up beside the read, and the wait for it */
+    gcut_context_device_times(ctx, &start_ms, &wait_ms);
     printf(", \"width\": %d, \"height\": %d, \"connectivity\": %d, \"iterations\": %lld, "
-           "\"read_ms\": %.3f",
+           "\"read_ms\": %.3f, \"device_start_ms\": %.3f, \"device_wait_ms\": %.3f",
            gcut_grid_width(grid), gcut_grid_height(grid), gcut_grid_connectivity(grid),
-           (long long)info->iterations, read_ms);
+           (long long)info->iterations, read_ms, start_ms, wait_ms);
     if (a->verify)
         printf(", \"verified\": %s", verified ? "true" : "false");
     printf("}\n");
@@ -211,7 +213,7 @@ int cli_grid_main(int argc, char **argv)
     if (a.verify && (st = gcut_grid_verify(grid, &cut))) {
         /* The answer is wrong: say so, and write nothing from it. */
         if (a.json)
-            print_json(&a, grid, &info, read_ms, 0);
+            print_json(ctx, &a, grid, &info, read_ms, 0);
         rc = cli_runtime_error(cmd, ctx, st);
         goto done;
     }
@@ -223,9 +225,10 @@ int cli_grid_main(int argc, char **argv)
     if ((rc = cli_outputs_commit(&a.outs)))
         goto done;
     if (a.json)
-        print_json(&a, grid, &info, read_ms, 1);
+        print_json(ctx, &a, grid, &info, read_ms, 1);
     else
         print_text(&a, grid, &info, read_ms, cut);
+    cli_outputs_exit_done(); /* with CUDA: no teardown */
     rc = CLI_EXIT_OK;
 done:
     gcut_grid_destroy(grid);

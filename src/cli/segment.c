@@ -44,7 +44,8 @@ static void usage(FILE *out)
             "  -o, --output PNG         the mask, 8-bit grey: 255 foreground, 0 background\n"
             "  -M, --mask-values FG,BG  other mask values, e.g. 1,0\n"
             "  -O, --overlay FILE       the image with the foreground tinted green and the\n"
-            "                           seeds drawn (red foreground, blue background); %s\n"
+            "                           seeds drawn (red foreground, blue background):\n"
+            "                           %s\n"
             "  -g, --save-graph FILE    the final cut's graph, DIMACS with a grid hint\n"
             "                           (solve it again with 'gcut grid')\n"
             "  -j, --json               print one JSON object on stdout\n"
@@ -78,9 +79,9 @@ static void usage(FILE *out)
             "\n"
             "Exit status: 0 success, 1 runtime error (bad file, no GPU with --device gpu),\n"
             "2 usage error. On failure no output file is left behind.\n",
-            gcut_image_stb_built() ? ".png, .jpg or .bmp (stb_image_write)"
-                                   : ".png (this build has no stb_image_write,\n"
-                                     "                           so the overlay is PNG via libpng)",
+            gcut_image_stb_built() ? ".png, .ppm, .jpg or .bmp"
+                                   : ".png or .ppm (this build has no stb_image_write\n"
+                                     "                           for .jpg and .bmp)",
             d.components, d.iterations, d.lambda, d.connectivity, gcut_grid_algorithms());
 }
 
@@ -344,9 +345,11 @@ static gcut_status make_overlay(gcut_context *ctx, const gcut_image *im, const u
     return st;
 }
 
-static void print_json(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
-                       const double t[5])
+static void print_json(gcut_context *ctx, const seg_args *a, const gcut_image *im,
+                       const gcut_segment_info *info, const double t[5])
 {
+    double start_ms = 0, wait_ms = 0; /* CUDA's start-up beside the load, and the wait for it */
+    gcut_context_device_times(ctx, &start_ms, &wait_ms);
     printf("{\"image\": ");
     cli_json_string(stdout, a->input);
     printf(", \"width\": %d, \"height\": %d, \"flow\": %lld, \"energy\": %.6f, "
@@ -375,8 +378,9 @@ static void print_json(const seg_args *a, const gcut_image *im, const gcut_segme
         first = 0;
     }
     printf("}, \"time_ms\": {\"load\": %.3f, \"model\": %.3f, \"graph\": %.3f, \"cut\": %.3f, "
-           "\"write\": %.3f, \"total\": %.3f}}\n",
-           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3], t[4]);
+           "\"write\": %.3f, \"total\": %.3f, \"device_start\": %.3f, \"device_wait\": %.3f}}\n",
+           t[0], info->time_model_ms, info->time_graph_ms, info->time_cut_ms, t[3], t[4],
+           start_ms, wait_ms);
 }
 
 static void print_text(const seg_args *a, const gcut_image *im, const gcut_segment_info *info,
@@ -597,6 +601,8 @@ int cli_segment_main(int argc, char **argv)
     gcut_context_warm_device(ctx);
     if (a.sequence) {
         rc = run_sequence(&a, ctx);
+        if (rc == CLI_EXIT_OK)
+            cli_outputs_exit_done(); /* with CUDA: no teardown */
         gcut_context_destroy(ctx);
         return rc;
     }
@@ -667,7 +673,7 @@ int cli_segment_main(int argc, char **argv)
             mask[i] = (uint8_t)(mask[i] ? a.mask_fg : a.mask_bg);
         st = gcut_image_save_png(ctx, cli_outputs_temp(&a.outs, a.output), mask, w, h, 1,
                                  (size_t)w);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; a.overlay && i < n; i++) /* back to 0/1 for the overlay */
             mask[i] = mask[i] == a.mask_fg;
     }
     if (!st && a.overlay) {
@@ -687,10 +693,12 @@ int cli_segment_main(int argc, char **argv)
         rc = own_error ? cli_error(cmd, st, "%s", own_error) : cli_runtime_error(cmd, ctx, st);
     } else if ((rc = cli_outputs_commit(&a.outs))) {
         /* the message is out */
-    } else if (a.json) {
-        print_json(&a, im, &info, t);
     } else {
-        print_text(&a, im, &info, t);
+        if (a.json)
+            print_json(ctx, &a, im, &info, t);
+        else
+            print_text(&a, im, &info, t);
+        cli_outputs_exit_done(); /* with CUDA: no teardown */
     }
     free(overlay);
     free(marks);

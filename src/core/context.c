@@ -88,6 +88,18 @@ gcut_status gcut_context_warm_device(gcut_context *ctx)
     return gcut__gpu_warm_start(ctx);
 }
 
+gcut_status gcut_context_device_times(const gcut_context *ctx, double *start_ms,
+                                      double *wait_ms)
+{
+    if (!ctx)
+        return GCUT_E_INVALID;
+    if (start_ms)
+        *start_ms = ctx->device_start_ms;
+    if (wait_ms)
+        *wait_ms = ctx->device_wait_ms;
+    return GCUT_OK;
+}
+
 const gcut_options *gcut_context_options(const gcut_context *ctx)
 {
     return ctx ? &ctx->options : NULL;

@@ -17,6 +17,7 @@ struct gcut_context {
     int device_count;   /* -1 until probed */
     void *gpu;          /* GPU state owned by src/gpu (NULL until first used) */
     void *gpu_warm;     /* the device's start-up thread (src/gpu/device.cu), or NULL */
+    double device_start_ms, device_wait_ms; /* gcut_context_device_times() */
 };
 
 /* Record a formatted message as the context's last error and return

@@ -85,6 +85,7 @@ static void free_grid_buffers(gcut__gpu *s)
 typedef struct gpu_warm {
     pthread_t thread;
     int index;
+    double begun_ms, ready_ms; /* gcut__now_ms(): asked to start, and the context made */
 } gpu_warm;
 
 /* CUDA's start-up: the driver, and the device's primary context, which
@@ -92,12 +93,13 @@ typedef struct gpu_warm {
  * for the first real call to meet and report. */
 static void *warm_device(void *arg)
 {
-    const gpu_warm *w = (const gpu_warm *)arg;
+    gpu_warm *w = (gpu_warm *)arg;
     int count = 0;
     if (cudaGetDeviceCount(&count) == cudaSuccess && w->index < count &&
         cudaSetDevice(w->index) == cudaSuccess)
         cudaFree(0);
     cudaGetLastError(); /* this thread's sticky error */
+    w->ready_ms = gcut__now_ms();
     return NULL;
 }
 
@@ -109,6 +111,7 @@ extern "C" gcut_status gcut__gpu_warm_start(gcut_context *ctx)
     if (!w)
         return GCUT_OK; /* no start-up beside: the first call starts the device */
     w->index = ctx->options.gpu_index;
+    w->begun_ms = gcut__now_ms();
     if (pthread_create(&w->thread, NULL, warm_device, w) != 0) {
         free(w);
         return GCUT_OK;
@@ -117,13 +120,17 @@ extern "C" gcut_status gcut__gpu_warm_start(gcut_context *ctx)
     return GCUT_OK;
 }
 
-/* Wait for the start-up thread, if one runs. */
+/* Wait for the start-up thread, if one runs, and keep how long it took
+ * and how long this waited for it. */
 static void warm_join(gcut_context *ctx)
 {
     gpu_warm *w = (gpu_warm *)ctx->gpu_warm;
     if (!w)
         return;
+    double t0 = gcut__now_ms();
     pthread_join(w->thread, NULL);
+    ctx->device_wait_ms += gcut__now_ms() - t0;
+    ctx->device_start_ms = w->ready_ms - w->begun_ms;
     free(w);
     ctx->gpu_warm = NULL;
 }

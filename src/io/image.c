@@ -208,7 +208,7 @@ gcut_status gcut_image_save(gcut_context *ctx, const char *path, const uint8_t *
         return st;
     if (pnm)
         st = pnm_write(ctx, path, af.fp, pixels, width, height, channels, stride_bytes, pnm == 6);
-    else if (gcut_image_stb_built())
+    else if (gcut_image_stb_built() && strcmp(format, "png")) /* PNG: ours, on threads */
         st = gcut__stb_write(ctx, path, af.fp, format, pixels, width, height, channels,
                              stride_bytes);
     else

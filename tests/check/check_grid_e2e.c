@@ -204,11 +204,27 @@ void check_grid_gpu_overflow(check_report *r, int count, uint64_t seed)
     check_gpu_run(r, overflow_one, "tiled", count, seed);
 }
 
+/* The start-up's times: none for a context never started beside (cold),
+ * none for a CPU context, a start that took time once a GPU solve joined
+ * it, and never negative. */
+static int device_times_ok(const gcut_context *warm, const gcut_context *cold, int on_gpu)
+{
+    double ws = -1, ww = -1, cs = -1, cw = -1;
+    if (gcut_context_device_times(warm, &ws, &ww) || gcut_context_device_times(cold, &cs, &cw))
+        return 0;
+    if (cs != 0 || cw != 0 || ws < 0 || ww < 0)
+        return 0;
+    if (gcut_context_options(warm)->device == GCUT_DEVICE_CPU && (ws != 0 || ww != 0))
+        return 0;
+    return !on_gpu || ws > 0;
+}
+
 void check_grid_warm_device(check_report *r, int count, uint64_t seed)
 {
     static const gcut_device devices[3] = {GCUT_DEVICE_CPU, GCUT_DEVICE_AUTO, GCUT_DEVICE_GPU};
     gcut_context *cpu = check_context(GCUT_DEVICE_CPU);
-    if (!cpu || gcut_context_warm_device(NULL) != GCUT_E_INVALID) {
+    if (!cpu || gcut_context_warm_device(NULL) != GCUT_E_INVALID ||
+        gcut_context_device_times(NULL, NULL, NULL) != GCUT_E_INVALID) {
         check_fail(r, "warm device: no CPU context, or NULL not refused");
         gcut_context_destroy(cpu);
         return;
@@ -238,6 +254,8 @@ void check_grid_warm_device(check_report *r, int count, uint64_t seed)
                            (long long)wi.flow, wi.device, (long long)want, ci.device);
             else if (ws == GCUT_OK && !verify(r, warm, gw, want, what))
                 ; /* verify() said why */
+            else if (!device_times_ok(warm, cold, ws == GCUT_OK && strcmp(wi.device, "cpu")))
+                check_fail(r, "%s: gcut_context_device_times() inconsistent", what);
             else
                 r->passed++;
         }

@@ -28,7 +28,9 @@ void check_grid_gpu_overflow(check_report *r, int count, uint64_t seed);
  * `count` random grids with the default solver exactly as contexts not
  * started so (the same status, and where they solve, BK's flow and a
  * verified proof); NULL is refused; a context started and never used is
- * destroyed cleanly (the start-up thread joined). */
+ * destroyed cleanly (the start-up thread joined); gcut_context_device_times()
+ * says 0 for contexts not started beside, and a start that took time once a
+ * GPU solve waited for it. */
 void check_grid_warm_device(check_report *r, int count, uint64_t seed);
 
 #endif

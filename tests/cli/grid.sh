@@ -77,13 +77,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 want = {"flow": int, "time_ms": float, "device": str, "algo": str, "width": int,
         "height": int, "connectivity": int, "iterations": int, "read_ms": float,
-        "verified": bool}
+        "device_start_ms": float, "device_wait_ms": float, "verified": bool}
 assert set(d) == set(want), sorted(d)
 for k, t in want.items():
     assert type(d[k]) is t or (t is float and type(d[k]) is int), (k, d[k])
 assert d["flow"] == 8 and d["width"] == 3 and d["height"] == 2, d
 assert d["connectivity"] == 4 and d["device"] == "cpu" and d["algo"] == "bk", d
 assert d["verified"] is True and d["time_ms"] >= 0 and d["read_ms"] >= 0, d
+assert d["device_start_ms"] == 0 and d["device_wait_ms"] == 0, d  # no GPU started on cpu
 ' "$TMP/json"
 }
 expect "--json prints one object with the keys and types" json_ok

@@ -36,5 +36,5 @@ done
 g++ -O2 "${extra[@]}" -I"$here" -c "$out/globals.cpp" -o "$out/globals.o"
 objs=$(find "$build/CMakeFiles/gcut_objects.dir" -name '*.o' ! -name 'flow_gpu_nogpu.c.o')
 g++ -O2 "${extra[@]}" -I"$src/include" -I"$build/include" -I"$src/src" -x c "$here/harness.c" -x none \
-  "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -lstdc++ -o "$out/harness"
+  "$out"/*.o $objs -lpng -lz -ljpeg -lm -lpthread -lstdc++ -o "$out/harness"
 "$out/harness" "${2:-200}" ${3:+"$3"}
