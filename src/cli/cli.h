@@ -86,4 +86,15 @@ typedef struct cli_run_flags {
 int cli_run_flag_option(const char *cmd, int c, char **argv, const char *optstring,
                         void (*usage)(FILE *out), cli_run_flags *flags);
 
+/* segment and grid on the GPU: fork before anything starts CUDA, so that
+ * the command returns once its outputs are written while the driver's
+ * release of the context (about 100 ms) finishes in the child
+ * (cli_detach.c). No-op without CUDA or its driver, with --device cpu or
+ * GCUT_DETACH=0. */
+void cli_detach_start(gcut_device device);
+
+/* After a successful run whose outputs are committed and whose report is
+ * printed: hand the exit status to the waiting parent. */
+void cli_detach_done(void);
+
 #endif

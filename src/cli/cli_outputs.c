@@ -161,12 +161,3 @@ void cli_outputs_abort(cli_outputs *o)
         o->temp[k] = NULL;
     }
 }
-
-void cli_outputs_exit_done(void)
-{
-    if (!gcut_cuda_built())
-        return;
-    if (fflush(stdout) != 0 || fflush(stderr) != 0 || ferror(stdout))
-        return; /* the normal exit, as before */
-    _exit(CLI_EXIT_OK);
-}

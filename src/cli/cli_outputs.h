@@ -46,13 +46,4 @@ int cli_outputs_commit(cli_outputs *o);
 /* Remove every temporary (after a failure) and forget them. */
 void cli_outputs_abort(cli_outputs *o);
 
-/* After a successful run whose outputs are all committed and whose report
- * is printed: in a build with CUDA, flush stdout and stderr and end the
- * process at once (_exit(0)), skipping the exit handlers. CUDA's handler
- * destroys the device context allocation by allocation (about 100 ms on an
- * H200); the driver frees it as a whole when the process ends. Returns
- * (the caller then cleans up and exits as usual) in a build without CUDA,
- * or when the flush fails. Never on an error path. */
-void cli_outputs_exit_done(void);
-
 #endif

@@ -193,6 +193,7 @@ int cli_grid_main(int argc, char **argv)
     if (rc >= 0)
         return rc;
 
+    cli_detach_start(a.device);
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.threads, &ctx)))
         return rc;
@@ -228,7 +229,7 @@ int cli_grid_main(int argc, char **argv)
         print_json(ctx, &a, grid, &info, read_ms, 1);
     else
         print_text(&a, grid, &info, read_ms, cut);
-    cli_outputs_exit_done(); /* with CUDA: no teardown */
+    cli_detach_done();
     rc = CLI_EXIT_OK;
 done:
     gcut_grid_destroy(grid);

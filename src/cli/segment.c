@@ -594,6 +594,7 @@ int cli_segment_main(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    cli_detach_start(a.device);
     gcut_context *ctx = NULL;
     if ((rc = cli_context_create(cmd, a.device, a.quiet ? 0 : 1, a.opt.threads, &ctx)))
         return rc;
@@ -602,7 +603,7 @@ int cli_segment_main(int argc, char **argv)
     if (a.sequence) {
         rc = run_sequence(&a, ctx);
         if (rc == CLI_EXIT_OK)
-            cli_outputs_exit_done(); /* with CUDA: no teardown */
+            cli_detach_done();
         gcut_context_destroy(ctx);
         return rc;
     }
@@ -698,7 +699,7 @@ int cli_segment_main(int argc, char **argv)
             print_json(ctx, &a, im, &info, t);
         else
             print_text(&a, im, &info, t);
-        cli_outputs_exit_done(); /* with CUDA: no teardown */
+        cli_detach_done();
     }
     free(overlay);
     free(marks);

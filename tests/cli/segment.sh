@@ -164,4 +164,34 @@ if [ "$rc" -ne 0 ]; then
     expect "--device gpu without one says why" err_has "GPU"
 fi
 
+# GPU runs fork (cli_detach.c): the command returns with the child's status
+# once the outputs are in place. GCUT_DETACH=1 forks without a driver too
+# (a no-op in builds without CUDA).
+export GCUT_DETACH=1
+run -q --json -s "$SEEDS" -o "$TMP/detached.png" "$IMG"
+expect "a detached run exits 0" is 0
+expect "a detached run's mask is there when it returns" is_png "$TMP/detached.png"
+expect "a detached run's JSON is whole" out_has '"foreground"'
+"$GCUT" segment -q --json -s "$SEEDS" -o "$TMP/piped.png" "$IMG" | cat >"$TMP/out"
+expect "a detached run's output through a pipe is whole" out_has '"foreground"'
+run -q -s "$SEEDS" -o "$TMP/detached-missing.png" "$TMP/no-such-image.jpg"
+expect "a detached failure exits 1" is 1
+expect "a detached failure names the input" err_has "no-such-image.jpg"
+expect "a detached failure writes nothing" nothing_at "$TMP/detached-missing.png"
+# A signal to the command reaches its worker: seeds from a FIFO keep it waiting.
+mkfifo "$TMP/seeds-fifo"
+"$GCUT" segment -q -s "$TMP/seeds-fifo" -o "$TMP/killed.png" "$IMG" >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+expect "SIGTERM ends a detached run (143)" is 143
+sleep 0.3
+# (A finished worker that nobody reaped shows as "[gcut] <defunct>".)
+worker_left() { ps -eo args= | grep -F "$TMP/seeds-fifo" | grep -qv grep; }
+expect "SIGTERM leaves no worker running" eval '! worker_left'
+expect "SIGTERM leaves no output" nothing_at "$TMP/killed.png"
+unset GCUT_DETACH
+
 finish
