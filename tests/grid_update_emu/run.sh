@@ -32,5 +32,5 @@ g++ "${flags[@]}" -fno-sanitize=null -c "$out/grid_update.cpp" -o "$out/grid_upd
 g++ "${flags[@]}" -c "$here/harness.cpp" -o "$out/harness.o"
 g++ -O2 "${extra[@]}" -I"$src/tests/flow_gpu_emu" -c "$out/globals.cpp" -o "$out/globals.o"
 objs=$(find "$build/CMakeFiles/gcut_objects.dir" -name '*.o')
-g++ -O2 "${extra[@]}" "$out"/*.o $objs -lpng -ljpeg -lm -lpthread -o "$out/harness"
+g++ -O2 "${extra[@]}" "$out"/*.o $objs -lpng -lz -ljpeg -lm -lpthread -o "$out/harness"
 "$out/harness" "${2:-200}"
