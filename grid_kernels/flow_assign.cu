@@ -40,6 +40,20 @@
  * RubberWhale stays under a million. */
 #define CHAIN_CAP (1 << 24)
 
+/* Lanes that scan one bid's arcs (or one object's rows) together: a warp.
+ * The CPU emulation (tests/flow_gpu_emu) runs the kernels with one. */
+#ifndef FLOW_LANES
+#define FLOW_LANES 32
+#endif
+#define FULL_MASK 0xffffffffu
+
+#ifdef FLOW_ASSIGN_TRACE
+static long long trace_bids, trace_rev, trace_chain;
+#define TRACE(x) x
+#else
+#define TRACE(x)
+#endif
+
 static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
 
 static __device__ __forceinline__ unsigned long long load_word(const unsigned long long *p)
@@ -165,8 +179,37 @@ static __global__ void clear_owners_kernel(unsigned long long *object, int objec
         object[j] = reset_prices ? 0ull : object[j] & ~id_mask;
 }
 
-/* Forward auction: one thread a starting row, then every row its bids
- * displace (see the top of the file). */
+/* The best and second-best arc of one bid, ties to the lower arc (so the
+ * lower column, as arcs go up by column within a row); a lane's share
+ * merged in, then the lanes' by a butterfly, every lane getting the same. */
+struct bid_best {
+    long long d1, d2;
+    int k;
+};
+
+static __device__ __forceinline__ void bid_merge(bid_best *a, long long d1, long long d2, int k)
+{
+    if (d1 < a->d1 || (d1 == a->d1 && k < a->k)) {
+        a->d2 = a->d1 < d2 ? a->d1 : d2;
+        a->d1 = d1, a->k = k;
+    } else if (d1 < a->d2) {
+        a->d2 = d1;
+    }
+}
+
+static __device__ __forceinline__ void bid_reduce(bid_best *a)
+{
+    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+        long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
+        long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
+        int k = __shfl_xor_sync(FULL_MASK, a->k, off);
+        bid_merge(a, d1, d2, k);
+    }
+}
+
+/* Forward auction: one warp a starting row, then every row its bids
+ * displace (see the top of the file); the lanes scan a row's arcs together,
+ * lane 0 places the bid. */
 static __global__ void __launch_bounds__(256)
     forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
                    const int32_t *__restrict__ arc_cost, int rows, long long scale,
@@ -174,37 +217,47 @@ static __global__ void __launch_bounds__(256)
                    long long eps, long long *scalars)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
-    for (int start = blockIdx.x * blockDim.x + threadIdx.x; start < rows;
-         start += gridDim.x * blockDim.x) {
-        int r = start;
+    const int lane = (int)(threadIdx.x % FLOW_LANES);
+    const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
+    for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
+         start < rows; start += warps) {
+        int r = (int)start;
         for (int steps = 0; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
-                scalars[GCUT_FLOW_S_STALLED] = 1;
+                if (lane == 0)
+                    scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
-            long long d1 = LLONG_MAX, d2 = LLONG_MAX;
-            int best = -1;
-            unsigned long long best_word = 0;
-            for (int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
-                int j = arc_col[k];
-                unsigned long long word = load_word(&object[j]);
+            const int k0 = row_ptr[r], k1 = row_ptr[r + 1];
+            bid_best b = {LLONG_MAX, LLONG_MAX, INT_MAX};
+            unsigned long long word = 0, best_word = 0;
+            for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
+                word = load_word(&object[arc_col[k]]);
                 long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
-                if (value < d1 || (value == d1 && j < best)) {
-                    d2 = d1, d1 = value, best = j, best_word = word;
-                } else if (value < d2) {
-                    d2 = value;
-                }
+                if (value < b.d1)
+                    best_word = word;
+                bid_merge(&b, value, LLONG_MAX, k);
             }
-            if (d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
-                d2 = d1;
-            unsigned long long price = (best_word >> id_bits) + (unsigned long long)(d2 - d1) +
+            bid_reduce(&b);
+            /* The winning arc's word, from the lane that read it. */
+            best_word = __shfl_sync(FULL_MASK, best_word, (b.k - k0) % FLOW_LANES);
+            const int best = arc_col[b.k];
+            if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
+                b.d2 = b.d1;
+            unsigned long long price = (best_word >> id_bits) +
+                                       (unsigned long long)(b.d2 - b.d1) +
                                        (unsigned long long)eps;
             if (price >= price_limit) {
-                scalars[GCUT_FLOW_S_OVERFLOW] = 1;
+                if (lane == 0)
+                    scalars[GCUT_FLOW_S_OVERFLOW] = 1;
                 break;
             }
-            unsigned long long bid = price << id_bits | (unsigned long long)(r + 1);
-            unsigned long long old = atomicCAS(&object[best], best_word, bid);
+            TRACE(if (lane == 0) { trace_bids++; if (steps > trace_chain) trace_chain = steps; })
+            unsigned long long bid = price << id_bits | (unsigned long long)(r + 1), old = 0;
+            if (lane == 0)
+                old = atomicCAS(&object[best], best_word, bid);
+            old = __shfl_sync(FULL_MASK, old, 0);
+            __syncwarp();
             if (old != best_word)
                 continue; /* the price moved: bid again from the new one */
             r = (int)(old & id_mask) - 1; /* the displaced owner, or -1 */
@@ -230,33 +283,66 @@ static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, int id_bits
     a.row_word[owner] = version << 32 | (unsigned)k;
 }
 
-/* Reverse steps: one thread a free object with a positive price, then every
- * object its steps free (see the top of the file). */
+/* The row that gains most from an object and the second gain, ties to the
+ * lower transpose entry; merged as bid_best. */
+struct rev_best {
+    long long b1, b2;
+    int t;
+};
+
+static __device__ __forceinline__ void rev_merge(rev_best *a, long long b1, long long b2, int t)
+{
+    if (b1 > a->b1 || (b1 == a->b1 && t < a->t)) {
+        a->b2 = a->b1 > b2 ? a->b1 : b2;
+        a->b1 = b1, a->t = t;
+    } else if (b1 > a->b2) {
+        a->b2 = b1;
+    }
+}
+
+static __device__ __forceinline__ void rev_reduce(rev_best *a)
+{
+    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+        long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
+        long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
+        int t = __shfl_xor_sync(FULL_MASK, a->t, off);
+        rev_merge(a, b1, b2, t);
+    }
+}
+
+/* Reverse steps: one warp a free object with a positive price, then every
+ * object its steps free (see the top of the file); the lanes scan the
+ * object's rows together, lane 0 moves the words. */
 static __global__ void __launch_bounds__(256)
     reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
-    const int n = a.n;
-    for (int start = blockIdx.x * blockDim.x + threadIdx.x; start < 2 * n;
-         start += gridDim.x * blockDim.x) {
+    const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
+    const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
+    for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
+         start < 2ll * n; start += warps) {
         unsigned long long word = load_word(&a.object[start]);
         if ((word & id_mask) || !(word >> id_bits))
             continue;
-        if (atomicCAS(&a.object[start], word, word | claimed) != word)
+        unsigned long long seen = 0;
+        if (lane == 0)
+            seen = atomicCAS(&a.object[start], word, word | claimed);
+        if (__shfl_sync(FULL_MASK, seen, 0) != word)
             continue;
-        int j = start;
-        unsigned long long price_j = word >> id_bits;
+        int j = (int)start;
         for (int steps = 0;; steps++) {
             if (steps == CHAIN_CAP) {
-                a.scalars[GCUT_FLOW_S_STALLED] = 1;
+                if (lane == 0)
+                    a.scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
+            TRACE(if (lane == 0) { trace_rev++; if (steps > trace_chain) trace_chain = steps; })
             /* The rows with an arc to j: a pixel's transpose, or the dummy's row. */
-            int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
-            long long b1 = LLONG_MIN, b2 = LLONG_MIN;
+            const int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
+            rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
             int best_row = -1, best_arc = -1;
             unsigned long long best_rw = 0;
-            for (int t = t0; t < t1; t++) {
+            for (int t = t0 + lane; t < t1; t += FLOW_LANES) {
                 int i = j < n ? a.t_row[t] : j - n;
                 int k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
                 unsigned long long rw = load_word(&a.row_word[i]);
@@ -266,34 +352,47 @@ static __global__ void __launch_bounds__(256)
                 long long gain = (long long)a.arc_cost[own] * scale +
                                  (long long)(own_word >> id_bits) -
                                  (long long)a.arc_cost[k] * scale;
-                if (gain > b1) {
-                    b2 = b1, b1 = gain, best_row = i, best_arc = k, best_rw = rw;
-                } else if (gain > b2) {
-                    b2 = gain;
+                if (gain > b.b1)
+                    best_row = i, best_arc = k, best_rw = rw;
+                rev_merge(&b, gain, LLONG_MIN, t);
+            }
+            rev_reduce(&b);
+            /* The winning row's words, from the lane that read them. */
+            const int src = b.t == INT_MAX ? 0 : (b.t - t0) % FLOW_LANES;
+            best_row = __shfl_sync(FULL_MASK, best_row, src);
+            best_arc = __shfl_sync(FULL_MASK, best_arc, src);
+            best_rw = __shfl_sync(FULL_MASK, best_rw, src);
+            if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
+                if (lane == 0)
+                    atomicExch(&a.object[j], 0ull);
+                break;
+            }
+            const long long lowered = b.b2 == LLONG_MIN || b.b2 - eps < 0 ? 0 : b.b2 - eps;
+            const int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
+            int moved = 0;
+            unsigned long long fw = 0;
+            if (lane == 0) {
+                /* The new price first, so that a reader of the row's new arc sees it. */
+                atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
+                __threadfence();
+                unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
+                moved = atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw;
+                if (!moved) {
+                    atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
+                                                 (unsigned long long)(best_row + 1));
+                    /* The row's old object is free now; this warp goes on with it. */
+                    fw = load_word(&a.object[freed]);
+                    atomicExch(&a.object[freed],
+                               fw >> id_bits ? (fw >> id_bits) << id_bits | claimed : 0ull);
                 }
             }
-            if (best_row < 0 || b1 - eps <= 0) { /* no row gains from it: price 0, free */
-                atomicExch(&a.object[j], 0ull);
-                break;
-            }
-            long long lowered = b2 == LLONG_MIN || b2 - eps < 0 ? 0 : b2 - eps;
-            /* The new price first, so that a reader of the row's new arc sees it. */
-            atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
-            __threadfence();
-            unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
-            if (atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw)
+            moved = __shfl_sync(FULL_MASK, moved, 0);
+            fw = __shfl_sync(FULL_MASK, fw, 0);
+            __syncwarp();
+            if (moved)
                 continue; /* the row moved meanwhile: look again */
-            atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
-                                         (unsigned long long)(best_row + 1));
-            /* The row's old object is free now; this thread goes on with it. */
-            int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
-            unsigned long long fw = load_word(&a.object[freed]);
-            price_j = fw >> id_bits;
-            if (!price_j) {
-                atomicExch(&a.object[freed], 0ull);
+            if (!(fw >> id_bits))
                 break;
-            }
-            atomicExch(&a.object[freed], price_j << id_bits | claimed);
             j = freed;
         }
     }
@@ -452,12 +551,14 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         return err;
     clear_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects, id_mask, 1);
     for (;;) {
-        forward_kernel<<<blocks_for(rows), 256, 0, stream>>>(a->row_ptr, a->arc_col,
+        forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(a->row_ptr, a->arc_col,
                                                              a->arc_cost, rows, scale, a->object,
                                                              id_bits, price_limit, eps,
                                                              a->scalars);
+        TRACE(fprintf(stderr, "n %d eps %lld fwd bids %lld chain %lld", rows, eps, trace_bids, trace_chain); trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
-        reverse_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, scale, id_bits, eps);
+        reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(*a, scale, id_bits, eps);
+        TRACE(fprintf(stderr, " | rev %lld chain %lld\n", trace_rev, trace_chain); trace_rev = trace_chain = 0;)
         ++*phases;
         if (eps == 1)
             break;
