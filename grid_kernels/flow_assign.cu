@@ -341,7 +341,7 @@ static __global__ void __launch_bounds__(256)
             const int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
             rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
             int best_row = -1, best_arc = -1;
-            unsigned long long best_rw = 0;
+            unsigned long long best_rw = 0, best_own = 0;
             for (int t = t0 + lane; t < t1; t += FLOW_LANES) {
                 int i = j < n ? a.t_row[t] : j - n;
                 int k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
@@ -353,7 +353,7 @@ static __global__ void __launch_bounds__(256)
                                  (long long)(own_word >> id_bits) -
                                  (long long)a.arc_cost[k] * scale;
                 if (gain > b.b1)
-                    best_row = i, best_arc = k, best_rw = rw;
+                    best_row = i, best_arc = k, best_rw = rw, best_own = own_word;
                 rev_merge(&b, gain, LLONG_MIN, t);
             }
             rev_reduce(&b);
@@ -362,6 +362,7 @@ static __global__ void __launch_bounds__(256)
             best_row = __shfl_sync(FULL_MASK, best_row, src);
             best_arc = __shfl_sync(FULL_MASK, best_arc, src);
             best_rw = __shfl_sync(FULL_MASK, best_rw, src);
+            best_own = __shfl_sync(FULL_MASK, best_own, src);
             if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
                 if (lane == 0)
                     atomicExch(&a.object[j], 0ull);
@@ -369,8 +370,10 @@ static __global__ void __launch_bounds__(256)
             }
             const long long lowered = b.b2 == LLONG_MIN || b.b2 - eps < 0 ? 0 : b.b2 - eps;
             const int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
+            /* The freed object's price, as the scan read it: an owned object's
+             * price does not move, and the row's version says it still owns it. */
+            const unsigned long long freed_price = best_own >> id_bits;
             int moved = 0;
-            unsigned long long fw = 0;
             if (lane == 0) {
                 /* The new price first, so that a reader of the row's new arc sees it. */
                 atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
@@ -381,17 +384,15 @@ static __global__ void __launch_bounds__(256)
                     atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
                                                  (unsigned long long)(best_row + 1));
                     /* The row's old object is free now; this warp goes on with it. */
-                    fw = load_word(&a.object[freed]);
-                    atomicExch(&a.object[freed],
-                               fw >> id_bits ? (fw >> id_bits) << id_bits | claimed : 0ull);
+                    atomicExch(&a.object[freed], freed_price ? freed_price << id_bits | claimed
+                                                             : 0ull);
                 }
             }
             moved = __shfl_sync(FULL_MASK, moved, 0);
-            fw = __shfl_sync(FULL_MASK, fw, 0);
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
-            if (!(fw >> id_bits))
+            if (!freed_price)
                 break;
             j = freed;
         }

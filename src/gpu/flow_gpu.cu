@@ -18,7 +18,9 @@ extern "C" {
 /* eps is divided by this between auction phases (Goldberg-Kennedy's and
  * Lupinska's alpha is 10; the asynchronous auction's work per phase grows
  * with it, its phases shrink with it). */
+#ifndef AUCTION_ALPHA
 #define AUCTION_ALPHA 8
+#endif
 
 /* The device buffers of one call, sized for the finest level. */
 typedef struct flow_dev {
