@@ -169,14 +169,50 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
     a.arc_cost[k] = a.occlusion_cost;
 }
 
-/* One thread an object: owners cleared, prices kept (a new phase); with
- * `reset_prices` the prices too (a new level). */
-static __global__ void clear_owners_kernel(unsigned long long *object, int objects,
-                                           unsigned long long id_mask, int reset_prices)
+/* A row's word when it holds nothing (at the start of a forward auction). */
+#define ROW_FREE 0xffffffffu
+
+/* One thread an object: owners and prices cleared (a new level). */
+static __global__ void clear_objects_kernel(unsigned long long *object, int objects)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < objects)
-        object[j] = reset_prices ? 0ull : object[j] & ~id_mask;
+        object[j] = 0;
+}
+
+/* u[r]: min over r's arcs of scale * cost + price (the dual that makes
+ * every arc feasible). */
+static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long long scale,
+                                     int id_bits)
+{
+    long long u = LLONG_MAX;
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
+        long long value =
+            (long long)a.arc_cost[k] * scale + (long long)(a.object[a.arc_col[k]] >> id_bits);
+        u = value < u ? value : u;
+    }
+    return u;
+}
+
+/* One thread a row, at a new phase (eps the new one): a row within eps of
+ * its best keeps its object, so the forward auction starts from a partial
+ * assignment that is eps-optimal already; any other row lets its object go
+ * (the price stays) and is marked free, a starting row of the auction. */
+static __global__ void release_kernel(gcut__flow_dassign a, long long scale, int id_bits,
+                                      long long eps)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= a.n)
+        return;
+    unsigned long long rw = a.row_word[r];
+    int k = (int)(unsigned)(rw & 0xffffffffull);
+    int j = a.arc_col[k];
+    unsigned long long word = a.object[j];
+    long long own = (long long)a.arc_cost[k] * scale + (long long)(word >> id_bits);
+    if (own - row_dual(a, r, scale, id_bits) <= eps)
+        return;
+    a.object[j] = word & ~((1ull << id_bits) - 1);
+    a.row_word[r] = (rw >> 32) << 32 | ROW_FREE;
 }
 
 /* The best and second-best arc of one bid, ties to the lower arc (so the
@@ -207,12 +243,13 @@ static __device__ __forceinline__ void bid_reduce(bid_best *a)
     }
 }
 
-/* Forward auction: one warp a starting row, then every row its bids
- * displace (see the top of the file); the lanes scan a row's arcs together,
+/* Forward auction: one warp a free row, then every row its bids displace
+ * (see the top of the file); the lanes scan a row's arcs together,
  * lane 0 places the bid. */
 static __global__ void __launch_bounds__(256)
     forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
                    const int32_t *__restrict__ arc_cost, int rows, long long scale,
+                   const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
                    long long eps, long long *scalars)
 {
@@ -221,6 +258,8 @@ static __global__ void __launch_bounds__(256)
     const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < rows; start += warps) {
+        if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
+            continue; /* kept from the phase before */
         int r = (int)start;
         for (int steps = 0; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
@@ -417,20 +456,6 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
         atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
 }
 
-/* u[r]: min over r's arcs of scale * cost + price (the dual that makes
- * every arc feasible). */
-static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long long scale,
-                                     int id_bits)
-{
-    long long u = LLONG_MAX;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
-        long long value =
-            (long long)a.arc_cost[k] * scale + (long long)(a.object[a.arc_col[k]] >> id_bits);
-        u = value < u ? value : u;
-    }
-    return u;
-}
-
 /* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
  * the gap, its cost into the total; a row whose object is not its own
  * counted. */
@@ -542,30 +567,30 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
-    const unsigned long long id_mask = (1ull << id_bits) - 1;
     const unsigned long long price_limit = 1ull << (63 - id_bits);
     long long eps = maxcost * scale / alpha;
     eps = eps < 1 ? 1 : eps;
     *phases = 0;
-    cudaError_t err = cudaMemsetAsync(a->row_word, 0, (size_t)rows * sizeof *a->row_word, stream);
+    /* Every row free, every object free at price 0. */
+    cudaError_t err = cudaMemsetAsync(a->row_word, 0xff, (size_t)rows * sizeof *a->row_word,
+                                      stream);
     if (err)
         return err;
-    clear_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects, id_mask, 1);
+    clear_objects_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects);
     for (;;) {
-        forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(a->row_ptr, a->arc_col,
-                                                             a->arc_cost, rows, scale, a->object,
-                                                             id_bits, price_limit, eps,
-                                                             a->scalars);
+        forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
+            a->row_ptr, a->arc_col, a->arc_cost, rows, scale, a->row_word, a->object, id_bits,
+            price_limit, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld fwd bids %lld chain %lld", rows, eps, trace_bids, trace_chain); trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
-        reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(*a, scale, id_bits, eps);
+        reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
+            *a, scale, id_bits, eps);
         TRACE(fprintf(stderr, " | rev %lld chain %lld\n", trace_rev, trace_chain); trace_rev = trace_chain = 0;)
         ++*phases;
         if (eps == 1)
             break;
         eps = eps / alpha < 1 ? 1 : eps / alpha;
-        clear_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects, id_mask,
-                                                                     0);
+        release_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, eps);
     }
     objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
     rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
