@@ -422,12 +422,27 @@ static __global__ void __launch_bounds__(256)
                 if (!moved) {
                     atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
                                                  (unsigned long long)(best_row + 1));
-                    /* The row's old object is free now; this warp goes on with it. */
-                    atomicExch(&a.object[freed], freed_price ? freed_price << id_bits | claimed
-                                                             : 0ull);
+                    /* The row's old object is free now; this warp goes on with it. Its
+                     * owner may still be on its way (the warp that gave it to the row
+                     * writes it just after its compare-and-swap on the row): wait for
+                     * it, so that late write cannot land on the object freed here. */
+                    const unsigned long long held = freed_price << id_bits |
+                                                    (unsigned long long)(best_row + 1);
+                    const unsigned long long next = freed_price ? freed_price << id_bits |
+                                                                      claimed
+                                                                : 0ull;
+                    for (int spins = 0; atomicCAS(&a.object[freed], held, next) != held;
+                         spins++)
+                        if (spins == CHAIN_CAP) {
+                            a.scalars[GCUT_FLOW_S_STALLED] = 1;
+                            moved = 2;
+                            break;
+                        }
                 }
             }
             moved = __shfl_sync(FULL_MASK, moved, 0);
+            if (moved == 2)
+                break;
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
