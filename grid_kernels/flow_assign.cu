@@ -17,24 +17,30 @@
  * most n < S: the assignment is optimal (gcut.h's proof, checked here on the
  * device, and by gcut_assign_verify in the checks).
  *
- * Both auctions are asynchronous, one thread carrying one bidder at a time:
+ * A new phase keeps each row that is within the new eps of its best on its
+ * object (about half of them on RubberWhale, those that hold their best
+ * outright); only the others bid again.
+ *
+ * Both auctions are asynchronous, one warp carrying one bidder at a time,
+ * its lanes scanning the row's arcs (or the object's rows) at once, so a
+ * step costs one round of loads and a few shuffles, not one load an arc:
  * - forward: an object's price and owner share one 64-bit word, a bid is one
  *   compare-and-swap that succeeds only on the price it was computed from;
  *   a bid that displaces an owner goes on with that row. Prices only rise
  *   during it, so a second-best value read earlier is still a lower bound
  *   and the row is eps-happy when it lands.
- * - reverse: a free object with a positive price is claimed by one thread
+ * - reverse: a free object with a positive price is claimed by one warp
  *   (owner CLAIMED); a row's state is one 64-bit word (version, arc), taken
  *   by compare-and-swap on the version the gains were computed from; the
- *   freed object is claimed by the same thread, which goes on with it.
+ *   freed object is claimed by the same warp, which goes on with it.
  * Each chain has a step cap: a stuck auction ends with a flag, never a hang. */
 #include <cub/device/device_scan.cuh>
 
 #include "flow_kernels.h"
 #include "gcut.h"
 
-/* Steps one thread may take in one chain before it gives up (a flag the
- * host turns into an error, never a hang): some seconds of one thread's
+/* Steps one warp may take in one chain before it gives up (a flag the
+ * host turns into an error, never a hang): some seconds of one warp's
  * work. A sequential run (tests/flow_gpu_emu), where each chain runs to its
  * end before the next starts, needs up to a few million on binary noise;
  * RubberWhale stays under a million. */
@@ -47,6 +53,8 @@
 #endif
 #define FULL_MASK 0xffffffffu
 
+/* Counts for the CPU emulation's sequential runs (tests/flow_gpu_emu with
+ * EMU_TRACE=1): bids, reverse steps and the longest chain of each phase. */
 #ifdef FLOW_ASSIGN_TRACE
 static long long trace_bids, trace_rev, trace_chain;
 #define TRACE(x) x
@@ -596,11 +604,15 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
             a->row_ptr, a->arc_col, a->arc_cost, rows, scale, a->row_word, a->object, id_bits,
             price_limit, eps, a->scalars);
-        TRACE(fprintf(stderr, "n %d eps %lld fwd bids %lld chain %lld", rows, eps, trace_bids, trace_chain); trace_bids = trace_chain = 0;)
+        TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
+                      trace_bids, trace_chain);
+              trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
             *a, scale, id_bits, eps);
-        TRACE(fprintf(stderr, " | rev %lld chain %lld\n", trace_rev, trace_chain); trace_rev = trace_chain = 0;)
+        TRACE(fprintf(stderr, " | reverse steps %lld longest chain %lld\n", trace_rev,
+                      trace_chain);
+              trace_rev = trace_chain = 0;)
         ++*phases;
         if (eps == 1)
             break;

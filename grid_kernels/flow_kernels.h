@@ -7,7 +7,8 @@
  * of several optimal assignments each solver finds.
  *
  * The windowed assignment (flow_assign.cu) is a forward/reverse auction with
- * eps-scaling, exact, whose prices are an LP proof (see that file). */
+ * eps-scaling, exact, whose prices are an LP proof (see that file); its
+ * chains are carried by whole warps. */
 #ifndef GCUT_FLOW_KERNELS_H
 #define GCUT_FLOW_KERNELS_H
 
