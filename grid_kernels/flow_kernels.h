@@ -7,7 +7,8 @@
  * of several optimal assignments each solver finds.
  *
  * The windowed assignment (flow_assign.cu) is a forward/reverse auction with
- * eps-scaling, exact, whose prices are an LP proof (see that file). */
+ * eps-scaling, exact, whose prices are an LP proof (see that file); its
+ * chains are carried by whole warps. */
 #ifndef GCUT_FLOW_KERNELS_H
 #define GCUT_FLOW_KERNELS_H
 
@@ -124,7 +125,7 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
 /* The forward/reverse auction with eps-scaling down to eps = 1 (costs
  * scaled by 3n + 1), then the proof checked on the device: scalars UNOWNED,
  * GAP, GAP_OVER, COST (and OVERFLOW, STALLED from the auction). maxcost: a
- * bound on the arc costs (eps starts at scale * maxcost / alpha); *phases
+ * bound on the arc costs (eps starts at scale * maxcost / alpha^2); *phases
  * gets the number of eps phases. */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
                                            int *phases, cudaStream_t stream);

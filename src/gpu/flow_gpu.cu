@@ -17,8 +17,13 @@ extern "C" {
 
 /* eps is divided by this between auction phases (Goldberg-Kennedy's and
  * Lupinska's alpha is 10; the asynchronous auction's work per phase grows
- * with it, its phases shrink with it). */
+ * with it, its phases shrink with it). RubberWhale, emulated (EMU_TRACE=1),
+ * bids and reverse steps / the phases' longest chains summed, eps starting
+ * at the cost bound over alpha: alpha 4 6.9 M / 39 k, 8 5.1 M / 49 k, 16
+ * 4.1 M / 64 k, 32 3.9 M / 85 k. */
+#ifndef AUCTION_ALPHA /* the emulation may set it */
 #define AUCTION_ALPHA 8
+#endif
 
 /* The device buffers of one call, sized for the finest level. */
 typedef struct flow_dev {

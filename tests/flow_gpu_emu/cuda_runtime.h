@@ -41,6 +41,11 @@ static inline int atomicExch(int *p, int v) { return __atomic_exchange_n(p, v, _
 static inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* Warp intrinsics for a warp of one lane (run.sh builds the kernels with
+ * FLOW_LANES=1): a lane's own value. */
+template <class T> static inline T __shfl_sync(unsigned, T v, int) { return v; }
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int) { return v; }
+static inline void __syncwarp() {}
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline float __fdiv_rn(float a, float b) { return a / b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
