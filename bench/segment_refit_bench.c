@@ -44,29 +44,6 @@
 #include "gpu/segment_gpu.h"
 #endif
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static uint8_t *upscale(const uint8_t *src, int w, int h, int c, double f, int *ow, int *oh)
-{
-    int W = (int)(w * f), H = (int)(h * f);
-    uint8_t *out = malloc((size_t)W * (size_t)H * (size_t)c);
-    if (!out)
-        return NULL;
-    for (int y = 0; y < H; y++) {
-        int sy = (int)(y / f);
-        for (int x = 0; x < W; x++) {
-            int sx = (int)(x / f);
-            memcpy(out + ((size_t)y * W + x) * c, src + ((size_t)sy * w + sx) * c, (size_t)c);
-        }
-    }
-    *ow = W;
-    *oh = H;
-    return out;
-}
-
 typedef struct price_job {
     const gcut__price_model *fg, *bg;
     const uint8_t *colors;
@@ -233,9 +210,9 @@ static int session_tables(gcut_context *ctx, const char *dir, char *const *names
         if (f < 1)
             f = 1;
         int W, H;
-        uint8_t *pix = upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
-        uint8_t *seeds = upscale(seeds0, w, h, 1, f, &W, &H);
-        uint8_t *truth = upscale(truth0, w, h, 1, f, &W, &H);
+        uint8_t *pix = bench_upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
+        uint8_t *seeds = bench_upscale(seeds0, w, h, 1, f, &W, &H);
+        uint8_t *truth = bench_upscale(truth0, w, h, 1, f, &W, &H);
         double first[S_COLS], med[S_COLS], one[O_COLS];
         int ran = run_session(ctx, names[k], pix, W, H, c, seeds, truth, (int)(4 * f) + 2,
                               additions, 12345 + (uint64_t)k, first, med, all, &all_n, one);
@@ -343,7 +320,7 @@ int main(int argc, char **argv)
         }
     }
     closedir(d);
-    qsort(names, (size_t)count, sizeof *names, cmp_name);
+    qsort(names, (size_t)count, sizeof *names, bench_cmp_name);
 
     static double col[C_COLS][MAX_IMAGES];
     double colours[MAX_IMAGES];
@@ -374,8 +351,8 @@ int main(int argc, char **argv)
         if (f < 1)
             f = 1;
         int W, H;
-        uint8_t *pix = upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
-        uint8_t *label = upscale(label0, w, h, 1, f, &W, &H);
+        uint8_t *pix = bench_upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
+        uint8_t *label = bench_upscale(label0, w, h, 1, f, &W, &H);
         int64_t n = (int64_t)W * H;
         if (c != 3) {
             fprintf(stderr, "%s: %d channels, the bench takes RGB\n", names[k], c);

@@ -39,30 +39,6 @@
 #include "gcut.h"
 #include "bench_util.h"
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Nearest-neighbour upscale of `c`-channel pixels by f (>= 1). */
-static uint8_t *upscale(const uint8_t *src, int w, int h, int c, double f, int *ow, int *oh)
-{
-    int W = (int)(w * f), H = (int)(h * f);
-    uint8_t *out = malloc((size_t)W * (size_t)H * (size_t)c);
-    if (!out)
-        return NULL;
-    for (int y = 0; y < H; y++) {
-        int sy = (int)(y / f);
-        for (int x = 0; x < W; x++) {
-            int sx = (int)(x / f);
-            memcpy(out + ((size_t)y * W + x) * c, src + ((size_t)sy * w + sx) * c, (size_t)c);
-        }
-    }
-    *ow = W;
-    *oh = H;
-    return out;
-}
-
 /* One state more: a disk of the truth's label on a mislabelled pixel (not
  * in the unknown band), picked at random; 0 when none is left. */
 static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uint8_t *seeds, int w,
@@ -299,7 +275,7 @@ int main(int argc, char **argv)
         }
     }
     closedir(d);
-    qsort(names, (size_t)count, sizeof *names, cmp_name);
+    qsort(names, (size_t)count, sizeof *names, bench_cmp_name);
 
     /* Every addition's update and longest re-cut, over all images, per device. */
     double *all_upd[MAX_DEVICES], *all_cut[MAX_DEVICES], *first_upd[MAX_DEVICES],
@@ -349,9 +325,9 @@ int main(int argc, char **argv)
         if (f < 1)
             f = 1;
         int W, H, W2, H2;
-        uint8_t *pix = upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
-        uint8_t *seeds = upscale(seeds0, w, h, 1, f, &W2, &H2);
-        uint8_t *truth = upscale(truth0, w, h, 1, f, &W2, &H2);
+        uint8_t *pix = bench_upscale(gcut_image_pixels(im), w, h, c, f, &W, &H);
+        uint8_t *seeds = bench_upscale(seeds0, w, h, 1, f, &W2, &H2);
+        uint8_t *truth = bench_upscale(truth0, w, h, 1, f, &W2, &H2);
         size_t n = (size_t)W * H;
         uint8_t *mask[MAX_DEVICES], *want = malloc(n);
         gcut_segment_options so;
