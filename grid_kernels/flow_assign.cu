@@ -11,11 +11,13 @@
  * forward auction until every row holds an object, then reverse steps until
  * no free object keeps a positive price (a free object lowers its price just
  * enough to take the row that gains most from it; that row's old object is
- * freed). eps is divided by alpha per phase down to 1. At the end every row
- * is within eps = 1 of its best, free objects have price 0, so with u[r] =
- * min over r's arcs of S cost + price and v = -price the duality gap is at
- * most n < S: the assignment is optimal (gcut.h's proof, checked here on the
- * device, and by gcut_assign_verify in the checks).
+ * freed). eps is divided by alpha per phase. After a phase every row is
+ * within eps of its best and free objects have price 0; with u[r] = min over
+ * r's arcs of S cost + price and v = -price the duality gap is the rows'
+ * slacks summed. It is computed on the device after every phase, and once it
+ * is below S the assignment is optimal (gcut.h's proof, checked again by
+ * gcut_assign_verify in the checks) and the phases left return at once;
+ * at eps = 1 it is at most n < S, so the schedule always ends proven.
  *
  * A new phase keeps each row that is within the new eps of its best on its
  * object (about half of them on RubberWhale, those that hold their best
@@ -52,6 +54,15 @@
 #define FLOW_LANES 32
 #endif
 #define FULL_MASK 0xffffffffu
+
+/* The eps the schedule is laid out to end on (eps falls by alpha each phase
+ * and reaches it exactly; below it only if the proof does not hold yet).
+ * After a phase the duality gap is about 0.4 n eps (RubberWhale, every level,
+ * emulated), below the scale 3n + 1 for eps up to about 7, so the proof
+ * usually holds at 6 and the phases at eps < 6 are not needed. */
+#ifndef FLOW_EPS_END /* the emulation may set it */
+#define FLOW_EPS_END 6
+#endif
 
 /* Counts for the CPU emulation's sequential runs (tests/flow_gpu_emu with
  * EMU_TRACE=1): bids, reverse steps and the longest chain of each phase. */
@@ -210,7 +221,7 @@ static __global__ void release_kernel(gcut__flow_dassign a, long long scale, int
                                       long long eps)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n)
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
     unsigned long long rw = a.row_word[r];
     int k = (int)(unsigned)(rw & 0xffffffffull);
@@ -264,6 +275,8 @@ static __global__ void __launch_bounds__(256)
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
     const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
+    if (scalars[GCUT_FLOW_S_DONE])
+        return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < rows; start += warps) {
         if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
@@ -317,7 +330,7 @@ static __global__ void __launch_bounds__(256)
 static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= 2 * a.n)
+    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
     int owner = (int)(a.object[j] & ((1ull << id_bits) - 1)) - 1;
     if (owner < 0)
@@ -366,6 +379,8 @@ static __global__ void __launch_bounds__(256)
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
     const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
     const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
+    if (a.scalars[GCUT_FLOW_S_DONE])
+        return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < 2ll * n; start += warps) {
         unsigned long long word = load_word(&a.object[start]);
@@ -466,7 +481,7 @@ static __global__ void __launch_bounds__(256)
 static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= 2 * a.n)
+    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
     unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
     int owner = (int)(word & id_mask) - 1;
@@ -485,7 +500,7 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n)
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
     int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
     unsigned long long id_mask = (1ull << id_bits) - 1;
@@ -499,6 +514,23 @@ static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, 
     atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], (unsigned long long)slack);
     atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_COST],
               (unsigned long long)(long long)a.arc_cost[k]);
+}
+
+/* One thread, after a phase (unless done): the phase counted; done when
+ * the proof holds already (rows and objects agree, the gap below the
+ * scale: the assignment is optimal, whatever eps the phase had), else the
+ * proof's sums cleared for the next phase. */
+static __global__ void phase_end_kernel(long long *scalars, long long scale, int last)
+{
+    if (scalars[GCUT_FLOW_S_DONE])
+        return;
+    scalars[GCUT_FLOW_S_PHASES]++;
+    if (!scalars[GCUT_FLOW_S_UNOWNED] && scalars[GCUT_FLOW_S_GAP] < scale) {
+        scalars[GCUT_FLOW_S_DONE] = 1;
+        return;
+    }
+    if (!last) /* the last phase's sums are the level's proof, failed or not */
+        scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
 /* One thread: the gap against the scale. */
@@ -591,14 +623,21 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
     const unsigned long long price_limit = 1ull << (63 - id_bits);
-    /* The first eps: the cost bound over alpha squared. A first phase at the
-     * bound over alpha settles nothing the next one keeps: emulated, starting
-     * one phase lower takes a fifth fewer steps on RubberWhale (5.07 M -> 3.94 M,
-     * the phases' longest chains summed 49 k -> 44 k) and on the checks'
-     * random instances (19.9 M -> 16.8 M, chains 6.3 M -> 2.9 M); two phases
-     * lower is worse on the random ones, three on both. */
-    long long eps = maxcost * scale / ((long long)alpha * alpha);
-    eps = eps < 1 ? 1 : eps;
+    /* The first eps: at most the cost bound over alpha squared, on the
+     * schedule that reaches FLOW_EPS_END. A first phase at the bound over
+     * alpha settles nothing the next one keeps: emulated, starting one phase
+     * lower takes a fifth fewer steps on RubberWhale (5.07 M -> 3.94 M, the
+     * phases' longest chains summed 49 k -> 44 k) and on the checks' random
+     * instances; two phases lower is worse on the random ones. Ending at 6
+     * with the proof checked after every phase: 33 -> 25 phases, the longest
+     * chains summed 44 k -> 30 k (alpha 10: 22 phases, 33 k); on an H200 the
+     * whole RubberWhale flow 105.7 / 93.1 -> 90.3 / 83.4 ms (two medians of
+     * five each, alternating, in one process each). */
+    long long top = maxcost * scale / ((long long)alpha * alpha);
+    top = top < 1 ? 1 : top;
+    long long eps = FLOW_EPS_END < top ? FLOW_EPS_END : top;
+    while (eps * alpha <= top)
+        eps *= alpha;
     *phases = 0;
     /* Every row free, every object free at price 0. */
     cudaError_t err = cudaMemsetAsync(a->row_word, 0xff, (size_t)rows * sizeof *a->row_word,
@@ -620,13 +659,19 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
                       trace_chain);
               trace_rev = trace_chain = 0;)
         ++*phases;
+        /* The proof after every phase: its sums stay as the level's once it
+         * holds, and every later launch returns at once. */
+        objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+        rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+        TRACE(fprintf(stderr, "n %d eps %lld: gap %lld of scale %lld%s\n", rows, eps,
+                      a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
+                      a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+        phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;
         eps = eps / alpha < 1 ? 1 : eps / alpha;
         release_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, eps);
     }
-    objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
-    rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
     gap_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
     return cudaPeekAtLastError();
 }

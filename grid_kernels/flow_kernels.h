@@ -103,6 +103,8 @@ enum {
     GCUT_FLOW_S_COST,       /* the assignment's cost */
     GCUT_FLOW_S_OCCLUDED,   /* rows on their dummy */
     GCUT_FLOW_S_ROW_ARCS,   /* arcs of the rows (the same as ARCS) */
+    GCUT_FLOW_S_DONE,       /* 1 once a phase's proof holds: the phases left do nothing */
+    GCUT_FLOW_S_PHASES,     /* eps phases run */
     GCUT_FLOW_SCALARS
 };
 
@@ -122,11 +124,12 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
                                           const float *i1, const uint64_t *sig0,
                                           const uint64_t *sig1, const float *prior,
                                           cudaStream_t stream);
-/* The forward/reverse auction with eps-scaling down to eps = 1 (costs
- * scaled by 3n + 1), then the proof checked on the device: scalars UNOWNED,
- * GAP, GAP_OVER, COST (and OVERFLOW, STALLED from the auction). maxcost: a
- * bound on the arc costs (eps starts at scale * maxcost / alpha^2); *phases
- * gets the number of eps phases. */
+/* The forward/reverse auction with eps-scaling (costs scaled by 3n + 1),
+ * its proof checked on the device after every phase until it holds (at
+ * eps = 1 at the latest): scalars UNOWNED, GAP, GAP_OVER, COST, PHASES (and
+ * OVERFLOW, STALLED from the auction). maxcost: a bound on the arc costs
+ * (eps starts at most at scale * maxcost / alpha^2); *phases gets the
+ * number of eps phases enqueued (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
                                            int *phases, cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
