@@ -35,6 +35,7 @@
 
 #include "gcut.h"
 #include "bench_util.h"
+#include "robot_user.h"
 #include "core/context.h"
 #include "core/parallel.h"
 #include "vision/color_index.h"
@@ -58,34 +59,6 @@ static void price_range(void *arg, int64_t begin, int64_t end, int part)
         j->cost_fg[u] = gcut__price_colour(j->fg, j->colors + 3 * u);
         j->cost_bg[u] = gcut__price_colour(j->bg, j->colors + 3 * u);
     }
-}
-
-/* A disk of the truth's label on a random mislabelled, unseeded pixel (not
- * in the unknown band); 0 when none is left. */
-static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uint8_t *seeds,
-                    int w, int h, int radius)
-{
-    int64_t n = (int64_t)w * h, wrong = 0;
-    for (int64_t i = 0; i < n; i++)
-        wrong += truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i];
-    if (!wrong)
-        return 0;
-    *rs = *rs * 6364136223846793005ULL + 1442695040888963407ULL;
-    int64_t pick = (int64_t)((*rs >> 11) % (uint64_t)wrong), at = -1;
-    for (int64_t i = 0; i < n && at < 0; i++)
-        if (truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i] && pick-- == 0)
-            at = i;
-    int cx = (int)(at % w), cy = (int)(at / w);
-    uint8_t label = truth[at] > 128 ? GCUT_SEED_FG : GCUT_SEED_BG;
-    for (int y = cy - radius; y <= cy + radius; y++)
-        for (int x = cx - radius; x <= cx + radius; x++) {
-            size_t i = (size_t)y * w + x;
-            if (x >= 0 && y >= 0 && x < w && y < h &&
-                (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius &&
-                truth[i] != 128 && (truth[i] > 128) == (label == GCUT_SEED_FG))
-                seeds[i] = label;
-        }
-    return 1;
 }
 
 #define MAX_IMAGES 64
@@ -115,7 +88,7 @@ static int run_session(gcut_context *ctx, const char *name, const uint8_t *pix, 
         return -1;
     }
     for (int s = 0; s <= additions; s++) {
-        if (s > 0 && !add_disk(&rs, truth, mask, seeds, W, H, radius))
+        if (s > 0 && !bench_add_disk(&rs, truth, mask, seeds, W, H, radius))
             break;
         gcut_segment_info info;
         double t0 = bench_now_ms();

@@ -38,32 +38,7 @@
 
 #include "gcut.h"
 #include "bench_util.h"
-
-/* One state more: a disk of the truth's label on a mislabelled pixel (not
- * in the unknown band), picked at random; 0 when none is left. */
-static int add_disk(uint64_t *rs, const uint8_t *truth, const uint8_t *mask, uint8_t *seeds, int w,
-                    int h, int radius)
-{
-    int64_t n = (int64_t)w * h, wrong = 0;
-    for (int64_t i = 0; i < n; i++)
-        wrong += truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i];
-    if (!wrong)
-        return 0;
-    *rs = *rs * 6364136223846793005ULL + 1442695040888963407ULL;
-    int64_t pick = (int64_t)((*rs >> 11) % (uint64_t)wrong), at = -1;
-    for (int64_t i = 0; i < n && at < 0; i++)
-        if (truth[i] != 128 && (truth[i] > 128) != (mask[i] != 0) && !seeds[i] && pick-- == 0)
-            at = i;
-    int cx = (int)(at % w), cy = (int)(at / w);
-    uint8_t label = truth[at] > 128 ? GCUT_SEED_FG : GCUT_SEED_BG;
-    for (int y = cy - radius; y <= cy + radius; y++)
-        for (int x = cx - radius; x <= cx + radius; x++)
-            if (x >= 0 && y >= 0 && x < w && y < h &&
-                (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius &&
-                truth[(size_t)y * w + x] != 128 && (truth[(size_t)y * w + x] > 128) == (label == GCUT_SEED_FG))
-                seeds[(size_t)y * w + x] = label;
-    return 1;
-}
+#include "robot_user.h"
 
 #define MAX_DEVICES 2
 
@@ -353,7 +328,7 @@ int main(int argc, char **argv)
         uint64_t rs = 12345 + (uint64_t)k;
         for (int s = 0; !st && s <= additions; s++) {
             /* The next state from the last device's mask (all are equal). */
-            if (s > 0 && !add_disk(&rs, truth, mask[ndev - 1], seeds, W, H, (int)(4 * f) + 2))
+            if (s > 0 && !bench_add_disk(&rs, truth, mask[ndev - 1], seeds, W, H, (int)(4 * f) + 2))
                 break;
             gcut_segment_info info[MAX_DEVICES];
             int took[MAX_DEVICES] = {0, 0};
