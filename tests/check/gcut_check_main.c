@@ -25,6 +25,7 @@
 #include "check_grid_e2e.h"
 #include "check_grid_gpu_update.h"
 #include "check_grid_parallel.h"
+#include "check_parallel.h"
 #include "check_match.h"
 #include "check_match_gpu.h"
 #include "check_hostile.h"
@@ -50,6 +51,7 @@ static const check_entry checks[] = {
     {"api.interrupted", 2, 1, check_api_interrupted},
     {"grid.bk_resolve", 400, 100, check_grid_bk_resolve},
     {"grid.pbk_vs_reference", 270, 45, check_grid_pbk_vs_reference},
+    {"core.parallel_for", 400, 60, check_parallel_for},
     {"graph.solvers_vs_reference", 4000, 400, check_graph_solvers_vs_reference},
     {"graph.families_vs_reference", 400, 40, check_graph_families_vs_reference},
     {"bipartite.build", 2000, 300, check_bipartite_build},
