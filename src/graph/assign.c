@@ -48,11 +48,13 @@ static int ssp_by_default(int32_t rows, int32_t cols, unsigned flags)
     return rows != cols || (flags & GCUT_ASSIGN_PARTIAL);
 }
 
-/* The request's arcs checked, and its cost range after the sign. */
+/* The request's arcs checked, its cost range after the sign, and
+ * *in_order: every row lists the columns 0..cols-1 once each, in order
+ * (a dense matrix, row-major). */
 static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
                                  const int64_t *row_ptr, const int32_t *col_idx,
                                  const int32_t *cost, unsigned flags, int64_t *cmin,
-                                 int64_t *cmax)
+                                 int64_t *cmax, int *in_order)
 {
     if (rows < 0 || cols < 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: %d rows and %d columns", rows, cols);
@@ -70,23 +72,40 @@ static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
     *cmin = INT64_MAX;
     *cmax = INT64_MIN;
     const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    int order = 1;
     for (int32_t r = 0; r < rows; r++) {
         if (row_ptr[r + 1] < row_ptr[r])
             return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr decreases at row %d", r);
         if (row_ptr[r + 1] > (int64_t)1 << 40)
             return gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: more than 2^40 arcs");
-        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
-            if (col_idx[k] < 0 || col_idx[k] >= cols)
-                return gcut__fail(ctx, GCUT_E_RANGE,
-                                  "assign: arc %lld of row %d: column %d outside 0..%d",
-                                  (long long)k, r, col_idx[k], cols - 1);
-            const int64_t c = sign * cost[k];
-            if (c < *cmin)
-                *cmin = c;
-            if (c > *cmax)
-                *cmax = c;
+        const int64_t begin = row_ptr[r], end = row_ptr[r + 1];
+        /* min, max and the two column tests without branches, so that the
+         * loop vectorizes: it reads every arc, n^2 of them when dense */
+        int32_t lo = INT32_MAX, hi = INT32_MIN, bad = 0, moved = 0;
+        for (int64_t k = begin; k < end; k++) {
+            const int32_t y = col_idx[k], c = cost[k];
+            bad |= (uint32_t)y >= (uint32_t)cols;
+            moved |= y != (int32_t)(k - begin);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        if (bad)
+            for (int64_t k = begin; k < end; k++)
+                if (col_idx[k] < 0 || col_idx[k] >= cols)
+                    return gcut__fail(ctx, GCUT_E_RANGE,
+                                      "assign: arc %lld of row %d: column %d outside 0..%d",
+                                      (long long)k, r, col_idx[k], cols - 1);
+        order &= !moved && end - begin == cols;
+        if (end > begin) {
+            const int64_t a = sign * lo, b = sign * hi; /* b < a when maximizing */
+            const int64_t mn = a < b ? a : b, mx = a < b ? b : a;
+            if (mn < *cmin)
+                *cmin = mn;
+            if (mx > *cmax)
+                *cmax = mx;
         }
     }
+    *in_order = order;
     if (*cmin > *cmax)
         *cmin = *cmax = 0;
     return GCUT_OK;
@@ -438,6 +457,75 @@ static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const 
     return st;
 }
 
+#ifdef GCUT_HAVE_CUDA
+/* A dense square request on the GPU (gcut__gpu_assign_dense): the solve and
+ * the proof's pass over the matrix run on the device; here only what takes
+ * n reads: the permutation, the total cost, the gap against the scale.
+ * GCUT_E_UNSUPPORTED (no message): prices beyond the GPU's keys. */
+static gcut_status run_gpu_dense(gcut_context *ctx, int32_t n, const int32_t *cost,
+                                 unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
+                                 const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
+                                 int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+{
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
+    gcut__assign_result res;
+    memset(&res, 0, sizeof res);
+    res.row_col = row_to_col;
+    res.price = malloc(((size_t)n + 1) * sizeof *res.price);
+    int64_t *dual = malloc(((size_t)n + 1) * sizeof *dual);
+    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    const char *device = "cpu";
+    int64_t gap = 0, total = 0;
+    gcut_status st = GCUT_OK;
+    if (!res.price || !dual || !owner)
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+    const double t_start = gcut__now_ms();
+    if (!st)
+        st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
+    const double t_solved = gcut__now_ms();
+    for (int32_t y = 0; y < n && !st; y++)
+        owner[y] = -1;
+    for (int32_t r = 0; r < n && !st; r++) {
+        const int32_t c = row_to_col[r];
+        if (c < 0 || c >= n || owner[c] >= 0)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the GPU gives row %d column "
+                            "%d%s", r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
+        else
+            owner[c] = r, total += cost[(int64_t)r * n + c];
+    }
+    if (!st && gap >= scale)
+        st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: the "
+                        "gap reaches the scale %lld (not optimal)", (long long)scale);
+    if (!st) {
+        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve and proof on the GPU %.1f ms, "
+                  "host check %.1f ms", t_start - t0, t_solved - t_start,
+                  gcut__now_ms() - t_solved);
+        *total_cost = total;
+        if (prices) {
+            memcpy(prices, dual, (size_t)n * sizeof *prices);
+            memcpy(prices + n, res.price, (size_t)n * sizeof *prices);
+        }
+        if (info) {
+            memset(info, 0, sizeof *info);
+            info->cost = total;
+            info->assigned = n;
+            info->scale = scale;
+            info->time_ms = gcut__now_ms() - t0;
+            info->device = device;
+            info->algo = "gpu-csa";
+            info->refines = res.refines;
+            info->pushes = res.pushes;
+            info->price_updates = res.price_updates;
+        }
+    }
+    free(res.price);
+    free(dual);
+    free(owner);
+    return st;
+}
+#endif
+
 gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                              const int32_t *col_idx, const int32_t *cost, unsigned flags,
                              const char *algo, const gcut__assign_knobs *knobs,
@@ -475,7 +563,8 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     if (st)
         return st;
     int64_t cmin = 0, cmax = 0;
-    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax);
+    int in_order = 0;
+    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax, &in_order);
     if (st)
         return st;
     const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
@@ -512,6 +601,22 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
             return st;
         gcut__log(ctx, 1, "assign: ssp: costs too wide for its potentials: solving by csa");
     }
+#ifdef GCUT_HAVE_CUDA
+    if (on_gpu && square && in_order && rows > 0 && !(knobs && knobs->gpu_host_build)) {
+        st = run_gpu_dense(ctx, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
+                           total_cost, prices, info);
+        /* --device auto: a GPU without room (or gone) means the CPU */
+        const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+                              (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
+        if (st != GCUT_E_UNSUPPORTED && !fall_back)
+            return st;
+        gcut__log(ctx, 1, "%s: solving on the CPU",
+                  fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the GPU's "
+                                                     "key range");
+        gcut__clear_error(ctx);
+        on_gpu = 0;
+    }
+#endif
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
     const double t_built = gcut__now_ms();
