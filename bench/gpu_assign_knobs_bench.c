@@ -13,12 +13,13 @@
  * is marked and makes the exit status 1.
  *
  * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]
- *        [--variants A/G/U[/H],...] [--no-cpu] [--verbose]
- * A/G/U[/H]: alpha (0: the default), threads a row (0: from the degree; 4, 8,
+ *        [--variants A/G/U[/H[/S]],...] [--no-cpu] [--verbose]
+ * A/G/U/H/S: alpha (0: the default), threads a row (0: from the degree; 4, 8,
  * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
  * every n; -1: none), H 1: dense requests through the host-built square
  * problem and the CPU's proof check (the path before the dense device
- * path; 0 or left out: the default). */
+ * path; 0 or left out: the default), S: the first phase's eps is the cost
+ * range over alpha times S (0 or left out: over alpha). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -118,7 +119,7 @@ static gcut_context *context(gcut_device device, int verbose)
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]\n"
-                 "       [--variants A/G/U[/H],...] [--no-cpu] [--verbose]\n");
+                 "       [--variants A/G/U[/H[/S]],...] [--no-cpu] [--verbose]\n");
 }
 
 int main(int argc, char **argv)
@@ -170,15 +171,16 @@ int main(int argc, char **argv)
     int nv = 0;
     for (const char *p = variants; *p && nv < MAX_ITEMS;) {
         memset(&knobs[nv], 0, sizeof knobs[nv]);
-        const int got = sscanf(p, "%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
-                               &knobs[nv].update_every, &knobs[nv].gpu_host_build);
-        if (got != 3 && got != 4) {
+        const int got = sscanf(p, "%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
+                               &knobs[nv].update_every, &knobs[nv].gpu_host_build,
+                               &knobs[nv].gpu_eps_start);
+        if (got < 3) {
             fprintf(stderr, "gpu-assign-knobs-bench: bad variant at '%s'\n", p);
             return 2;
         }
-        snprintf(label[nv], sizeof label[nv], "%d/%d/%d%s", knobs[nv].alpha,
-                 knobs[nv].gpu_group, knobs[nv].update_every,
-                 knobs[nv].gpu_host_build ? "/1 (host build)" : "");
+        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d%s", knobs[nv].alpha,
+                 knobs[nv].gpu_group, knobs[nv].update_every, knobs[nv].gpu_host_build,
+                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_build ? " (host build)" : "");
         nv++;
         p = strchr(p, ',');
         if (!p)
@@ -195,7 +197,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpu-assign-knobs-bench: cannot write %s\n", out_path);
         return 1;
     }
-    fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids | device | "
+    fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids / host build / "
+                 "first eps divisor | device | "
                  "ms (median of %d) | runs | phases | bids | price updates | same cost as %s |\n"
                  "| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
             reps, no_cpu ? "the first variant" : "CPU CSA");

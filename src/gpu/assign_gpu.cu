@@ -56,7 +56,7 @@ typedef struct solver {
     int32_t *scratch;              /* 3, the price update's */
     int32_t *h_state, *h_flag;     /* pinned */
     unsigned long long *h_bids;    /* pinned */
-    int group, workers, update_every, alpha;
+    int group, workers, update_every, alpha, start_div;
 } solver;
 
 static void solver_free(solver *sv)
@@ -89,6 +89,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     if (!h_key)
         return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d columns", d->n);
     sv->alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
+    sv->start_div = knobs && knobs->gpu_eps_start > 1 ? knobs->gpu_eps_start : 1;
     /* GPU price updates: one at the start of each phase after the first
      * and one whenever a launch has made update_every * n bids (it pauses;
      * see general_kernels/assign_csa.cu). Every n bids by default: on the
@@ -159,7 +160,8 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
     int first = 1;
     do {
         const double t0 = gcut__now_ms();
-        eps = eps / sv->alpha > 1 ? eps / sv->alpha : 1;
+        const int64_t div = first ? (int64_t)sv->alpha * sv->start_div : sv->alpha;
+        eps = eps / div > 1 ? eps / div : 1;
         d->start_min = first ? start_min : NULL;
         d->drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
                             ? INT64_MAX

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/memory_budget.h"
+#include "core/parallel.h"
 #include "core/solver_device.h"
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
@@ -48,9 +49,47 @@ static int ssp_by_default(int32_t rows, int32_t cols, unsigned flags)
     return rows != cols || (flags & GCUT_ASSIGN_PARTIAL);
 }
 
+/* What check_request needs from a range of rows' arcs, one entry a part. */
+typedef struct arc_scan {
+    const int64_t *row_ptr;
+    const int32_t *col_idx, *cost;
+    int32_t cols;
+    struct {
+        int32_t lo, hi; /* the raw costs' least and largest */
+        int any, bad, in_order;
+    } part[GCUT__MAX_THREADS];
+} arc_scan;
+
+static void scan_rows(void *arg, int64_t begin, int64_t end, int part)
+{
+    arc_scan *a = arg;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    int bad = 0, order = 1;
+    for (int64_t r = begin; r < end; r++) {
+        const int64_t first = a->row_ptr[r], last = a->row_ptr[r + 1];
+        /* min, max and the two column tests without branches, so that the
+         * loop vectorizes: it reads every arc, n^2 of them when dense */
+        int moved = 0;
+        for (int64_t k = first; k < last; k++) {
+            const int32_t y = a->col_idx[k], c = a->cost[k];
+            bad |= (uint32_t)y >= (uint32_t)a->cols;
+            moved |= y != (int32_t)(k - first);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        order &= !moved && last - first == a->cols;
+    }
+    a->part[part].lo = lo;
+    a->part[part].hi = hi;
+    a->part[part].any = a->row_ptr[end] > a->row_ptr[begin];
+    a->part[part].bad = bad;
+    a->part[part].in_order = order;
+}
+
 /* The request's arcs checked, its cost range after the sign, and
  * *in_order: every row lists the columns 0..cols-1 once each, in order
- * (a dense matrix, row-major). */
+ * (a dense matrix, row-major). The arcs are read on the context's threads
+ * (a dense request's n^2 of them were most of the GPU path's set-up). */
 static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
                                  const int64_t *row_ptr, const int32_t *col_idx,
                                  const int32_t *cost, unsigned flags, int64_t *cmin,
@@ -69,44 +108,50 @@ static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
     if (row_ptr[0] != 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr[0] is %lld, not 0",
                           (long long)row_ptr[0]);
-    *cmin = INT64_MAX;
-    *cmax = INT64_MIN;
-    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
-    int order = 1;
     for (int32_t r = 0; r < rows; r++) {
         if (row_ptr[r + 1] < row_ptr[r])
             return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr decreases at row %d", r);
         if (row_ptr[r + 1] > (int64_t)1 << 40)
             return gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: more than 2^40 arcs");
-        const int64_t begin = row_ptr[r], end = row_ptr[r + 1];
-        /* min, max and the two column tests without branches, so that the
-         * loop vectorizes: it reads every arc, n^2 of them when dense */
-        int32_t lo = INT32_MAX, hi = INT32_MIN, bad = 0, moved = 0;
-        for (int64_t k = begin; k < end; k++) {
-            const int32_t y = col_idx[k], c = cost[k];
-            bad |= (uint32_t)y >= (uint32_t)cols;
-            moved |= y != (int32_t)(k - begin);
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
-        }
-        if (bad)
-            for (int64_t k = begin; k < end; k++)
-                if (col_idx[k] < 0 || col_idx[k] >= cols)
-                    return gcut__fail(ctx, GCUT_E_RANGE,
-                                      "assign: arc %lld of row %d: column %d outside 0..%d",
-                                      (long long)k, r, col_idx[k], cols - 1);
-        order &= !moved && end - begin == cols;
-        if (end > begin) {
-            const int64_t a = sign * lo, b = sign * hi; /* b < a when maximizing */
-            const int64_t mn = a < b ? a : b, mx = a < b ? b : a;
-            if (mn < *cmin)
-                *cmin = mn;
-            if (mx > *cmax)
-                *cmax = mx;
-        }
     }
+    arc_scan *scan = malloc(sizeof *scan);
+    if (!scan)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory");
+    scan->row_ptr = row_ptr;
+    scan->col_idx = col_idx;
+    scan->cost = cost;
+    scan->cols = cols;
+    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, rows > 0 ? row_ptr[rows] : 0);
+    if (parts > rows)
+        parts = rows > 0 ? rows : 1;
+    gcut__parallel_for(parts, rows, scan_rows, scan);
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    int bad = 0, order = 1, any = 0;
+    *cmin = INT64_MAX;
+    *cmax = INT64_MIN;
+    for (int i = 0; i < parts && rows > 0; i++) {
+        bad |= scan->part[i].bad;
+        order &= scan->part[i].in_order;
+        if (!scan->part[i].any)
+            continue;
+        any = 1;
+        const int64_t a = sign * scan->part[i].lo, b = sign * scan->part[i].hi;
+        const int64_t mn = a < b ? a : b, mx = a < b ? b : a; /* b < a when maximizing */
+        if (mn < *cmin)
+            *cmin = mn;
+        if (mx > *cmax)
+            *cmax = mx;
+    }
+    free(scan);
+    /* the first arc out of range, for the message */
+    for (int32_t r = 0; r < rows && bad; r++)
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++)
+            if (col_idx[k] < 0 || col_idx[k] >= cols)
+                return gcut__fail(ctx, GCUT_E_RANGE,
+                                  "assign: arc %lld of row %d: column %d outside 0..%d",
+                                  (long long)k, r, col_idx[k], cols - 1);
     *in_order = order;
-    if (*cmin > *cmax)
+    if (!any)
         *cmin = *cmax = 0;
     return GCUT_OK;
 }

@@ -52,6 +52,8 @@ typedef struct gcut__assign_knobs {
     int gpu_host_build; /* GPU, dense square requests: 1 builds the square problem on the
                            host and checks the proof on the CPU, as for any other request
                            (the path the dense device path replaced; for benchmarks) */
+    int gpu_eps_start;  /* GPU: the first phase's eps is the cost range over alpha times
+                           this (0 or 1: over alpha alone) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {
