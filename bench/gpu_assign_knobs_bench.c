@@ -13,10 +13,13 @@
  * is marked and makes the exit status 1.
  *
  * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]
- *        [--variants A/G/U,...] [--no-cpu] [--verbose]
- * A/G/U: alpha (0: the default), threads a row (0: from the degree; 4, 8,
+ *        [--variants A/G/U[/H[/S]],...] [--no-cpu] [--verbose]
+ * A/G/U/H/S: alpha (0: the default), threads a row (0: from the degree; 4, 8,
  * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
- * every n; -1: none). */
+ * every n; -1: none), H 1: dense requests through the host-built square
+ * problem and the CPU's proof check (the path before the dense device
+ * path; 0 or left out: the default), S: the first phase's eps is the cost
+ * range over alpha times S (0 or left out: over alpha). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -116,7 +119,7 @@ static gcut_context *context(gcut_device device, int verbose)
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [--reps R]\n"
-                 "       [--variants A/G/U,...] [--no-cpu] [--verbose]\n");
+                 "       [--variants A/G/U[/H[/S]],...] [--no-cpu] [--verbose]\n");
 }
 
 int main(int argc, char **argv)
@@ -164,14 +167,20 @@ int main(int argc, char **argv)
         return 2;
     }
     gcut__assign_knobs knobs[MAX_ITEMS];
+    char label[MAX_ITEMS][48];
     int nv = 0;
     for (const char *p = variants; *p && nv < MAX_ITEMS;) {
         memset(&knobs[nv], 0, sizeof knobs[nv]);
-        if (sscanf(p, "%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
-                   &knobs[nv].update_every) != 3) {
+        const int got = sscanf(p, "%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
+                               &knobs[nv].update_every, &knobs[nv].gpu_host_build,
+                               &knobs[nv].gpu_eps_start);
+        if (got < 3) {
             fprintf(stderr, "gpu-assign-knobs-bench: bad variant at '%s'\n", p);
             return 2;
         }
+        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d%s", knobs[nv].alpha,
+                 knobs[nv].gpu_group, knobs[nv].update_every, knobs[nv].gpu_host_build,
+                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_build ? " (host build)" : "");
         nv++;
         p = strchr(p, ',');
         if (!p)
@@ -188,7 +197,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpu-assign-knobs-bench: cannot write %s\n", out_path);
         return 1;
     }
-    fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids | device | "
+    fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids / host build / "
+                 "first eps divisor | device | "
                  "ms (median of %d) | runs | phases | bids | price updates | same cost as %s |\n"
                  "| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n",
             reps, no_cpu ? "the first variant" : "CPU CSA");
@@ -225,12 +235,11 @@ int main(int argc, char **argv)
             int ok = 1;
             for (int k = 0; k < reps && k < 64; k++) {
                 if (verbose)
-                    fprintf(stderr, "%s, variant %d/%d/%d, run %d\n", in.name, knobs[v].alpha,
-                            knobs[v].gpu_group, knobs[v].update_every, k + 1);
+                    fprintf(stderr, "%s, variant %s, run %d\n", in.name, label[v], k + 1);
                 if (gcut__assign_run(gpu, in.n, in.n, in.row_ptr, in.col, in.cost, 0, "gpu-csa",
                                      &knobs[v], rc, &total, NULL, &info) != GCUT_OK) {
-                    fprintf(stderr, "%s: gpu-csa %d/%d/%d: %s\n", in.name, knobs[v].alpha,
-                            knobs[v].gpu_group, knobs[v].update_every, gcut_last_error(gpu));
+                    fprintf(stderr, "%s: gpu-csa %s: %s\n", in.name, label[v],
+                            gcut_last_error(gpu));
                     ok = 0;
                     break;
                 }
@@ -240,9 +249,8 @@ int main(int argc, char **argv)
             }
             if (!ok) {
                 bad = 1;
-                fprintf(out, "| %s | %lld | %d/%d/%d | gpu | error | | | | | |\n", in.name,
-                        (long long)arcs, knobs[v].alpha, knobs[v].gpu_group,
-                        knobs[v].update_every);
+                fprintf(out, "| %s | %lld | %s | gpu | error | | | | | |\n", in.name,
+                        (long long)arcs, label[v]);
                 fflush(out);
                 continue;
             }
@@ -252,14 +260,12 @@ int main(int argc, char **argv)
             }
             if (total != ref)
                 bad = 1;
-            fprintf(out, "| %s | %lld | %d/%d/%d | %s | %.1f | %s | %lld | %lld | %lld | %s |\n",
-                    in.name, (long long)arcs, knobs[v].alpha, knobs[v].gpu_group,
-                    knobs[v].update_every, info.device, bench_median(t, reps > 64 ? 64 : reps),
+            fprintf(out, "| %s | %lld | %s | %s | %.1f | %s | %lld | %lld | %lld | %s |\n",
+                    in.name, (long long)arcs, label[v], info.device, bench_median(t, reps > 64 ? 64 : reps),
                     runs, (long long)info.refines, (long long)info.pushes,
                     (long long)info.price_updates, total == ref ? "yes" : "**NO**");
             fflush(out);
-            printf("%s %d/%d/%d: %.1f ms, cost %lld%s\n", in.name, knobs[v].alpha,
-                   knobs[v].gpu_group, knobs[v].update_every, t[0], (long long)total,
+            printf("%s %s: %.1f ms, cost %lld%s\n", in.name, label[v], t[0], (long long)total,
                    total == ref ? "" : " MISMATCH");
             fflush(stdout);
         }

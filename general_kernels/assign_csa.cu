@@ -97,14 +97,16 @@ static __device__ __forceinline__ void scan_part(const gcut__dassign &d, int32_t
 }
 
 /* The best two of a tile's lanes, every lane getting the result: a
- * butterfly merge, ties by column id so that every lane agrees. */
-template <unsigned lanes>
+ * butterfly merge, ties by column id so that every lane agrees. With
+ * first_off below lanes / 2, lanes 0..2 first_off - 1 merge among
+ * themselves (the others hold nothing). */
+template <unsigned lanes, int first_off = (int)lanes / 2>
 static __device__ __forceinline__ void merge_tile(const cg::thread_block_tile<lanes> &tile,
                                                   long long &b1, long long &b2, long long &c1,
                                                   int32_t &y1)
 {
 #pragma unroll
-    for (int off = (int)lanes / 2; off > 0; off /= 2) {
+    for (int off = first_off; off > 0; off /= 2) {
         const long long o1 = tile.shfl_xor(b1, off);
         const long long o2 = tile.shfl_xor(b2, off);
         const long long oc = tile.shfl_xor(c1, off);
@@ -157,21 +159,24 @@ static __device__ __forceinline__ void best_two(const gcut__dassign &d, int32_t 
         b2 = lane < warps ? s_b2[lane] : INF64;
         c1 = lane < warps ? s_c1[lane] : 0;
         y1 = lane < warps ? s_y1[lane] : -1;
-        merge_tile(warp, b1, b2, c1, y1);
+        /* only the warps' results: log2(warps) steps, not 5 (a bid's
+         * latency is the tail's time) */
+        merge_tile<32, (warps >= 2 ? warps / 2 : 1)>(warp, b1, b2, c1, y1);
     }
 }
 
-/* One bid of row x from its best two, by one thread: returns the row to
+/* One bid of row x from its best two, by one thread (`running`: the stop
+ * code as read before x's scan): returns the row to
  * bid for next (x again when the bid lost and x must scan again; the
  * evicted owner when it took an owned column), -1 when the chain is over
  * (it took a free column, or the bid stopped the phase) or -2 when the
  * phase was stopped before it: x holds no column. */
 static __device__ int32_t bid(const gcut__dassign &d, int32_t x, long long b1, long long b2,
                               long long c1, int32_t y1, long long eps, long long deadline,
-                              unsigned long long bids)
+                              unsigned long long bids, int32_t running)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
-    if (*(volatile int32_t *)&d.state[1] != GCUT__DASSIGN_RUNNING)
+    if (running != GCUT__DASSIGN_RUNNING)
         return -2;
     if (y1 < 0 || (d.start_min && b1 - d.start_min[x] > d.drop_bound)) {
         stop(d, GCUT__DASSIGN_INFEASIBLE, x);
@@ -244,11 +249,16 @@ static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refi
         while (x >= 0) {
             long long b1, b2, c1;
             int32_t y1;
+            /* The stop code is loaded before the scan so that its round
+             * trip overlaps the scan's instead of adding to the bid's; a
+             * bid on a code read that early is as correct as any other
+             * (the phase's end waits for every chain to end). */
+            const int32_t running = leader ? *(volatile int32_t *)&d.state[1] : 0;
             best_two<group, dense>(d, x, b1, b2, c1, y1);
             int32_t next = -1;
             if (leader) {
                 chain++;
-                next = bid(d, x, b1, b2, c1, y1, eps, deadline, bids + chain);
+                next = bid(d, x, b1, b2, c1, y1, eps, deadline, bids + chain, running);
                 if (next == -2) {
                     /* paused for a price update: x goes back on the list */
                     chain--;

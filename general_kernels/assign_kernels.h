@@ -86,4 +86,13 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
 cudaError_t gcut__assign_unpack(const gcut__dassign *d, long long *price, int32_t *row_col,
                                 cudaStream_t stream);
 
+/* The proof of a dense solution (d->dense, d->cost32 at d->unit = sign *
+ * scale): dual[x] = min over y of c(x, y) - price[y] (the row duals that
+ * make every reduced cost >= 0), gap[0] += min(c(x, row_col[x]) -
+ * price[row_col[x]] - dual[x], scale) over the rows (>= scale: not
+ * optimal), gap[1] = rows without a column. gap[0..1] cleared here. */
+cudaError_t gcut__assign_dense_proof(const gcut__dassign *d, const long long *price,
+                                     const int32_t *row_col, long long scale, long long *dual,
+                                     unsigned long long *gap, cudaStream_t stream);
+
 #endif

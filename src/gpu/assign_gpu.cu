@@ -48,6 +48,203 @@ static int is_dense(const gcut__assign_problem *p)
     return 1;
 }
 
+/* The solver's device state, whichever layout the costs came in. */
+typedef struct solver {
+    gcut__dassign d;
+    long long *price;              /* n column prices */
+    int32_t *row_col;              /* n */
+    int32_t *scratch;              /* 3, the price update's */
+    int32_t *h_state, *h_flag;     /* pinned */
+    unsigned long long *h_bids;    /* pinned */
+    int group, workers, update_every, alpha, start_div;
+} solver;
+
+static void solver_free(solver *sv)
+{
+    cudaFree(sv->price);
+    cudaFree(sv->row_col);
+    cudaFree(sv->scratch);
+    cudaFree(sv->d.key);
+    cudaFree(sv->d.list);
+    cudaFree(sv->d.resume);
+    cudaFree(sv->d.label);
+    cudaFree(sv->d.state);
+    cudaFree(sv->d.bids);
+    cudaFreeHost(sv->h_state);
+    cudaFreeHost(sv->h_flag);
+    cudaFreeHost(sv->h_bids);
+    memset(sv, 0, sizeof *sv);
+}
+
+/* The buffers of an n-row problem whose cost layout (d.dense, d.unit) the
+ * caller set, every column free at price 0, and the launch shape. */
+static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, double mean_degree,
+                               const gcut__assign_knobs *knobs)
+{
+    gcut_status st = GCUT_OK;
+    gcut__dassign *d = &sv->d;
+    const size_t nn = (size_t)d->n;
+    int sms = 0;
+    unsigned long long *h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
+    if (!h_key)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d columns", d->n);
+    sv->alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
+    sv->start_div = knobs && knobs->gpu_eps_start > 1 ? knobs->gpu_eps_start : 1;
+    /* GPU price updates: one at the start of each phase after the first
+     * and one whenever a launch has made update_every * n bids (it pauses;
+     * see general_kernels/assign_csa.cu). Every n bids by default: on the
+     * H200 that cut dense 2000^2 from 165 to 102 ms, dense 5000^2 from 932
+     * to 763 ms and sparse 10^6 arcs from 704 to 296 ms (against every 4n:
+     * 93, 850 and 417 ms; bench/results/assign_NVIDIA_H200.md). */
+    sv->update_every = !knobs || knobs->update_every == 0 ? 1
+                       : knobs->update_every > 0          ? knobs->update_every
+                                                          : 0;
+    /* The key: owner ids below 2^bits - 1 (which means free), the price
+     * offset above; prices stay within -2^60 as on the CPU. */
+    d->bits = 1;
+    while ((1LL << d->bits) - 1 < (long long)d->n)
+        d->bits++;
+    d->pmin = -(long long)((1ULL << (64 - d->bits)) - 1);
+    if (d->pmin < -GCUT__ASSIGN_LIMIT)
+        d->pmin = -GCUT__ASSIGN_LIMIT;
+    for (size_t y = 0; y < nn; y++) /* price 0, free */
+        h_key[y] = (unsigned long long)(-d->pmin) << d->bits | ((1ULL << d->bits) - 1);
+    d->time_limit_ns = PHASE_LIMIT_NS;
+
+    GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
+    sv->group = gcut__assign_group(d->dense, mean_degree);
+    if (knobs && (knobs->gpu_group == 4 || knobs->gpu_group == 8 || knobs->gpu_group == 32 ||
+                  knobs->gpu_group == 128 || knobs->gpu_group == 512 || knobs->gpu_group == 1024))
+        sv->group = d->dense && knobs->gpu_group < 32 ? 32 : knobs->gpu_group;
+    GPU_CHECK(ctx, gcut__assign_workers(sv->group, d->dense, sms, &sv->workers));
+    if (sv->workers > d->n)
+        sv->workers = d->n;
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->key, nn * sizeof *d->key));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->state, 5 * sizeof *d->state));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->bids, 4 * sizeof *d->bids));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->list, nn * sizeof *d->list));
+    GPU_CHECK(ctx, cudaMalloc((void **)&sv->price, nn * sizeof *sv->price));
+    GPU_CHECK(ctx, cudaMalloc((void **)&sv->row_col, nn * sizeof *sv->row_col));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_state, 5 * sizeof *sv->h_state));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_bids, 3 * sizeof *sv->h_bids));
+    if (sv->update_every > 0) {
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->resume, nn * sizeof *d->resume));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->label, nn * sizeof *d->label));
+        GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 3 * sizeof *sv->scratch));
+        GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_flag, sizeof *sv->h_flag));
+    }
+    GPU_CHECK(ctx, cudaMemcpyAsync(d->key, h_key, nn * sizeof *d->key, cudaMemcpyHostToDevice,
+                                   s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 4 * sizeof *d->bids, s->stream));
+    /* h_key is read by the copy above before it is freed */
+    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+fail:
+    free(h_key);
+    return st;
+}
+
+/* The phases, eps from eps0 / alpha down to 1 (start_min: the first
+ * phase's infeasibility test, or NULL), then the solution unpacked into
+ * sv->price and sv->row_col on the device. GCUT_E_INFEASIBLE: res->row_col
+ * holds the partial assignment and res->stuck_row a row left over. */
+static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, int64_t eps0,
+                                 const long long *start_min, gcut__assign_result *res)
+{
+    gcut_status st = GCUT_OK;
+    gcut__dassign *d = &sv->d;
+    const int32_t n = d->n;
+    const size_t nn = (size_t)n;
+    cudaStream_t stream = s->stream;
+    unsigned long long bids_before = 0;
+    int64_t eps = eps0 > 0 ? eps0 : 1;
+    int first = 1;
+    do {
+        const double t0 = gcut__now_ms();
+        const int64_t div = first ? (int64_t)sv->alpha * sv->start_div : sv->alpha;
+        eps = eps / div > 1 ? eps / div : 1;
+        d->start_min = first ? start_min : NULL;
+        d->drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
+                            ? INT64_MAX
+                            : (2 * (int64_t)n + 2) * (eps0 + eps);
+        GPU_CHECK(ctx, gcut__assign_phase_start(d, first, eps, sv->group, sv->row_col, stream));
+        GPU_CHECK(ctx, cudaMemsetAsync(d->bids + 2, 0, 2 * sizeof *d->bids, stream));
+        /* Price updates: never in the first phase (its infeasibility
+         * test reads raw bids), and only where eps times a label fits
+         * the prices. */
+        const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
+        d->label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
+        int updating = sv->update_every > 0 && !first && d->label_cap >= 2;
+        int launches = 0, updates_here = 0;
+        double update_ms = 0;
+        for (;;) {
+            if (updating) {
+                const double tu = gcut__now_ms();
+                int applied = 0, passes = 0;
+                GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, UPDATE_PASSES,
+                                                         sv->row_col, sv->scratch, sv->h_flag,
+                                                         &applied, &passes, stream));
+                update_ms += gcut__now_ms() - tu;
+                res->price_updates += applied;
+                updates_here += applied;
+                gcut__log(ctx, 4, "assign: gpu price update, eps %lld: %d passes, %s",
+                          (long long)eps, passes, applied ? "applied" : "left out");
+                /* no fixed point in reach: bid on without pauses */
+                if (!applied)
+                    updating = 0;
+            }
+            d->bid_budget =
+                updating ? (unsigned long long)sv->update_every * (unsigned long long)n : 0;
+            GPU_CHECK(ctx, gcut__assign_refine(d, eps, sv->group, sv->workers, stream));
+            launches++;
+            GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state, 5 * sizeof *sv->h_state,
+                                           cudaMemcpyDeviceToHost, stream));
+            GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+            if (sv->h_state[1] != GCUT__DASSIGN_PAUSE)
+                break;
+            GPU_CHECK(ctx, gcut__assign_resume(d, stream));
+            int32_t *swap = d->list;
+            d->list = d->resume;
+            d->resume = swap;
+        }
+        GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        /* the longest chain against the bids tells whether a phase's
+         * time is its tail (a few chains alone) or its volume */
+        gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
+                  "chain %llu, %d launches, %d price updates (%.3f ms), stop %d",
+                  (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
+                  sv->h_bids[1] - bids_before, sv->h_bids[2], launches, updates_here, update_ms,
+                  sv->h_state[1]);
+        bids_before = sv->h_bids[1];
+        if (sv->h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
+            res->stuck_row = sv->h_state[2];
+            GPU_CHECK(ctx, gcut__assign_unpack(d, sv->price, sv->row_col, stream));
+            GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, sv->row_col, nn * sizeof *res->row_col,
+                                           cudaMemcpyDeviceToHost, stream));
+            GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+            return GCUT_E_INFEASIBLE;
+        }
+        if (sv->h_state[1] == GCUT__DASSIGN_RANGE) {
+            /* Past -2^60: the CPU's error. Past the key's range only:
+             * the caller solves on the CPU. */
+            return d->pmin == -GCUT__ASSIGN_LIMIT
+                       ? gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: a price passed -2^60 "
+                                    "(costs too large for this size)")
+                       : GCUT_E_UNSUPPORTED;
+        }
+        if (sv->h_state[1] != GCUT__DASSIGN_RUNNING)
+            return gcut__fail(ctx, GCUT_E_STATE, "assign: a GPU phase (eps %lld) ran past %lld s",
+                              (long long)eps, PHASE_LIMIT_NS / 1000000000LL);
+        res->refines++;
+        first = 0;
+    } while (eps > 1);
+    res->pushes += (int64_t)sv->h_bids[1];
+    GPU_CHECK(ctx, gcut__assign_unpack(d, sv->price, sv->row_col, stream));
+fail:
+    return st;
+}
+
 extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
                                         const gcut__assign_knobs *knobs,
                                         gcut__assign_result *res, const char **device)
@@ -68,248 +265,178 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
             return GCUT_E_INFEASIBLE;
         }
     const size_t nn = (size_t)n, mm = (size_t)(p->m > 0 ? p->m : 1);
-    const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
-    const int dense_in = is_dense(p);
     cudaStream_t stream = s->stream;
-    gcut__dassign d;
-    memset(&d, 0, sizeof d);
-    d.n = n;
-    long long *row_ptr = NULL, *cost64 = NULL, *start_min = NULL, *price = NULL;
-    int32_t *col = NULL, *cost32 = NULL, *row_col = NULL;
-    int32_t *h_cost32 = NULL, *h_state = NULL;
+    solver sv;
+    memset(&sv, 0, sizeof sv);
+    gcut__dassign *d = &sv.d;
+    d->n = n;
+    long long *row_ptr = NULL, *cost64 = NULL, *start_min = NULL;
+    int32_t *col = NULL, *cost32 = NULL;
+    int32_t *h_cost32 = NULL;
     long long *h_start = NULL;
-    unsigned long long *h_key = NULL;
-    unsigned long long *h_bids = NULL;
-    int32_t *scratch = NULL, *h_flag = NULL;
-    /* GPU price updates: one at the start of each phase after the first
-     * and one whenever a launch has made update_every * n bids (it pauses;
-     * see general_kernels/assign_csa.cu). Every n bids by default: on the
-     * H200 that cut dense 2000^2 from 165 to 102 ms, dense 5000^2 from 932
-     * to 763 ms and sparse 10^6 arcs from 704 to 296 ms (against every 4n:
-     * 93, 850 and 417 ms; bench/results/assign_NVIDIA_H200.md). */
-    const int update_every = !knobs || knobs->update_every == 0 ? 1
-                             : knobs->update_every > 0          ? knobs->update_every
-                                                                : 0;
-    unsigned long long bids_before = 0;
-    int sms = 0, workers = 0, group = 0;
+    const int dense_in = is_dense(p);
     const double t_setup = gcut__now_ms();
     double t_phases = t_setup;
 
     h_cost32 = (int32_t *)malloc(mm * sizeof *h_cost32);
-    h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
-    if (!h_cost32 || !h_key) {
+    if (!h_cost32) {
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs", (long long)mm);
         goto fail;
     }
     if (compact_costs(p, (int64_t)n + 1, dense_in, h_cost32)) {
-        d.unit = (long long)n + 1;
-        d.dense = dense_in;
+        d->unit = (long long)n + 1;
+        d->dense = dense_in;
     } else {
         free(h_cost32);
         h_cost32 = NULL;
     }
-    /* The key: owner ids below 2^bits - 1 (which means free), the price
-     * offset above; prices stay within -2^60 as on the CPU. */
-    d.bits = 1;
-    while ((1LL << d.bits) - 1 < (long long)n)
-        d.bits++;
-    d.pmin = -(long long)((1ULL << (64 - d.bits)) - 1);
-    if (d.pmin < -GCUT__ASSIGN_LIMIT)
-        d.pmin = -GCUT__ASSIGN_LIMIT;
-    for (int32_t y = 0; y < n; y++) /* price 0, free */
-        h_key[y] = (unsigned long long)(-d.pmin) << d.bits | ((1ULL << d.bits) - 1);
-
-    GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
-    group = gcut__assign_group(d.dense, (double)p->m / n);
-    if (knobs && (knobs->gpu_group == 4 || knobs->gpu_group == 8 || knobs->gpu_group == 32 ||
-                  knobs->gpu_group == 128 || knobs->gpu_group == 512 || knobs->gpu_group == 1024))
-        group = d.dense && knobs->gpu_group < 32 ? 32 : knobs->gpu_group;
-    GPU_CHECK(ctx, gcut__assign_workers(group, d.dense, sms, &workers));
-    if (workers > n)
-        workers = n;
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.key, nn * sizeof *d.key));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.state, 5 * sizeof *d.state));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.bids, 4 * sizeof *d.bids));
-    GPU_CHECK(ctx, cudaMalloc((void **)&price, nn * sizeof *price));
-    GPU_CHECK(ctx, cudaMalloc((void **)&row_col, nn * sizeof *row_col));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d.list, nn * sizeof *d.list));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&h_state, 5 * sizeof *h_state));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&h_bids, 3 * sizeof *h_bids));
+    if ((st = solver_init(ctx, s, &sv, (double)p->m / n, knobs)))
+        goto fail;
     if (h_cost32) {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
         GPU_CHECK(ctx, cudaMemcpyAsync(cost32, h_cost32, (size_t)p->m * sizeof *cost32,
                                        cudaMemcpyHostToDevice, stream));
-        d.cost32 = cost32;
+        d->cost32 = cost32;
     } else {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost64, mm * sizeof *cost64));
         GPU_CHECK(ctx, cudaMemcpyAsync(cost64, p->cost, (size_t)p->m * sizeof *cost64,
                                        cudaMemcpyHostToDevice, stream));
-        d.cost64 = cost64;
+        d->cost64 = cost64;
     }
-    if (!d.dense) {
+    if (!d->dense) {
         GPU_CHECK(ctx, cudaMalloc((void **)&row_ptr, (nn + 1) * sizeof *row_ptr));
         GPU_CHECK(ctx, cudaMalloc((void **)&col, mm * sizeof *col));
         GPU_CHECK(ctx, cudaMemcpyAsync(row_ptr, p->row_ptr, (nn + 1) * sizeof *row_ptr,
                                        cudaMemcpyHostToDevice, stream));
         GPU_CHECK(ctx, cudaMemcpyAsync(col, p->col, (size_t)p->m * sizeof *col,
                                        cudaMemcpyHostToDevice, stream));
-        d.row_ptr = row_ptr;
-        d.col = col;
+        d->row_ptr = row_ptr;
+        d->col = col;
     }
-    GPU_CHECK(ctx, cudaMemcpyAsync(d.key, h_key, nn * sizeof *d.key, cudaMemcpyHostToDevice,
-                                   stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d.bids, 0, 4 * sizeof *d.bids, stream));
-    if (update_every > 0) {
-        GPU_CHECK(ctx, cudaMalloc((void **)&d.resume, nn * sizeof *d.resume));
-        GPU_CHECK(ctx, cudaMalloc((void **)&d.label, nn * sizeof *d.label));
-        GPU_CHECK(ctx, cudaMalloc((void **)&scratch, 3 * sizeof *scratch));
-        GPU_CHECK(ctx, cudaMallocHost((void **)&h_flag, sizeof *h_flag));
+    if (p->may_be_infeasible) {
+        h_start = (long long *)malloc(nn * sizeof *h_start);
+        if (!h_start) {
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+            goto fail;
+        }
+        for (int32_t x = 0; x < n; x++) {
+            long long b = INT64_MAX;
+            for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++)
+                if (p->cost[a] < b)
+                    b = p->cost[a];
+            h_start[x] = b;
+        }
+        GPU_CHECK(ctx, cudaMalloc((void **)&start_min, nn * sizeof *start_min));
+        GPU_CHECK(ctx, cudaMemcpyAsync(start_min, h_start, nn * sizeof *start_min,
+                                       cudaMemcpyHostToDevice, stream));
     }
-    d.time_limit_ns = PHASE_LIMIT_NS;
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    t_phases = gcut__now_ms();
     {
         const int64_t range = p->cost_max - p->cost_min;
-        const int64_t eps0 = range > 0 ? range : 1;
-        int64_t eps = eps0;
-        int first = 1;
-        if (p->may_be_infeasible) {
-            h_start = (long long *)malloc(nn * sizeof *h_start);
-            if (!h_start) {
-                st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
-                goto fail;
-            }
-            for (int32_t x = 0; x < n; x++) {
-                long long b = INT64_MAX;
-                for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++)
-                    if (p->cost[a] < b)
-                        b = p->cost[a];
-                h_start[x] = b;
-            }
-            GPU_CHECK(ctx, cudaMalloc((void **)&start_min, nn * sizeof *start_min));
-            GPU_CHECK(ctx, cudaMemcpyAsync(start_min, h_start, nn * sizeof *start_min,
-                                           cudaMemcpyHostToDevice, stream));
-        }
-        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-        t_phases = gcut__now_ms();
-        do {
-            const double t0 = gcut__now_ms();
-            eps = eps / alpha > 1 ? eps / alpha : 1;
-            d.start_min = first && p->may_be_infeasible ? start_min : NULL;
-            d.drop_bound = eps0 + eps > INT64_MAX / (2 * (int64_t)n + 2)
-                               ? INT64_MAX
-                               : (2 * (int64_t)n + 2) * (eps0 + eps);
-            GPU_CHECK(ctx, gcut__assign_phase_start(&d, first, eps, group, row_col, stream));
-            GPU_CHECK(ctx, cudaMemsetAsync(d.bids + 2, 0, 2 * sizeof *d.bids, stream));
-            /* Price updates: never in the first phase (its infeasibility
-             * test reads raw bids), and only where eps times a label fits
-             * the prices. */
-            const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
-            d.label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
-            int updating = update_every > 0 && !first && d.label_cap >= 2;
-            int launches = 0, updates_here = 0;
-            double update_ms = 0;
-            for (;;) {
-                if (updating) {
-                    const double tu = gcut__now_ms();
-                    int applied = 0, passes = 0;
-                    GPU_CHECK(ctx, gcut__assign_price_update(&d, eps, group, UPDATE_PASSES,
-                                                             row_col, scratch, h_flag, &applied,
-                                                             &passes, stream));
-                    update_ms += gcut__now_ms() - tu;
-                    res->price_updates += applied;
-                    updates_here += applied;
-                    gcut__log(ctx, 4, "assign: gpu price update, eps %lld: %d passes, %s",
-                              (long long)eps, passes, applied ? "applied" : "left out");
-                    /* no fixed point in reach: bid on without pauses */
-                    if (!applied)
-                        updating = 0;
-                }
-                d.bid_budget = updating ? (unsigned long long)update_every * (unsigned long long)n
-                                        : 0;
-                GPU_CHECK(ctx, gcut__assign_refine(&d, eps, group, workers, stream));
-                launches++;
-                GPU_CHECK(ctx, cudaMemcpyAsync(h_state, d.state, 5 * sizeof *h_state,
-                                               cudaMemcpyDeviceToHost, stream));
-                GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-                if (h_state[1] != GCUT__DASSIGN_PAUSE)
-                    break;
-                GPU_CHECK(ctx, gcut__assign_resume(&d, stream));
-                int32_t *swap = d.list;
-                d.list = d.resume;
-                d.resume = swap;
-            }
-            GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, 3 * sizeof *h_bids,
-                                           cudaMemcpyDeviceToHost, stream));
-            GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-            /* the longest chain against the bids tells whether a phase's
-             * time is its tail (a few chains alone) or its volume */
-            gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
-                      "chain %llu, %d launches, %d price updates (%.3f ms), stop %d",
-                      (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
-                      h_bids[1] - bids_before, h_bids[2], launches, updates_here, update_ms,
-                      h_state[1]);
-            bids_before = h_bids[1];
-            if (h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
-                res->stuck_row = h_state[2];
-                GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
-                GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, row_col, nn * sizeof *res->row_col,
-                                               cudaMemcpyDeviceToHost, stream));
-                GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-                st = GCUT_E_INFEASIBLE;
-                goto fail;
-            }
-            if (h_state[1] == GCUT__DASSIGN_RANGE) {
-                /* Past -2^60: the CPU's error. Past the key's range only:
-                 * the caller solves on the CPU. */
-                st = d.pmin == -GCUT__ASSIGN_LIMIT
-                         ? gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: a price passed -2^60 "
-                                      "(costs too large for this size)")
-                         : GCUT_E_UNSUPPORTED;
-                goto fail;
-            }
-            if (h_state[1] != GCUT__DASSIGN_RUNNING) {
-                st = gcut__fail(ctx, GCUT_E_STATE, "assign: a GPU phase (eps %lld) ran past %lld s",
-                                (long long)eps, PHASE_LIMIT_NS / 1000000000LL);
-                goto fail;
-            }
-            res->refines++;
-            first = 0;
-        } while (eps > 1);
+        st = solver_phases(ctx, s, &sv, range > 0 ? range : 1, start_min, res);
+        if (st)
+            goto fail;
     }
-    {
-        GPU_CHECK(ctx, gcut__assign_unpack(&d, price, row_col, stream));
-        GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, row_col, nn * sizeof *res->row_col,
-                                       cudaMemcpyDeviceToHost, stream));
-        GPU_CHECK(ctx, cudaMemcpyAsync(res->price, price, nn * sizeof *res->price,
-                                       cudaMemcpyDeviceToHost, stream));
-        GPU_CHECK(ctx, cudaMemcpyAsync(h_bids, d.bids, 3 * sizeof *h_bids,
-                                       cudaMemcpyDeviceToHost, stream));
-        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-        res->pushes += (int64_t)h_bids[1];
-        gcut__log(ctx, 3, "assign: gpu: %d threads a row, %d workers, %s, %s costs, %llu chains, "
-                  "%llu bids, set-up %.1f ms", group, workers, d.dense ? "dense" : "csr",
-                  d.cost32 ? "32-bit" : "64-bit", h_bids[0], h_bids[1], t_phases - t_setup);
-    }
+    GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, sv.row_col, nn * sizeof *res->row_col,
+                                   cudaMemcpyDeviceToHost, stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(res->price, sv.price, nn * sizeof *res->price,
+                                   cudaMemcpyDeviceToHost, stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    gcut__log(ctx, 3, "assign: gpu: %d threads a row, %d workers, %s, %s costs, %llu chains, "
+              "%llu bids, set-up %.1f ms", sv.group, sv.workers, d->dense ? "dense" : "csr",
+              d->cost32 ? "32-bit" : "64-bit", sv.h_bids[0], sv.h_bids[1], t_phases - t_setup);
 fail:
     cudaFree(row_ptr);
     cudaFree(col);
     cudaFree(cost32);
     cudaFree(cost64);
     cudaFree(start_min);
-    cudaFree(price);
-    cudaFree(row_col);
-    cudaFree(d.key);
-    cudaFree(d.list);
-    cudaFree(d.resume);
-    cudaFree(d.label);
-    cudaFree(scratch);
-    cudaFreeHost(h_flag);
-    cudaFree(d.state);
-    cudaFree(d.bids);
-    cudaFreeHost(h_state);
-    cudaFreeHost(h_bids);
+    solver_free(&sv);
     free(h_cost32);
-    free(h_key);
     free(h_start);
+    cudaGetLastError();
+    return st;
+}
+
+/* A dense square request straight from the caller's matrix: the costs go
+ * up as they are (32-bit, row-major: the kernels' dense layout) and the
+ * kernels multiply by the signed scale, so the host builds nothing; the
+ * proof's row duals and gap come from one pass on the device
+ * (general_kernels/assign_dense_proof.cu) instead of the CPU's passes over
+ * the request. On dense 2000^2 the host's build, compaction and proof
+ * were 46 of 138 ms (bench/results/assign_NVIDIA_H200.md). */
+extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__assign_dense *p,
+                                              const gcut__assign_knobs *knobs,
+                                              gcut__assign_result *res, int64_t *row_dual,
+                                              int64_t *gap, const char **device)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    *device = s->name;
+    const int32_t n = p->n;
+    if (n == 0) {
+        *gap = 0;
+        return GCUT_OK;
+    }
+    const size_t nn = (size_t)n;
+    cudaStream_t stream = s->stream;
+    solver sv;
+    memset(&sv, 0, sizeof sv);
+    gcut__dassign *d = &sv.d;
+    d->n = n;
+    d->dense = 1;
+    d->unit = (long long)(p->sign * p->scale);
+    int32_t *cost32 = NULL;
+    long long *dual = NULL;
+    unsigned long long *d_gap = NULL, *h_gap = NULL;
+    const double t0 = gcut__now_ms();
+    double t_up = t0, t_solved = t0;
+
+    if ((st = solver_init(ctx, s, &sv, (double)n, knobs)))
+        goto fail;
+    GPU_CHECK(ctx, cudaMalloc((void **)&cost32, nn * nn * sizeof *cost32));
+    GPU_CHECK(ctx, cudaMalloc((void **)&dual, nn * sizeof *dual));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d_gap, 2 * sizeof *d_gap));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&h_gap, 2 * sizeof *h_gap));
+    GPU_CHECK(ctx, cudaMemcpyAsync(cost32, p->cost, nn * nn * sizeof *cost32,
+                                   cudaMemcpyHostToDevice, stream));
+    d->cost32 = cost32;
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    t_up = gcut__now_ms();
+    /* a complete bipartite graph always has a perfect assignment */
+    st = solver_phases(ctx, s, &sv, (p->cost_max - p->cost_min) * p->scale > 0
+                                        ? (p->cost_max - p->cost_min) * p->scale
+                                        : 1,
+                       NULL, res);
+    if (st)
+        goto fail;
+    t_solved = gcut__now_ms();
+    GPU_CHECK(ctx, gcut__assign_dense_proof(d, sv.price, sv.row_col, p->scale, dual, d_gap,
+                                            stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_gap, d_gap, 2 * sizeof *h_gap, cudaMemcpyDeviceToHost,
+                                   stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, sv.row_col, nn * sizeof *res->row_col,
+                                   cudaMemcpyDeviceToHost, stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(res->price, sv.price, nn * sizeof *res->price,
+                                   cudaMemcpyDeviceToHost, stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(row_dual, dual, nn * sizeof *row_dual, cudaMemcpyDeviceToHost,
+                                   stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    /* h_gap[1]: rows without a column; a gap capped at the scale per row
+     * (the check needs only "below the scale") */
+    *gap = h_gap[1] ? p->scale : (int64_t)h_gap[0];
+    gcut__log(ctx, 3, "assign: gpu dense: %d threads a row, %d workers; buffers and upload %.1f "
+              "ms, phases %.1f ms, proof on the device %.1f ms", sv.group, sv.workers, t_up - t0,
+              t_solved - t_up, gcut__now_ms() - t_solved);
+fail:
+    cudaFree(cost32);
+    cudaFree(dual);
+    cudaFree(d_gap);
+    cudaFreeHost(h_gap);
+    solver_free(&sv);
     cudaGetLastError();
     return st;
 }

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "core/memory_budget.h"
+#include "core/parallel.h"
 #include "core/solver_device.h"
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
@@ -48,11 +49,51 @@ static int ssp_by_default(int32_t rows, int32_t cols, unsigned flags)
     return rows != cols || (flags & GCUT_ASSIGN_PARTIAL);
 }
 
-/* The request's arcs checked, and its cost range after the sign. */
+/* What check_request needs from a range of rows' arcs, one entry a part. */
+typedef struct arc_scan {
+    const int64_t *row_ptr;
+    const int32_t *col_idx, *cost;
+    int32_t cols;
+    struct {
+        int32_t lo, hi; /* the raw costs' least and largest */
+        int any, bad, in_order;
+    } part[GCUT__MAX_THREADS];
+} arc_scan;
+
+static void scan_rows(void *arg, int64_t begin, int64_t end, int part)
+{
+    arc_scan *a = arg;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    int bad = 0, order = 1;
+    for (int64_t r = begin; r < end; r++) {
+        const int64_t first = a->row_ptr[r], last = a->row_ptr[r + 1];
+        /* min, max and the two column tests without branches, so that the
+         * loop vectorizes: it reads every arc, n^2 of them when dense */
+        int moved = 0;
+        for (int64_t k = first; k < last; k++) {
+            const int32_t y = a->col_idx[k], c = a->cost[k];
+            bad |= (uint32_t)y >= (uint32_t)a->cols;
+            moved |= y != (int32_t)(k - first);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+        }
+        order &= !moved && last - first == a->cols;
+    }
+    a->part[part].lo = lo;
+    a->part[part].hi = hi;
+    a->part[part].any = a->row_ptr[end] > a->row_ptr[begin];
+    a->part[part].bad = bad;
+    a->part[part].in_order = order;
+}
+
+/* The request's arcs checked, its cost range after the sign, and
+ * *in_order: every row lists the columns 0..cols-1 once each, in order
+ * (a dense matrix, row-major). The arcs are read on the context's threads
+ * (a dense request's n^2 of them were most of the GPU path's set-up). */
 static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
                                  const int64_t *row_ptr, const int32_t *col_idx,
                                  const int32_t *cost, unsigned flags, int64_t *cmin,
-                                 int64_t *cmax)
+                                 int64_t *cmax, int *in_order)
 {
     if (rows < 0 || cols < 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: %d rows and %d columns", rows, cols);
@@ -67,27 +108,50 @@ static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
     if (row_ptr[0] != 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr[0] is %lld, not 0",
                           (long long)row_ptr[0]);
-    *cmin = INT64_MAX;
-    *cmax = INT64_MIN;
-    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
     for (int32_t r = 0; r < rows; r++) {
         if (row_ptr[r + 1] < row_ptr[r])
             return gcut__fail(ctx, GCUT_E_INVALID, "assign: row_ptr decreases at row %d", r);
         if (row_ptr[r + 1] > (int64_t)1 << 40)
             return gcut__fail(ctx, GCUT_E_OVERFLOW, "assign: more than 2^40 arcs");
-        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+    }
+    arc_scan *scan = malloc(sizeof *scan);
+    if (!scan)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory");
+    scan->row_ptr = row_ptr;
+    scan->col_idx = col_idx;
+    scan->cost = cost;
+    scan->cols = cols;
+    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, rows > 0 ? row_ptr[rows] : 0);
+    if (parts > rows)
+        parts = rows > 0 ? rows : 1;
+    gcut__parallel_for(parts, rows, scan_rows, scan);
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    int bad = 0, order = 1, any = 0;
+    *cmin = INT64_MAX;
+    *cmax = INT64_MIN;
+    for (int i = 0; i < parts && rows > 0; i++) {
+        bad |= scan->part[i].bad;
+        order &= scan->part[i].in_order;
+        if (!scan->part[i].any)
+            continue;
+        any = 1;
+        const int64_t a = sign * scan->part[i].lo, b = sign * scan->part[i].hi;
+        const int64_t mn = a < b ? a : b, mx = a < b ? b : a; /* b < a when maximizing */
+        if (mn < *cmin)
+            *cmin = mn;
+        if (mx > *cmax)
+            *cmax = mx;
+    }
+    free(scan);
+    /* the first arc out of range, for the message */
+    for (int32_t r = 0; r < rows && bad; r++)
+        for (int64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++)
             if (col_idx[k] < 0 || col_idx[k] >= cols)
                 return gcut__fail(ctx, GCUT_E_RANGE,
                                   "assign: arc %lld of row %d: column %d outside 0..%d",
                                   (long long)k, r, col_idx[k], cols - 1);
-            const int64_t c = sign * cost[k];
-            if (c < *cmin)
-                *cmin = c;
-            if (c > *cmax)
-                *cmax = c;
-        }
-    }
-    if (*cmin > *cmax)
+    *in_order = order;
+    if (!any)
         *cmin = *cmax = 0;
     return GCUT_OK;
 }
@@ -438,6 +502,75 @@ static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const 
     return st;
 }
 
+#ifdef GCUT_HAVE_CUDA
+/* A dense square request on the GPU (gcut__gpu_assign_dense): the solve and
+ * the proof's pass over the matrix run on the device; here only what takes
+ * n reads: the permutation, the total cost, the gap against the scale.
+ * GCUT_E_UNSUPPORTED (no message): prices beyond the GPU's keys. */
+static gcut_status run_gpu_dense(gcut_context *ctx, int32_t n, const int32_t *cost,
+                                 unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
+                                 const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
+                                 int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+{
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
+    gcut__assign_result res;
+    memset(&res, 0, sizeof res);
+    res.row_col = row_to_col;
+    res.price = malloc(((size_t)n + 1) * sizeof *res.price);
+    int64_t *dual = malloc(((size_t)n + 1) * sizeof *dual);
+    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    const char *device = "cpu";
+    int64_t gap = 0, total = 0;
+    gcut_status st = GCUT_OK;
+    if (!res.price || !dual || !owner)
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+    const double t_start = gcut__now_ms();
+    if (!st)
+        st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
+    const double t_solved = gcut__now_ms();
+    for (int32_t y = 0; y < n && !st; y++)
+        owner[y] = -1;
+    for (int32_t r = 0; r < n && !st; r++) {
+        const int32_t c = row_to_col[r];
+        if (c < 0 || c >= n || owner[c] >= 0)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the GPU gives row %d column "
+                            "%d%s", r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
+        else
+            owner[c] = r, total += cost[(int64_t)r * n + c];
+    }
+    if (!st && gap >= scale)
+        st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: the "
+                        "gap reaches the scale %lld (not optimal)", (long long)scale);
+    if (!st) {
+        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve and proof on the GPU %.1f ms, "
+                  "host check %.1f ms", t_start - t0, t_solved - t_start,
+                  gcut__now_ms() - t_solved);
+        *total_cost = total;
+        if (prices) {
+            memcpy(prices, dual, (size_t)n * sizeof *prices);
+            memcpy(prices + n, res.price, (size_t)n * sizeof *prices);
+        }
+        if (info) {
+            memset(info, 0, sizeof *info);
+            info->cost = total;
+            info->assigned = n;
+            info->scale = scale;
+            info->time_ms = gcut__now_ms() - t0;
+            info->device = device;
+            info->algo = "gpu-csa";
+            info->refines = res.refines;
+            info->pushes = res.pushes;
+            info->price_updates = res.price_updates;
+        }
+    }
+    free(res.price);
+    free(dual);
+    free(owner);
+    return st;
+}
+#endif
+
 gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                              const int32_t *col_idx, const int32_t *cost, unsigned flags,
                              const char *algo, const gcut__assign_knobs *knobs,
@@ -475,7 +608,8 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     if (st)
         return st;
     int64_t cmin = 0, cmax = 0;
-    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax);
+    int in_order = 0;
+    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax, &in_order);
     if (st)
         return st;
     const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
@@ -512,6 +646,22 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
             return st;
         gcut__log(ctx, 1, "assign: ssp: costs too wide for its potentials: solving by csa");
     }
+#ifdef GCUT_HAVE_CUDA
+    if (on_gpu && square && in_order && rows > 0 && !(knobs && knobs->gpu_host_build)) {
+        st = run_gpu_dense(ctx, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
+                           total_cost, prices, info);
+        /* --device auto: a GPU without room (or gone) means the CPU */
+        const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+                              (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
+        if (st != GCUT_E_UNSUPPORTED && !fall_back)
+            return st;
+        gcut__log(ctx, 1, "%s: solving on the CPU",
+                  fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the GPU's "
+                                                     "key range");
+        gcut__clear_error(ctx);
+        on_gpu = 0;
+    }
+#endif
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
     const double t_built = gcut__now_ms();

@@ -49,6 +49,11 @@ typedef struct gcut__assign_knobs {
     int cache;          /* CPU quick minima: arcs kept per row (2..32) */
     int gpu_group;      /* GPU: threads a row's bid takes (4, 8, 32, 128, 512 or 1024;
                            0: from the rows' mean degree) */
+    int gpu_host_build; /* GPU, dense square requests: 1 builds the square problem on the
+                           host and checks the proof on the CPU, as for any other request
+                           (the path the dense device path replaced; for benchmarks) */
+    int gpu_eps_start;  /* GPU: the first phase's eps is the cost range over alpha times
+                           this (0 or 1: over alpha alone) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {
@@ -73,6 +78,29 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
 gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
                              const gcut__assign_knobs *knobs, gcut__assign_result *res,
                              const char **device);
+#endif
+
+/* A square request whose every row lists the columns 0..n-1 in order:
+ * the GPU solves it from the caller's n x n matrix, nothing built on the
+ * host (src/gpu/assign_gpu.cu). */
+typedef struct gcut__assign_dense {
+    int32_t n;
+    const int32_t *cost;        /* n x n, row-major, the caller's units */
+    int64_t sign;               /* -1 to maximize */
+    int64_t scale;              /* n + 1 */
+    int64_t cost_min, cost_max; /* after the sign, unscaled */
+} gcut__assign_dense;
+
+#ifdef GCUT_HAVE_CUDA
+/* GPU cost scaling on a dense request: res->row_col and res->price (the
+ * column prices, scaled) as gcut__gpu_assign gives them, and the proof's
+ * rest from the device: row_dual[x] = min over y of sign * c(x, y) * scale
+ * - price[y], and *gap the sum over rows of the assigned arc's reduced
+ * cost above its row's dual, each term capped at the scale (the scale
+ * itself when a row has no column): optimal when *gap < scale. */
+gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__assign_dense *p,
+                                   const gcut__assign_knobs *knobs, gcut__assign_result *res,
+                                   int64_t *row_dual, int64_t *gap, const char **device);
 #endif
 
 /* The request as the shortest-augmenting-path solver takes it: no squaring,

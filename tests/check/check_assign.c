@@ -45,6 +45,11 @@ static int make_instance(instance *in, uint64_t seed, int index, int max_side)
         rows = (int32_t)rng_below(&g, 2), cols = (int32_t)rng_below(&g, 3);
     /* density: 0 dense, 1 sparse, 2 very sparse (often infeasible) */
     const int density = shape == 0 ? 0 : shape == 1 ? 1 : shape == 2 ? 2 : (int)rng_below(&g, 3);
+    /* half the dense squares as a row-major matrix (every row's columns
+     * once, in order): the GPU's dense path takes those from the caller */
+    const int in_order = shape == 0 && (index / 6) % 2 == 0;
+    if (in_order && (index / 12) % 2 == 1) /* across one and two warps, 32 and 64 among them */
+        rows = cols = (int32_t)rng_range(&g, 30, 70);
     int64_t lo, hi;
     switch (costs) {
     case 0: lo = 0, hi = 1000; break;
@@ -73,13 +78,13 @@ static int make_instance(instance *in, uint64_t seed, int index, int max_side)
                 continue;
             in->col[m] = c;
             in->cost[m++] = (int32_t)rng_range(&g, lo, hi);
-            if (rng_below(&g, 40) == 0) { /* a repeated pair */
+            if (!in_order && rng_below(&g, 40) == 0) { /* a repeated pair */
                 in->col[m] = c;
                 in->cost[m++] = (int32_t)rng_range(&g, lo, hi);
             }
         }
         /* shuffle the row's arcs: the library takes them in any order */
-        for (int64_t k = in->row_ptr[r]; k + 1 < m; k++) {
+        for (int64_t k = in->row_ptr[r]; !in_order && k + 1 < m; k++) {
             const int64_t j = k + rng_below(&g, m - k);
             const int32_t tc = in->col[k], tk = in->cost[k];
             in->col[k] = in->col[j], in->cost[k] = in->cost[j];
@@ -92,8 +97,9 @@ static int make_instance(instance *in, uint64_t seed, int index, int max_side)
         in->flags |= GCUT_ASSIGN_MAXIMIZE;
     if (shape == 4 || (shape != 0 && rng_below(&g, 3) == 0))
         in->flags |= GCUT_ASSIGN_PARTIAL;
-    snprintf(in->name, sizeof in->name, "instance %d: %dx%d, %lld arcs, costs %lld..%lld%s%s",
-             index, rows, cols, (long long)m, (long long)lo, (long long)hi,
+    snprintf(in->name, sizeof in->name, "instance %d: %dx%d%s, %lld arcs, costs %lld..%lld%s%s",
+             index, rows, cols, in_order ? " row-major" : "", (long long)m, (long long)lo,
+             (long long)hi,
              in->flags & GCUT_ASSIGN_MAXIMIZE ? ", maximize" : "",
              in->flags & GCUT_ASSIGN_PARTIAL ? ", partial" : "");
     return 1;
@@ -330,12 +336,12 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         return;
     }
     static const gcut__assign_knobs variants[] = {
-        {10, 4, 16, 4, 0}, /* alpha 10, price updates, safe arc fixing */
-        {0, 1, -1, 0, 0},  /* frequent price updates */
-        {0, -1, 1, 2, 0},  /* aggressive fixing (repairs), the smallest cache */
-        {2, 1, 4, 8, 0},   /* alpha 2, both heuristics */
-        {0, 0, 0, 32, 0},  /* the largest cache (the default where rows are long) */
-        {0, 0, 0, 0, 0},   /* the defaults */
+        {10, 4, 16, 4, 0, 0, 0}, /* alpha 10, price updates, safe arc fixing */
+        {0, 1, -1, 0, 0, 0, 0},  /* frequent price updates */
+        {0, -1, 1, 2, 0, 0, 0},  /* aggressive fixing (repairs), the smallest cache */
+        {2, 1, 4, 8, 0, 0, 0},   /* alpha 2, both heuristics */
+        {0, 0, 0, 32, 0, 0, 0},  /* the largest cache (the default where rows are long) */
+        {0, 0, 0, 0, 0, 0, 0},   /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int v = 0; v < nv; v++)
@@ -365,12 +371,14 @@ void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
  * short rows (so every small instance runs the block kernels), price
  * updates off or at other intervals, other eps schedules. */
 static const gcut__assign_knobs gpu_variants[] = {
-    {0, -1, 0, 0, 128}, /* block of 128 a row, no price updates */
-    {0, 0, 0, 0, 1024}, /* block of 1024 a row: most threads scan nothing */
-    {0, -1, 0, 0, 0},   /* no price updates */
-    {4, 1, 0, 0, 512},  /* alpha 4, updates and blocks of 512 */
-    {3, 0, 0, 0, 8},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
-    {30, 2, 0, 0, 0},   /* alpha 30, updates every 2n bids */
+    {0, -1, 0, 0, 128, 0, 0}, /* block of 128 a row, no price updates */
+    {0, 0, 0, 0, 1024, 0, 0}, /* block of 1024 a row: most threads scan nothing */
+    {0, -1, 0, 0, 0, 0, 0},   /* no price updates */
+    {4, 1, 0, 0, 512, 0, 0},  /* alpha 4, updates and blocks of 512 */
+    {3, 0, 0, 0, 8, 0, 0},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
+    {30, 2, 0, 0, 0, 0, 0},   /* alpha 30, updates every 2n bids */
+    {0, 0, 0, 0, 0, 1, 0},    /* dense requests through the host-built square problem */
+    {5, 0, 0, 0, 0, 0, 100},  /* a first eps 100 times smaller */
 };
 
 static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
