@@ -32,6 +32,10 @@
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
 
+/* --device auto's arcs for the GPU: its device up, or still to start. */
+#define AUTO_GPU_ARCS_WARM 1000000
+#define AUTO_GPU_ARCS_COLD 4000000
+
 const char *gcut_assign_algorithms(void)
 {
 #ifdef GCUT_HAVE_CUDA
@@ -595,10 +599,15 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
             return gcut__fail(ctx, GCUT_E_INVALID, "assign: unknown algorithm '%s' (have: %s)",
                               algo, gcut_assign_algorithms());
     }
-    /* "auto" takes the CPU: on the H200 machine CPU CSA was as fast as
-     * gpu-csa or faster on every instance measured (bench/results/assign_NVIDIA_H200.md). */
-    if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO)
-        algo_on_gpu = 0;
+    /* "auto": the GPU from a million arcs once the context's device is up
+     * (dense 1000 on the H200: gpu-csa 16.9 ms, CPU CSA 31.1), from four
+     * million while starting it, about 200 ms, is still to pay (dense 2000:
+     * 44 against 212 ms); below, the CPU (bench/results/assign_NVIDIA_H200.md). */
+    if (!algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO) {
+        const int64_t arcs = rows > 0 && row_ptr ? row_ptr[rows] : 0;
+        const int64_t from = ctx->gpu ? AUTO_GPU_ARCS_WARM : AUTO_GPU_ARCS_COLD;
+        algo_on_gpu = arcs >= from ? -1 : 0;
+    }
     int have_gpu = 0;
 #ifdef GCUT_HAVE_CUDA
     have_gpu = 1;
