@@ -14,13 +14,9 @@
  * contiguous copy, so the copy engine always has chunks queued while the
  * threads fill the next ones. */
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 extern "C" {
 #include "core/parallel.h" /* a C header without C++ guards */
@@ -48,10 +44,6 @@ extern "C" {
 
 /* and at least, unless the transfer is smaller. */
 #define CHUNK_MIN ((size_t)64 << 10)
-
-/* Bytes a staging thread is worth: below, waking one costs more than the
- * copying it takes over. */
-#define THREAD_MIN_BYTES ((size_t)512 << 10)
 
 /* Slots of the relabel's tile queue: more than the tiles, so that a
  * producer hardly ever waits for a slot to be taken. */
@@ -289,23 +281,6 @@ fail:
 
 /* ---- the staging pool ---------------------------------------------------- */
 
-struct stage_job;
-
-/* The pool's threads, started once and woken for each transfer: starting
- * a dozen threads per transfer cost about half a millisecond. The caller
- * is part 0; thread k (from 1) is part k. */
-typedef struct stage_crew {
-    pthread_mutex_t lock;
-    pthread_cond_t wake, idle;
-    struct stage_job *job;
-    unsigned long long round; /* bumped for each job */
-    int parts;                /* parts of the job, the caller's included */
-    int running;              /* parts other than the caller's not done yet */
-    int quit;
-    int started;              /* threads started */
-    pthread_t tid[POOL_THREADS];
-} stage_crew;
-
 typedef struct stage_pool {
     int device;
     unsigned char *ring;                 /* 2 slots a thread, slot_bytes each */
@@ -313,20 +288,13 @@ typedef struct stage_pool {
     cudaEvent_t copied[2 * POOL_THREADS]; /* the slot's last copy is done */
     cudaEvent_t mark[2];                 /* the stream before and after an upload's copies */
     cudaEvent_t done;                    /* the last transfer's copies are done */
-    stage_crew crew;
 } stage_pool;
-
-static void crew_stop(stage_crew *crew);
 
 static void pool_free(void *p)
 {
     stage_pool *pool = (stage_pool *)p;
     if (!pool)
         return;
-    crew_stop(&pool->crew);
-    pthread_mutex_destroy(&pool->crew.lock);
-    pthread_cond_destroy(&pool->crew.wake);
-    pthread_cond_destroy(&pool->crew.idle);
     cudaSetDevice(pool->device);
     cudaEventSynchronize(pool->done); /* no copy still reads the ring */
     for (int k = 0; k < 2 * POOL_THREADS; k++)
@@ -350,11 +318,6 @@ static gcut_status pool_get(gcut_context *ctx, gcut__gpu *s, size_t slot_bytes, 
         if (!pool)
             return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for the staging pool");
         pool->device = s->device;
-        if (pthread_mutex_init(&pool->crew.lock, NULL) ||
-            pthread_cond_init(&pool->crew.wake, NULL) || pthread_cond_init(&pool->crew.idle, NULL)) {
-            free(pool); /* (never on Linux: these inits cannot fail) */
-            return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: no staging threads' lock");
-        }
         cudaEvent_t *events[2 * POOL_THREADS + 3];
         int n = 0, made = 0;
         for (int k = 0; k < 2 * POOL_THREADS; k++)
@@ -372,9 +335,6 @@ static gcut_status pool_get(gcut_context *ctx, gcut__gpu *s, size_t slot_bytes, 
         if (err != cudaSuccess) {
             for (int k = 0; k < made; k++)
                 cudaEventDestroy(*events[k]);
-            pthread_mutex_destroy(&pool->crew.lock);
-            pthread_cond_destroy(&pool->crew.wake);
-            pthread_cond_destroy(&pool->crew.idle);
             free(pool);
             return gcut__gpu_fail(ctx, err, "cudaEventCreateWithFlags(staging pool)", __FILE__,
                                   __LINE__);
@@ -382,7 +342,6 @@ static gcut_status pool_get(gcut_context *ctx, gcut__gpu *s, size_t slot_bytes, 
         ctx->stage_pool = pool;
         ctx->stage_pool_free = pool_free;
     }
-    slot_bytes = (slot_bytes + 4095) & ~(size_t)4095; /* slots page-aligned: streaming stores */
     if (slot_bytes > pool->slot_bytes) {
         GPU_CHECK(ctx, cudaEventSynchronize(pool->done));
         cudaFreeHost(pool->ring);
@@ -433,30 +392,6 @@ static int job_check(stage_job *j, cudaError_t err, const char *call, int line)
 }
 #define JOB_CHECK(j, call) job_check((j), (call), #call, __LINE__)
 
-/* Copy into pinned memory that only the copy engine reads next: streaming
- * stores skip reading each destination line into the cache first, a third
- * of the memory traffic of a plain copy (the staging is bound by it). */
-static void copy_to_pinned(unsigned char *dst, const unsigned char *src, size_t n)
-{
-#if defined(__SSE2__)
-    size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
-    head = head < n ? head : n;
-    memcpy(dst, src, head);
-    dst += head, src += head, n -= head;
-    for (; n >= 64; dst += 64, src += 64, n -= 64) {
-        const __m128i a = _mm_loadu_si128((const __m128i *)src);
-        const __m128i b = _mm_loadu_si128((const __m128i *)(src + 16));
-        const __m128i c = _mm_loadu_si128((const __m128i *)(src + 32));
-        const __m128i d = _mm_loadu_si128((const __m128i *)(src + 48));
-        _mm_stream_si128((__m128i *)dst, a);
-        _mm_stream_si128((__m128i *)(dst + 16), b);
-        _mm_stream_si128((__m128i *)(dst + 32), c);
-        _mm_stream_si128((__m128i *)(dst + 48), d);
-    }
-#endif
-    memcpy(dst, src, n);
-}
-
 /* The chunk's rows between the host array and `slot`, in the device's
  * layout; on the way up the margin right of the host's row is zeroed. */
 static void chunk_copy(const stage_job *j, const stage_chunk *c, unsigned char *slot)
@@ -465,24 +400,20 @@ static void chunk_copy(const stage_job *j, const stage_chunk *c, unsigned char *
     unsigned char *host = x->host + c->row0 * x->row_bytes;
     if (x->row_bytes == x->dev_pitch) {
         if (j->up)
-            copy_to_pinned(slot, host, c->rows * x->row_bytes);
+            memcpy(slot, host, c->rows * x->row_bytes);
         else
             memcpy(host, slot, c->rows * x->row_bytes);
-    } else {
-        for (size_t r = 0; r < c->rows; r++) {
-            unsigned char *dev_row = slot + r * x->dev_pitch, *host_row = host + r * x->row_bytes;
-            if (j->up) {
-                copy_to_pinned(dev_row, host_row, x->row_bytes);
-                memset(dev_row + x->row_bytes, 0, x->dev_pitch - x->row_bytes);
-            } else {
-                memcpy(host_row, dev_row, x->row_bytes);
-            }
+        return;
+    }
+    for (size_t r = 0; r < c->rows; r++) {
+        unsigned char *dev_row = slot + r * x->dev_pitch, *host_row = host + r * x->row_bytes;
+        if (j->up) {
+            memcpy(dev_row, host_row, x->row_bytes);
+            memset(dev_row + x->row_bytes, 0, x->dev_pitch - x->row_bytes);
+        } else {
+            memcpy(host_row, dev_row, x->row_bytes);
         }
     }
-#if defined(__SSE2__)
-    if (j->up)
-        _mm_sfence(); /* the streamed stores reach memory before the copy is queued */
-#endif
 }
 
 static cudaError_t chunk_queue(const stage_job *j, const stage_chunk *c, unsigned char *slot)
@@ -550,86 +481,6 @@ static void stage_thread(void *arg, int64_t begin, int64_t end, int part)
     j->wait_ms[part] = wait_ms;
 }
 
-typedef struct crew_member {
-    stage_pool *pool;
-    int part;
-    unsigned long long seen; /* the round when it started: not its job */
-} crew_member;
-
-static void *crew_main(void *arg)
-{
-    crew_member me = *(crew_member *)arg;
-    free(arg);
-    stage_crew *crew = &me.pool->crew;
-    unsigned long long seen = me.seen;
-    pthread_mutex_lock(&crew->lock);
-    for (;;) {
-        while (!crew->quit && crew->round == seen)
-            pthread_cond_wait(&crew->wake, &crew->lock);
-        if (crew->quit)
-            break;
-        seen = crew->round;
-        if (me.part >= crew->parts)
-            continue;
-        stage_job *job = crew->job;
-        pthread_mutex_unlock(&crew->lock);
-        stage_thread(job, 0, 0, me.part);
-        pthread_mutex_lock(&crew->lock);
-        if (--crew->running == 0)
-            pthread_cond_signal(&crew->idle);
-    }
-    pthread_mutex_unlock(&crew->lock);
-    return NULL;
-}
-
-static void crew_stop(stage_crew *crew)
-{
-    pthread_mutex_lock(&crew->lock);
-    crew->quit = 1;
-    pthread_cond_broadcast(&crew->wake);
-    pthread_mutex_unlock(&crew->lock);
-    for (int k = 1; k < crew->started + 1; k++)
-        pthread_join(crew->tid[k], NULL);
-}
-
-/* The job on `parts` parts: the caller's and parts - 1 of the crew's
- * threads (started as needed; where one cannot start, the caller takes
- * its part too: a part runs until no chunk is left). */
-static void crew_run(stage_pool *pool, stage_job *job, int parts)
-{
-    stage_crew *crew = &pool->crew;
-    while (crew->started + 1 < parts) {
-        crew_member *m = (crew_member *)malloc(sizeof *m);
-        if (!m)
-            break;
-        m->pool = pool;
-        m->part = crew->started + 1;
-        pthread_mutex_lock(&crew->lock);
-        m->seen = crew->round;
-        const int failed = pthread_create(&crew->tid[m->part], NULL, crew_main, m);
-        if (!failed)
-            crew->started++;
-        pthread_mutex_unlock(&crew->lock);
-        if (failed) {
-            free(m);
-            break;
-        }
-    }
-    parts = parts < crew->started + 1 ? parts : crew->started + 1;
-    pthread_mutex_lock(&crew->lock);
-    crew->job = job;
-    crew->parts = parts;
-    crew->running = parts - 1;
-    crew->round++;
-    pthread_cond_broadcast(&crew->wake);
-    pthread_mutex_unlock(&crew->lock);
-    stage_thread(job, 0, 0, 0);
-    pthread_mutex_lock(&crew->lock);
-    while (crew->running > 0)
-        pthread_cond_wait(&crew->idle, &crew->lock);
-    pthread_mutex_unlock(&crew->lock);
-}
-
 /* Rows of a chunk of array `x` holding about `bytes`: at least one. */
 static size_t chunk_rows(const xfer_array *x, size_t bytes)
 {
@@ -652,8 +503,6 @@ static gcut_status stage_transfer(gcut_context *ctx, gcut__gpu *s, const xfer_ar
     }
     int threads = gcut__thread_count(ctx->options.threads, INT64_MAX);
     threads = threads < POOL_THREADS ? threads : POOL_THREADS;
-    if ((size_t)threads > total / THREAD_MIN_BYTES)
-        threads = total / THREAD_MIN_BYTES > 0 ? (int)(total / THREAD_MIN_BYTES) : 1;
     /* Chunks: about total / (4 threads) each within [CHUNK_MIN, CHUNK_MAX],
      * the first round a quarter of that, so that the copy engine starts
      * early; each thread takes several, so that none waits long at the end. */
@@ -689,7 +538,7 @@ static gcut_status stage_transfer(gcut_context *ctx, gcut__gpu *s, const xfer_ar
         j.chunks = chunks;
         if (up)
             GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
-        crew_run(pool, &j, threads);
+        gcut__parallel_for(threads, threads, stage_thread, &j);
         GPU_CHECK(ctx, cudaSetDevice(s->device)); /* the calling thread's device, as it was */
         if (j.failed) {
             st = gcut__gpu_fail(ctx, j.err, j.call, __FILE__, j.line);
