@@ -191,7 +191,7 @@ static void copy_batch(gcut_context *ctx, xfer_batch *b)
 
 /* Host -> device. Returns with the last copies queued on the stream. */
 static gcut_status halves_up(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                           size_t rows)
+                             size_t rows)
 {
     gcut_status st = GCUT_OK;
     int array = 0, k = 0;
@@ -219,7 +219,7 @@ fail:
 /* Device -> host, after what the stream holds; done on return. Batch k's
  * copy out of its half overlaps batch k + 1's copy into the other. */
 static gcut_status halves_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                             size_t rows)
+                               size_t rows)
 {
     gcut_status st = GCUT_OK;
     int array = 0, k = 0, pending = -1;
@@ -278,16 +278,15 @@ fail:
     return st;
 }
 
-
 /* ---- the staging pool ---------------------------------------------------- */
 
 typedef struct stage_pool {
     int device;
-    unsigned char *ring;                 /* 2 slots a thread, slot_bytes each */
+    unsigned char *ring; /* 2 slots a thread, slot_bytes each */
     size_t slot_bytes;
     cudaEvent_t copied[2 * POOL_THREADS]; /* the slot's last copy is done */
-    cudaEvent_t mark[2];                 /* the stream before and after an upload's copies */
-    cudaEvent_t done;                    /* the last transfer's copies are done */
+    cudaEvent_t mark[2];                  /* the stream before and after an upload's copies */
+    cudaEvent_t done;                     /* the last transfer's copies are done */
 } stage_pool;
 
 static void pool_free(void *p)
@@ -369,8 +368,8 @@ typedef struct stage_job {
     const xfer_array *a;
     const stage_chunk *chunk;
     int chunks;
-    int next;           /* the next chunk to take (atomic) */
-    int failed;         /* set once (atomic), with the failure below */
+    int next;   /* the next chunk to take (atomic) */
+    int failed; /* set once (atomic), with the failure below */
     cudaError_t err;
     const char *call;
     int line;
@@ -463,8 +462,7 @@ static void stage_thread(void *arg, int64_t begin, int64_t end, int part)
             if (JOB_CHECK(j, cudaEventSynchronize(pool->copied[pending_slot])))
                 break;
             double t1 = gcut__now_ms();
-            chunk_copy(j, &j->chunk[pending],
-                       pool->ring + (size_t)pending_slot * pool->slot_bytes);
+            chunk_copy(j, &j->chunk[pending], pool->ring + (size_t)pending_slot * pool->slot_bytes);
             wait_ms += t1 - t0;
             copy_ms += gcut__now_ms() - t1;
             pending = -1;
