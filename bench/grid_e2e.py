@@ -22,6 +22,10 @@ its scribbles1 strokes nearest) to 1152x864 (1mp), 2304x1728 (4mp) and
    made afresh from the arrays; e2e = the call's wall time, kernel = the
    same solve's CUDA-event time, both medians of R; the floor = bytes up /
    pinned H2D + bytes down / pinned D2H; goal e2e <= kernel + 1.3 x floor.
+   Each row carries the trace of its median solve (`--trace`): the stages'
+   medians are tabled per size. --compare: each image also with the
+   transfers through two pinned halves (`--halves`, as before the staging
+   pool), right after, in the same process tree.
 3. `gcut segment -q --json -d gpu --seeds S -o mask.png IMAGE` at 4 MP per
    image: the process's wall time and gcut's stages; with --eager also the
    same under CUDA_MODULE_LOADING=EAGER; with --cpu the CPU's run too (up to
@@ -156,40 +160,42 @@ def grid_section(a, bench, names, inputs, link, out, raw, t_start):
             "| size | image | first ms | e2e ms | kernel ms | floor ms | e2e/(kernel+1.3 floor) "
             "| ok |", "|---|---|---|---|---|---|---|---|")
     rows = raw.setdefault("grid", {})
-    for tag in a.sizes.split(","):
-        for n in names:
-            if time.perf_counter() - t_start > a.budget:
-                out.add("| %s | %s | skipped (--budget %d s) |" % (tag, n, a.budget))
-                continue
-            image, seeds = inputs[(n, tag)]
-            cmd = [bench, "--reps", str(a.reps), "--conn", "8"]
-            dump = os.path.join(a.work, "graph.bin")
-            if tag == "1mp" and a.bk:
-                cmd += ["--bk"] + (["--dump", dump] if a.pymaxflow else [])
-            r, _, err = run_json(cmd + [image, seeds])
-            if not r:
-                failed += 1
-                out.add("| %s | %s | failed: %s |" % (tag, n, err.splitlines()[-1][:120] if err else "?"))
-                continue
-            r["floor_ms"] = r["bytes_up"] / rate_up + r["bytes_down"] / rate_down
-            r["ratio"] = r["e2e_ms"] / (r["kernel_ms"] + 1.3 * r["floor_ms"])
-            if tag == "1mp" and a.bk and a.pymaxflow:
-                res = subprocess.run([sys.executable, os.path.join(HERE, "gpu_grid_pymaxflow.py"),
-                                      dump], capture_output=True, text=True)
-                try:
-                    pflow, pms = res.stdout.split()
-                    r["pymaxflow_ms"] = float(pms) if int(pflow) == r["flow"] else "WRONG"
-                except ValueError:
-                    r["pymaxflow_ms"] = "failed"
-                os.remove(dump)
-            failed += not r["ok"]
-            rows.setdefault(tag, []).append(r)
-            out.add("| %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %s |" % (
-                tag, n, r["first_ms"], r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
-                "yes" if r["ok"] else "NO"), echo=False)
-            print("grid %s %s: e2e %.2f kernel %.2f floor %.2f ratio %.2f %s" % (
-                tag, n, r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
-                "ok" if r["ok"] else "WRONG"), flush=True)
+    modes = ["pool", "halves"] if a.compare else ["pool"]
+    for tag, n, mode in ((t, n, m) for t in a.sizes.split(",") for n in names for m in modes):
+        tag_mode = tag if mode == "pool" else tag + " halves"
+        if time.perf_counter() - t_start > a.budget:
+            out.add("| %s | %s | skipped (--budget %d s) |" % (tag_mode, n, a.budget))
+            continue
+        image, seeds = inputs[(n, tag)]
+        cmd = [bench, "--reps", str(a.reps), "--conn", "8", "--trace"]
+        cmd += ["--halves"] if mode == "halves" else []
+        dump = os.path.join(a.work, "graph.bin")
+        if tag == "1mp" and a.bk:
+            cmd += ["--bk"] + (["--dump", dump] if a.pymaxflow else [])
+        r, _, err = run_json(cmd + [image, seeds])
+        if not r:
+            failed += 1
+            out.add("| %s | %s | failed: %s |" % (tag_mode, n, err.splitlines()[-1][:120] if err else "?"))
+            continue
+        r["floor_ms"] = r["bytes_up"] / rate_up + r["bytes_down"] / rate_down
+        r["ratio"] = r["e2e_ms"] / (r["kernel_ms"] + 1.3 * r["floor_ms"])
+        if tag == "1mp" and a.bk and a.pymaxflow:
+            res = subprocess.run([sys.executable, os.path.join(HERE, "gpu_grid_pymaxflow.py"),
+                                  dump], capture_output=True, text=True)
+            try:
+                pflow, pms = res.stdout.split()
+                r["pymaxflow_ms"] = float(pms) if int(pflow) == r["flow"] else "WRONG"
+            except ValueError:
+                r["pymaxflow_ms"] = "failed"
+            os.remove(dump)
+        failed += not r["ok"]
+        rows.setdefault(tag_mode, []).append(r)
+        out.add("| %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %s |" % (
+            tag_mode, n, r["first_ms"], r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
+            "yes" if r["ok"] else "NO"), echo=False)
+        print("grid %s %s: e2e %.2f kernel %.2f floor %.2f ratio %.2f %s" % (
+            tag_mode, n, r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
+            "ok" if r["ok"] else "WRONG"), flush=True)
     out.add("\nMedian (worst) over the images:\n",
             "| size | images | e2e ms | kernel ms | e2e - kernel ms | floor ms | "
             "e2e/(kernel+1.3 floor) | goal met | first ms |" + (" BK ms |" if a.bk else ""),
@@ -202,7 +208,38 @@ def grid_section(a, bench, names, inputs, link, out, raw, t_start):
             mw([r["floor_ms"] for r in rs], "%.2f"), mw([r["ratio"] for r in rs], "%.2f"),
             sum(r["ratio"] <= 1 for r in rs), len(rs), mw([r["first_ms"] for r in rs]),
             (" %s |" % mw([r["bk_ms"] for r in rs if r["bk_ms"] >= 0])) if a.bk else ""))
+    stage_table(rows, out)
     return failed
+
+
+STAGES = (("before upload", None, "upload_in"), ("reserve", "upload_in", "reserved"),
+          ("stage + queue", "reserved", "queued"), ("copies' tail + check", "queued", "checked"),
+          ("run", "checked", "finish_in"), ("labels", "finish_in", "finish_out"),
+          ("after", "finish_out", "returned"))
+
+
+def stage_table(rows, out):
+    """The median solve's stages (host clock, ms), medians (worst) over the images."""
+    lines = ["\nWhere the median solve's time went (host clock stamps in the library, ms; "
+             "median (worst) over the images): before upload = the grid's solution arrays and "
+             "warm state made; stage + queue = the host copies into pinned memory and the "
+             "copies queued; copies' tail + check = the last copies and the overflow check; "
+             "run = the solve loop (kernel: its CUDA-event time); h2d span = the stream from "
+             "the first copy's start to the last one's end (CUDA events); copy / wait = the "
+             "staging threads' memcpy and slot-wait time, summed.\n",
+             "| size | " + " | ".join(s[0] for s in STAGES) + " | kernel | h2d span | copy | wait "
+             "| chunks x threads |",
+             "|---|" + "---|" * (len(STAGES) + 5)]
+    for tag, rs in rows.items():
+        ts = [r["trace"] for r in rs if "trace" in r]
+        if not ts:
+            continue
+        cells = [mw([t[b] - (t[a] if a else 0.0) for t in ts], "%.2f") for _, a, b in STAGES]
+        cells += [mw([t["kernel_ms"] for t in ts], "%.2f"), mw([t["h2d_span_ms"] for t in ts], "%.2f"),
+                  mw([t["copy_ms"] for t in ts], "%.2f"), mw([t["wait_ms"] for t in ts], "%.2f"),
+                  "%d x %d" % (ts[0]["chunks"], ts[0]["threads"])]
+        lines.append("| %s | %s |" % (tag, " | ".join(cells)))
+    out.add(*lines)
 
 
 def segment(gcut, device, image, seeds, mask, env=None):
@@ -299,6 +336,8 @@ def main():
     ap.add_argument("--bk", action="store_true", help="BK on each 1 MP graph too")
     ap.add_argument("--pymaxflow", action="store_true", help="and PyMaxflow (with --bk)")
     ap.add_argument("--no-grid", action="store_true", help="skip step 2")
+    ap.add_argument("--compare", action="store_true",
+                    help="step 2 also through the two pinned halves (--halves)")
     ap.add_argument("--no-segment", action="store_true", help="skip step 3")
     ap.add_argument("--eager", action="store_true",
                     help="segment again under CUDA_MODULE_LOADING=EAGER")

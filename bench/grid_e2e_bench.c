@@ -2,7 +2,8 @@
  * against its kernel time and the transfer floor.
  *
  * Usage: grid-e2e-bench --link [--hold MB] [--exit-now]
- *        grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] IMAGE SEEDS
+ *        grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] [--trace]
+ *                       [--halves] IMAGE SEEDS
  *
  * --link: CUDA's start-up in this fresh process (cudaFree(0) before any
  * other CUDA call), then the host<->device bandwidth of 64 MiB copies,
@@ -26,7 +27,12 @@
  * halves) is reported apart; every solve's flow must equal the first's,
  * whose proof gcut_grid_verify() checks (fetching the residuals, before
  * the timed solves). --bk: BK on the same graph too (flow compared). --dump FILE:
- * the graph in gpu_grid_pymaxflow.py's raw format. One JSON line. */
+ * the graph in gpu_grid_pymaxflow.py's raw format. --trace: where the
+ * timed solve of the median e2e time spent it ("trace": host stamps in ms
+ * from the call, the copies' span on the stream by CUDA events, the host
+ * threads' copy and wait times; src/gpu/grid_gpu.cu records them).
+ * --halves: the transfers through two pinned halves in 2D copies, as
+ * before the staging pool (for comparison). One JSON line. */
 #define _POSIX_C_SOURCE 200809L
 #include <cuda_runtime.h>
 #include <math.h>
@@ -39,6 +45,13 @@
 #include "gcut.h"
 #include "gpu/gpu.h"
 #include "bench_util.h"
+
+/* Bench-only hooks of src/gpu/grid_gpu.cu (declared in gpu/gpu_state.h,
+ * a CUDA header). */
+gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on);
+gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf, size_t size);
+
+#define TRACE_CHARS 640
 
 #define SCALE 64.0
 #define LAMBDA 50.0
@@ -278,7 +291,7 @@ static int load_inputs(gcut_context *ctx, const char *image, const char *seeds, 
 
 int main(int argc, char **argv)
 {
-    int reps = 9, conn = 8, bk = 0, link = 0, hold_mb = 0, exit_now = 0;
+    int reps = 9, conn = 8, bk = 0, link = 0, hold_mb = 0, exit_now = 0, trace = 0, halves = 0;
     const char *dump_path = NULL, *image = NULL, *seeds = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--link"))
@@ -293,6 +306,10 @@ int main(int argc, char **argv)
             conn = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bk"))
             bk = 1;
+        else if (!strcmp(argv[i], "--trace"))
+            trace = 1;
+        else if (!strcmp(argv[i], "--halves"))
+            halves = 1;
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
             dump_path = argv[++i];
         else if (!image)
@@ -305,7 +322,7 @@ int main(int argc, char **argv)
     if (!image || !seeds || reps < 1 || (conn != 4 && conn != 8)) {
         fprintf(stderr, "Usage: grid-e2e-bench --link [--hold MB] [--exit-now]\n"
                         "       grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] "
-                        "IMAGE SEEDS\n");
+                        "[--trace] [--halves] IMAGE SEEDS\n");
         return 2;
     }
     gcut_options opt;
@@ -315,6 +332,10 @@ int main(int argc, char **argv)
     if (gcut_context_create(&opt, &ctx))
         return 1;
     gcut_context_warm_device(ctx);
+    if (halves && gcut__gpu_grid_xfer_halves(ctx, 1)) {
+        fprintf(stderr, "grid-e2e-bench: %s\n", gcut_last_error(ctx));
+        return 1;
+    }
     uint8_t *px = NULL, *seed = NULL;
     int w = 0, h = 0;
     if (load_inputs(ctx, image, seeds, &px, &seed, &w, &h))
@@ -338,6 +359,9 @@ int main(int argc, char **argv)
     const int64_t flow = info.flow;
     gcut__gpu_grid_stats stats;
     double *e2e = calloc((size_t)reps, sizeof *e2e), *kernel = calloc((size_t)reps, sizeof *kernel);
+    char *traces = trace ? calloc((size_t)reps, TRACE_CHARS) : NULL;
+    if (trace && !traces)
+        return 1;
     double worst_e2e = 0, worst_over = 0;
     int same = 1;
     /* The first grid's proof first: its residuals come back now, not inside
@@ -364,6 +388,17 @@ int main(int argc, char **argv)
             return 1;
         }
         kernel[r] = stats.run_ms;
+        if (trace) { /* the stamps, when the call returned, the run's event time */
+            char *t = traces + (size_t)r * TRACE_CHARS;
+            if (gcut__gpu_grid_xfer_trace_json(ctx, t0, t, TRACE_CHARS - 64)) {
+                fprintf(stderr, "grid-e2e-bench: %s\n", gcut_last_error(ctx));
+                return 1;
+            }
+            size_t len = strlen(t);
+            if (len > 0 && t[len - 1] == '}')
+                snprintf(t + len - 1, 64, ", \"returned\": %.3f, \"kernel_ms\": %.3f}", e2e[r],
+                         kernel[r]);
+        }
         same &= info.flow == flow;
         worst_e2e = e2e[r] > worst_e2e ? e2e[r] : worst_e2e;
         worst_over = e2e[r] - kernel[r] > worst_over ? e2e[r] - kernel[r] : worst_over;
@@ -371,6 +406,14 @@ int main(int argc, char **argv)
     double *over = calloc((size_t)reps, sizeof *over);
     for (int r = 0; r < reps && over; r++)
         over[r] = e2e[r] - kernel[r];
+    int mid = 0; /* the solve of the median e2e time (the upper one of an even count) */
+    for (int r = 0; r < reps; r++) {
+        int below = 0;
+        for (int q = 0; q < reps; q++)
+            below += e2e[q] < e2e[r] || (e2e[q] == e2e[r] && q < r);
+        if (below == reps / 2)
+            mid = r;
+    }
     double bk_ms = -1;
     int bk_same = 1;
     if (bk) { /* a fresh grid too: not a warm start from the GPU's flow */
@@ -390,10 +433,12 @@ int main(int argc, char **argv)
     printf("{\"image\": \"%s\", \"width\": %d, \"height\": %d, \"conn\": %d, \"flow\": %lld, "
            "\"first_ms\": %.3f, \"e2e_ms\": %.3f, \"e2e_worst_ms\": %.3f, \"kernel_ms\": %.3f, "
            "\"over_ms\": %.3f, \"over_worst_ms\": %.3f, \"bytes_up\": %.0f, \"bytes_down\": %.0f, "
-           "\"verify_ms\": %.1f, \"bk_ms\": %.1f, \"ok\": %s}\n",
+           "\"verify_ms\": %.1f, \"bk_ms\": %.1f, \"halves\": %d, \"ok\": %s%s%s}\n",
            image, w, h, conn, (long long)flow, first_ms, bench_median(e2e, reps), worst_e2e,
            bench_median(kernel, reps), bench_median(over, reps), worst_over, nodes * 4 * (conn + 2), nodes,
-           verify_ms, bk_ms, verified && same && bk_same ? "true" : "false");
+           verify_ms, bk_ms, halves, verified && same && bk_same ? "true" : "false",
+           trace ? ", \"trace\": " : "", trace ? traces + (size_t)mid * TRACE_CHARS : "");
+    free(traces);
     free(e2e);
     free(kernel);
     free(over);

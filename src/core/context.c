@@ -77,7 +77,9 @@ void gcut_context_destroy(gcut_context *ctx)
 {
     if (!ctx)
         return;
-    gcut__gpu_release(ctx);
+    gcut__gpu_release(ctx); /* may still copy through the staging pool */
+    if (ctx->stage_pool_free)
+        ctx->stage_pool_free(ctx->stage_pool);
     free(ctx);
 }
 

@@ -9,6 +9,17 @@
 #include "gpu/gpu.h"
 #include "grid_kernels.h"
 
+/* Where the last grid from host arrays spent its time (grid_gpu.cu), for
+ * the e2e bench's trace: host clock stamps (gcut__now_ms) at the upload's
+ * entry, its buffers reserved, the copies queued, the overflow check back,
+ * the labels' start and end; the copies' own record. */
+typedef struct gcut__gpu_xfer_trace {
+    double upload_in, reserved, queued, checked, finish_in, finish_out;
+    double copy_ms, wait_ms;   /* host copies and waits for a slot, summed over threads */
+    long long up_bytes;        /* bytes up, device margins included */
+    int chunks, workers, timed; /* timed: the pool's marks hold the upload's copies */
+} gcut__gpu_xfer_trace;
+
 typedef struct gcut__gpu {
     int device;
     char name[256];
@@ -36,6 +47,10 @@ typedef struct gcut__gpu {
     unsigned char *pinned;
     size_t pinned_half;
     unsigned long long *h_counters; /* pinned, GCUT_CNT_SLOTS */
+    /* Bench only: transfers through the two halves above, in 2D copies of
+     * the host's pitch, as before the staging pool (for comparison). */
+    int xfer_halves;
+    gcut__gpu_xfer_trace xfer_trace;
 
     /* General graphs' buffers and state (src/gpu/graph_gpu*.cu), or NULL. */
     struct gcut__gpu_graph *graph;
@@ -76,5 +91,17 @@ gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s);
 /* The context's GPU state, created on first use (device chosen by the
  * context's gpu_index, stream, events, pinned counters). */
 gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out);
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Bench only (grid-e2e-bench declares them too): the transfers through the
+ * two halves (on = 1) or the staging pool (0, the default); the last
+ * grid's trace as one JSON object, its stamps in ms after `t0`. */
+gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on);
+gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf, size_t size);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,10 +7,14 @@
  * label byte a node down, computed on the device from the final heights.
  * The residuals stay on the device (s->res_owner) until something asks for
  * them (gcut_grid_verify(), or another grid about to take the buffers):
- * most callers want the cut alone. Transfers go through two pinned halves
- * in turn, in batches: threads copy batch k + 1 into one half while the
- * copy engine moves batch k out of the other. */
+ * most callers want the cut alone. Transfers go through the context's
+ * staging pool: pinned slots, two a thread; each thread takes the next
+ * chunk of rows, copies it into a free slot of its own in the device's
+ * layout (the device pitch, its margin zeroed) and queues it as one
+ * contiguous copy, so the copy engine always has chunks queued while the
+ * threads fill the next ones. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,14 +27,23 @@ extern "C" {
 
 #define THREADS 256
 
-/* Bytes of a pinned half, the largest batch: big enough that starting the
- * copying threads (tens of microseconds) costs little against the batch's
- * transfer (about 0.3 ms at 50 GB/s), small enough to be pinned cheaply. */
+/* Bytes of a pinned half of the bench-only halves path (xfer_halves). */
 #define STAGE_BYTES ((size_t)16 << 20)
 
-/* Threads that copy a batch between pageable and pinned memory: one core
- * copies about 10 GB/s, a host-to-device link 25 to 55 GB/s. */
+/* Threads of the halves path: one core copies about 10 GB/s, a
+ * host-to-device link 25 to 55 GB/s. */
 #define STAGE_THREADS 8
+
+/* The staging pool's threads, at most: enough that their copies between
+ * pageable and pinned memory (5 to 10 GB/s a core) outrun the link. */
+#define POOL_THREADS 12
+
+/* A chunk's bytes, at most: large enough that a copy's fixed cost (a few
+ * microseconds) is small against its transfer (about 40 us at 50 GB/s). */
+#define CHUNK_MAX ((size_t)2 << 20)
+
+/* and at least, unless the transfer is smaller. */
+#define CHUNK_MIN ((size_t)64 << 10)
 
 /* Slots of the relabel's tile queue: more than the tiles, so that a
  * producer hardly ever waits for a slot to be taken. */
@@ -94,8 +107,6 @@ static unsigned blocks_for(long long n)
     return (unsigned)(b > 0 ? b : 1);
 }
 
-/* ---- batched transfers through the pinned halves ---------------------- */
-
 /* One array of a transfer: `rows` rows of row_bytes on the host (packed),
  * rows dev_pitch bytes apart on the device. */
 typedef struct xfer_array {
@@ -103,6 +114,8 @@ typedef struct xfer_array {
     unsigned char *dev;
     size_t row_bytes, dev_pitch;
 } xfer_array;
+
+/* ---- bench only: batches through two pinned halves ---------------------- */
 
 /* A batch: consecutive rows of one or more arrays, packed into a half. */
 typedef struct xfer_batch {
@@ -177,8 +190,8 @@ static void copy_batch(gcut_context *ctx, xfer_batch *b)
 }
 
 /* Host -> device. Returns with the last copies queued on the stream. */
-static gcut_status xfer_up(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                           size_t rows)
+static gcut_status halves_up(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
+                             size_t rows)
 {
     gcut_status st = GCUT_OK;
     int array = 0, k = 0;
@@ -205,8 +218,8 @@ fail:
 
 /* Device -> host, after what the stream holds; done on return. Batch k's
  * copy out of its half overlaps batch k + 1's copy into the other. */
-static gcut_status xfer_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                             size_t rows)
+static gcut_status halves_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
+                               size_t rows)
 {
     gcut_status st = GCUT_OK;
     int array = 0, k = 0, pending = -1;
@@ -265,6 +278,328 @@ fail:
     return st;
 }
 
+/* ---- the staging pool ---------------------------------------------------- */
+
+typedef struct stage_pool {
+    int device;
+    unsigned char *ring; /* 2 slots a thread, slot_bytes each */
+    size_t slot_bytes;
+    cudaEvent_t copied[2 * POOL_THREADS]; /* the slot's last copy is done */
+    cudaEvent_t mark[2];                  /* the stream before and after an upload's copies */
+    cudaEvent_t done;                     /* the last transfer's copies are done */
+} stage_pool;
+
+static void pool_free(void *p)
+{
+    stage_pool *pool = (stage_pool *)p;
+    if (!pool)
+        return;
+    cudaSetDevice(pool->device);
+    cudaEventSynchronize(pool->done); /* no copy still reads the ring */
+    for (int k = 0; k < 2 * POOL_THREADS; k++)
+        cudaEventDestroy(pool->copied[k]);
+    cudaEventDestroy(pool->mark[0]);
+    cudaEventDestroy(pool->mark[1]);
+    cudaEventDestroy(pool->done);
+    cudaFreeHost(pool->ring);
+    cudaGetLastError();
+    free(pool);
+}
+
+/* The context's pool, its ring of at least `slot_bytes` a slot (grown,
+ * never shrunk: a grid of the same or a smaller size pins nothing). */
+static gcut_status pool_get(gcut_context *ctx, gcut__gpu *s, size_t slot_bytes, stage_pool **out)
+{
+    gcut_status st = GCUT_OK;
+    stage_pool *pool = (stage_pool *)ctx->stage_pool;
+    if (!pool) {
+        pool = (stage_pool *)calloc(1, sizeof *pool);
+        if (!pool)
+            return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for the staging pool");
+        pool->device = s->device;
+        cudaEvent_t *events[2 * POOL_THREADS + 3];
+        int n = 0, made = 0;
+        for (int k = 0; k < 2 * POOL_THREADS; k++)
+            events[n++] = &pool->copied[k];
+        events[n++] = &pool->done;
+        events[n++] = &pool->mark[0]; /* the marks time: the last two */
+        events[n++] = &pool->mark[1];
+        cudaError_t err = cudaSuccess;
+        while (made < n && (err = cudaEventCreateWithFlags(
+                                events[made], made < n - 2 ? cudaEventDisableTiming
+                                                           : cudaEventDefault)) == cudaSuccess)
+            made++;
+        if (err == cudaSuccess)
+            err = cudaEventRecord(pool->done, s->stream);
+        if (err != cudaSuccess) {
+            for (int k = 0; k < made; k++)
+                cudaEventDestroy(*events[k]);
+            free(pool);
+            return gcut__gpu_fail(ctx, err, "cudaEventCreateWithFlags(staging pool)", __FILE__,
+                                  __LINE__);
+        }
+        ctx->stage_pool = pool;
+        ctx->stage_pool_free = pool_free;
+    }
+    if (slot_bytes > pool->slot_bytes) {
+        GPU_CHECK(ctx, cudaEventSynchronize(pool->done));
+        cudaFreeHost(pool->ring);
+        pool->ring = NULL;
+        pool->slot_bytes = 0;
+        GPU_CHECK(ctx, cudaMallocHost((void **)&pool->ring, 2 * POOL_THREADS * slot_bytes));
+        pool->slot_bytes = slot_bytes;
+    }
+    *out = pool;
+fail:
+    return st;
+}
+
+/* A chunk: rows [row0, row0 + rows) of one array. */
+typedef struct stage_chunk {
+    int array;
+    size_t row0, rows;
+} stage_chunk;
+
+/* One transfer, shared by its threads. */
+typedef struct stage_job {
+    stage_pool *pool;
+    cudaStream_t stream;
+    int up; /* 1: host -> device */
+    const xfer_array *a;
+    const stage_chunk *chunk;
+    int chunks;
+    int next;   /* the next chunk to take (atomic) */
+    int failed; /* set once (atomic), with the failure below */
+    cudaError_t err;
+    const char *call;
+    int line;
+    double copy_ms[POOL_THREADS], wait_ms[POOL_THREADS];
+} stage_job;
+
+static int job_check(stage_job *j, cudaError_t err, const char *call, int line)
+{
+    if (err == cudaSuccess)
+        return 0;
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&j->failed, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+        j->err = err;
+        j->call = call;
+        j->line = line;
+    }
+    return 1;
+}
+#define JOB_CHECK(j, call) job_check((j), (call), #call, __LINE__)
+
+/* The chunk's rows between the host array and `slot`, in the device's
+ * layout; on the way up the margin right of the host's row is zeroed. */
+static void chunk_copy(const stage_job *j, const stage_chunk *c, unsigned char *slot)
+{
+    const xfer_array *x = &j->a[c->array];
+    unsigned char *host = x->host + c->row0 * x->row_bytes;
+    if (x->row_bytes == x->dev_pitch) {
+        if (j->up)
+            memcpy(slot, host, c->rows * x->row_bytes);
+        else
+            memcpy(host, slot, c->rows * x->row_bytes);
+        return;
+    }
+    for (size_t r = 0; r < c->rows; r++) {
+        unsigned char *dev_row = slot + r * x->dev_pitch, *host_row = host + r * x->row_bytes;
+        if (j->up) {
+            memcpy(dev_row, host_row, x->row_bytes);
+            memset(dev_row + x->row_bytes, 0, x->dev_pitch - x->row_bytes);
+        } else {
+            memcpy(host_row, dev_row, x->row_bytes);
+        }
+    }
+}
+
+static cudaError_t chunk_queue(const stage_job *j, const stage_chunk *c, unsigned char *slot)
+{
+    const xfer_array *x = &j->a[c->array];
+    unsigned char *dev = x->dev + c->row0 * x->dev_pitch;
+    const size_t bytes = c->rows * x->dev_pitch;
+    return j->up ? cudaMemcpyAsync(dev, slot, bytes, cudaMemcpyHostToDevice, j->stream)
+                 : cudaMemcpyAsync(slot, dev, bytes, cudaMemcpyDeviceToHost, j->stream);
+}
+
+/* Thread `part`: chunks taken in turn until none is left, through its two
+ * slots. Up: wait for the slot's last copy, fill it, queue its copy. Down:
+ * queue chunk k's copy, then empty chunk k - 1's slot while it runs. */
+static void stage_thread(void *arg, int64_t begin, int64_t end, int part)
+{
+    (void)begin, (void)end;
+    stage_job *j = (stage_job *)arg;
+    stage_pool *pool = j->pool;
+    double copy_ms = 0, wait_ms = 0;
+    int k = 0, pending = -1; /* pending: a chunk queued down, not yet emptied */
+    int pending_slot = 0;
+    if (JOB_CHECK(j, cudaSetDevice(pool->device)))
+        return;
+    for (;;) {
+        const int c = __atomic_load_n(&j->failed, __ATOMIC_ACQUIRE)
+                          ? j->chunks
+                          : __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        const int slot = 2 * part + (k & 1);
+        unsigned char *buf = pool->ring + (size_t)slot * pool->slot_bytes;
+        if (c < j->chunks) {
+            if (j->up) {
+                double t0 = gcut__now_ms();
+                if (k >= 2 && JOB_CHECK(j, cudaEventSynchronize(pool->copied[slot])))
+                    break;
+                double t1 = gcut__now_ms();
+                chunk_copy(j, &j->chunk[c], buf);
+                wait_ms += t1 - t0;
+                copy_ms += gcut__now_ms() - t1;
+            }
+            if (JOB_CHECK(j, chunk_queue(j, &j->chunk[c], buf)) ||
+                JOB_CHECK(j, cudaEventRecord(pool->copied[slot], j->stream)))
+                break;
+        }
+        if (pending >= 0) {
+            double t0 = gcut__now_ms();
+            if (JOB_CHECK(j, cudaEventSynchronize(pool->copied[pending_slot])))
+                break;
+            double t1 = gcut__now_ms();
+            chunk_copy(j, &j->chunk[pending], pool->ring + (size_t)pending_slot * pool->slot_bytes);
+            wait_ms += t1 - t0;
+            copy_ms += gcut__now_ms() - t1;
+            pending = -1;
+        }
+        if (c >= j->chunks)
+            break;
+        if (!j->up) {
+            pending = c;
+            pending_slot = slot;
+        }
+        k++;
+    }
+    j->copy_ms[part] = copy_ms;
+    j->wait_ms[part] = wait_ms;
+}
+
+/* Rows of a chunk of array `x` holding about `bytes`: at least one. */
+static size_t chunk_rows(const xfer_array *x, size_t bytes)
+{
+    const size_t r = bytes / x->dev_pitch;
+    return r > 0 ? r : 1;
+}
+
+/* Host <-> device through the pool: n arrays of `rows` rows each. Up:
+ * returns with the copies queued on the stream; down: done on return. */
+static gcut_status stage_transfer(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
+                                  size_t rows, int up)
+{
+    gcut_status st = GCUT_OK;
+    stage_chunk *chunk = NULL;
+    stage_pool *pool = NULL;
+    size_t total = 0, widest = 0;
+    for (int k = 0; k < n; k++) {
+        total += rows * a[k].dev_pitch;
+        widest = a[k].dev_pitch > widest ? a[k].dev_pitch : widest;
+    }
+    int threads = gcut__thread_count(ctx->options.threads, INT64_MAX);
+    threads = threads < POOL_THREADS ? threads : POOL_THREADS;
+    /* Chunks: about total / (4 threads) each within [CHUNK_MIN, CHUNK_MAX],
+     * the first round a quarter of that, so that the copy engine starts
+     * early; each thread takes several, so that none waits long at the end. */
+    size_t big = total / (4 * (size_t)threads);
+    big = big < CHUNK_MIN ? CHUNK_MIN : big > CHUNK_MAX ? CHUNK_MAX : big;
+    const size_t small = big / 4;
+    int chunks = 0;
+    for (int k = 0; k < n; k++)
+        chunks += (int)((rows + chunk_rows(&a[k], small) - 1) / chunk_rows(&a[k], small));
+    chunk = (stage_chunk *)malloc((size_t)chunks * sizeof *chunk);
+    if (!chunk)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for a transfer's plan");
+    chunks = 0;
+    for (int k = 0; k < n; k++)
+        for (size_t row = 0; row < rows;) {
+            const size_t want = chunk_rows(&a[k], chunks < threads ? small : big);
+            const size_t take = want < rows - row ? want : rows - row;
+            chunk[chunks++] = {k, row, take};
+            row += take;
+        }
+    threads = threads < chunks ? threads : chunks;
+    if ((st = pool_get(ctx, s, big > widest ? big : widest, &pool)))
+        goto fail;
+    GPU_CHECK(ctx, cudaEventSynchronize(pool->done)); /* the ring is free */
+    {
+        stage_job j;
+        memset(&j, 0, sizeof j);
+        j.pool = pool;
+        j.stream = s->stream;
+        j.up = up;
+        j.a = a;
+        j.chunk = chunk;
+        j.chunks = chunks;
+        if (up)
+            GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
+        gcut__parallel_for(threads, threads, stage_thread, &j);
+        GPU_CHECK(ctx, cudaSetDevice(s->device)); /* the calling thread's device, as it was */
+        if (j.failed) {
+            st = gcut__gpu_fail(ctx, j.err, j.call, __FILE__, j.line);
+            cudaStreamSynchronize(s->stream);
+            goto fail;
+        }
+        if (up) {
+            GPU_CHECK(ctx, cudaEventRecord(pool->mark[1], s->stream));
+            gcut__gpu_xfer_trace *t = &s->xfer_trace;
+            t->copy_ms = t->wait_ms = 0;
+            for (int k = 0; k < threads; k++) {
+                t->copy_ms += j.copy_ms[k];
+                t->wait_ms += j.wait_ms[k];
+            }
+            t->up_bytes = (long long)total;
+            t->chunks = chunks;
+            t->workers = threads;
+            t->timed = 1;
+        }
+        GPU_CHECK(ctx, cudaEventRecord(pool->done, s->stream));
+    }
+fail:
+    free(chunk);
+    return st;
+}
+
+/* Host -> device, `g`'s arrays; returns with the copies queued. */
+static gcut_status xfer_up(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n, size_t rows)
+{
+    if (!s->xfer_halves)
+        return stage_transfer(g->ctx, s, a, n, rows, 1);
+    gcut_context *ctx = g->ctx;
+    stage_pool *pool = NULL; /* its marks time the copies */
+    gcut_status st = pool_get(ctx, s, 0, &pool);
+    if (!st)
+        st = ensure_pinned(g, s);
+    if (st)
+        return st;
+    GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
+    if ((st = halves_up(ctx, s, a, n, rows)))
+        return st;
+    GPU_CHECK(ctx, cudaEventRecord(pool->mark[1], s->stream));
+    s->xfer_trace.copy_ms = s->xfer_trace.wait_ms = 0;
+    s->xfer_trace.up_bytes = 0;
+    for (int k = 0; k < n; k++)
+        s->xfer_trace.up_bytes += (long long)(rows * a[k].row_bytes);
+    s->xfer_trace.chunks = 0;
+    s->xfer_trace.workers = 0;
+    s->xfer_trace.timed = 1;
+fail:
+    return st;
+}
+
+/* Device -> host, `g`'s arrays; done on return. */
+static gcut_status xfer_down(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n,
+                             size_t rows)
+{
+    if (!s->xfer_halves)
+        return stage_transfer(g->ctx, s, a, n, rows, 0);
+    gcut_status st = ensure_pinned(g, s);
+    return st ? st : halves_down(g->ctx, s, a, n, rows);
+}
+
 /* The grid's residual arrays as a transfer (the device's from `s`). */
 static int residual_arrays(gcut_grid *g, gcut__gpu *s, xfer_array *a)
 {
@@ -286,9 +621,8 @@ gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s)
     owner->res_on_device = 0;
     xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(owner, s, a);
-    gcut_status st = ensure_pinned(owner, s);
-    if (!st)
-        st = xfer_down(ctx, s, a, n, (size_t)owner->height + 2);
+    gcut_status st = xfer_down(owner, s, a, n, (size_t)owner->height + 2); /* owner->ctx is ctx */
+    (void)ctx;
     if (st)
         owner->solved = 0; /* its proof is gone: verify says so, never reads stale arrays */
     return st;
@@ -365,14 +699,15 @@ fail:
     return st;
 }
 
-/* Zero what the upload leaves: the columns right of the host's pitch and
- * the rows below the host's raster (the tail of the last tiles). */
+/* Zero what the upload leaves: the rows below the host's raster (the tail
+ * of the last tiles), and through the halves the columns right of the
+ * host's pitch (the pool's rows come with them zeroed). */
 static cudaError_t zero_margins(gcut_grid *g, gcut__gpu *s, int32_t *d)
 {
     const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
     const size_t host_rows = (size_t)g->height + 2;
     cudaError_t err = cudaSuccess;
-    if (s->dg.pitch > g->pitch)
+    if (s->xfer_halves && s->dg.pitch > g->pitch)
         err = cudaMemset2DAsync(d + g->pitch, dev_pitch, 0,
                                 (size_t)(s->dg.pitch - g->pitch) * sizeof(int32_t), host_rows,
                                 s->stream);
@@ -416,11 +751,15 @@ extern "C" gcut_status gcut__gpu_grid_upload(gcut_grid *g)
 {
     gcut_context *ctx = g->ctx;
     gcut__gpu *s = NULL;
+    const double entered = gcut__now_ms();
     gcut_status st = gcut__gpu_acquire(ctx, &s);
     if (st)
         return st;
+    memset(&s->xfer_trace, 0, sizeof s->xfer_trace);
+    s->xfer_trace.upload_in = entered;
     if ((st = reserve(g, s)))
         return st;
+    s->xfer_trace.reserved = gcut__now_ms();
     s->grid_owner = NULL;
     {
         xfer_array a[GCUT__MAX_DIRS + 2];
@@ -435,11 +774,13 @@ extern "C" gcut_status gcut__gpu_grid_upload(gcut_grid *g)
             GPU_CHECK(ctx, zero_margins(g, s, (int32_t *)a[k].dev));
         GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, s->grid_nodes * sizeof(int32_t),
                                        s->stream));
-        if ((st = ensure_pinned(g, s)) || (st = xfer_up(ctx, s, a, n, (size_t)g->height + 2)))
+        if ((st = xfer_up(g, s, a, n, (size_t)g->height + 2)))
             goto fail;
     }
+    s->xfer_trace.queued = gcut__now_ms();
     if ((st = check_overflow(g, s)))
         goto fail;
+    s->xfer_trace.checked = gcut__now_ms();
     s->grid_owner = g;
     return GCUT_OK;
 fail:
@@ -476,8 +817,7 @@ static gcut_status download_labels(gcut_grid *g, gcut__gpu *s)
     GPU_CHECK(ctx, cudaGetLastError());
     {
         const xfer_array a = {g->label, s->d_labels, (size_t)g->pitch, (size_t)g->pitch};
-        if (!(st = ensure_pinned(g, s)))
-            st = xfer_down(ctx, s, &a, 1, (size_t)g->height + 2);
+        st = xfer_down(g, s, &a, 1, (size_t)g->height + 2);
     }
 fail:
     return st;
@@ -494,7 +834,7 @@ extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
         return st;
     xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(g, s, a);
-    if ((st = xfer_down(ctx, s, a, n, (size_t)g->height + 2)))
+    if ((st = xfer_down(g, s, a, n, (size_t)g->height + 2)))
         return st;
     g->res_on_device = 0;
     if (s->res_owner == g)
@@ -532,7 +872,9 @@ extern "C" void gcut__gpu_grid_forget(gcut_grid *g)
 extern "C" gcut_status gcut__gpu_grid_finish(gcut_grid *g)
 {
     gcut__gpu *s = (gcut__gpu *)g->ctx->gpu;
+    s->xfer_trace.finish_in = gcut__now_ms();
     gcut_status st = download_labels(g, s);
+    s->xfer_trace.finish_out = gcut__now_ms();
     if (st)
         return st;
     s->res_owner = g;
@@ -565,5 +907,38 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no GPU run yet");
     *stats = s->grid_stats;
     stats->device_bytes = grid_bytes(s->grid_nodes, s->grid_ndirs, s->grid_tiles);
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on)
+{
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (!st)
+        s->xfer_halves = on;
+    return st;
+}
+
+extern "C" gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf,
+                                                      size_t size)
+{
+    const gcut__gpu *s = (const gcut__gpu *)ctx->gpu;
+    const stage_pool *pool = (const stage_pool *)ctx->stage_pool;
+    if (!s || !pool || !s->xfer_trace.timed)
+        return gcut__fail(ctx, GCUT_E_STATE, "gpu: no grid uploaded from host arrays yet");
+    const gcut__gpu_xfer_trace *t = &s->xfer_trace;
+    float h2d_ms = -1; /* the stream from the first copy up to the last one's end */
+    if (cudaEventElapsedTime(&h2d_ms, pool->mark[0], pool->mark[1]) != cudaSuccess) {
+        cudaGetLastError();
+        h2d_ms = -1;
+    }
+    snprintf(buf, size,
+             "{\"upload_in\": %.3f, \"reserved\": %.3f, \"queued\": %.3f, \"checked\": %.3f, "
+             "\"finish_in\": %.3f, \"finish_out\": %.3f, \"h2d_span_ms\": %.3f, "
+             "\"copy_ms\": %.3f, \"wait_ms\": %.3f, \"up_bytes\": %lld, \"chunks\": %d, "
+             "\"threads\": %d, \"halves\": %d}",
+             t->upload_in - t0, t->reserved - t0, t->queued - t0, t->checked - t0,
+             t->finish_in - t0, t->finish_out - t0, h2d_ms, t->copy_ms, t->wait_ms, t->up_bytes,
+             t->chunks, t->workers, s->xfer_halves);
     return GCUT_OK;
 }

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_grid.h"
@@ -113,13 +114,83 @@ static void warm_contexts(check_report *r, gcut_context *cpu, uint64_t seed)
     gcut_context_destroy(cpu_only);
 }
 
+/* The labels of two solved grids of the same size are equal: 1. */
+static int same_labels(check_report *r, gcut_grid *a, gcut_grid *b, const char *what)
+{
+    const size_t n = (size_t)gcut_grid_width(a) * (size_t)gcut_grid_height(a);
+    uint8_t *la = malloc(n), *lb = malloc(n);
+    int ok = la && lb && !gcut_grid_labels(a, la) && !gcut_grid_labels(b, lb);
+    if (!ok)
+        check_fail(r, "%s: labels could not be read", what);
+    else if (memcmp(la, lb, n)) {
+        check_fail(r, "%s: the GPU's labels differ from BK's", what);
+        ok = 0;
+    }
+    free(la);
+    free(lb);
+    return ok;
+}
+
+/* Fresh grids growing and shrinking in one GPU context of `threads`
+ * threads (the staging pool and the device buffers kept from grid to grid,
+ * grown for a larger one; several chunks a thread at the larger sizes):
+ * each grid's flow and labels are BK's, and its proof verifies after the
+ * next grid took the device buffers (its residuals saved through the pool). */
+static void sizes_in_context(check_report *r, gcut_context *cpu, uint64_t seed, int threads)
+{
+    static const int dims[][2] = {{300, 200}, {96, 70}, {420, 330}, {301, 199}, {33, 700}};
+    const int n = (int)(sizeof dims / sizeof dims[0]);
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_GPU;
+    opt.threads = threads;
+    gcut_context *gpu = NULL;
+    gcut_grid *prev = NULL;
+    int64_t prev_flow = 0;
+    int failed = 0;
+    if (gcut_context_create(&opt, &gpu)) {
+        check_fail(r, "sizes (%d threads): no GPU context", threads);
+        return;
+    }
+    for (int k = 0; k < n && !failed; k++) {
+        const check_disc_shape shape = {dims[k][0], 1, dims[k][1], 1, 20, 4, 3};
+        const uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)(100 + k);
+        const int conn = k % 2 ? 4 : 8;
+        gcut_grid *cg = NULL, *gg = NULL;
+        gcut_solve_info ci;
+        char what[128];
+        snprintf(what, sizeof what, "sizes (%d threads): %dx%d %d-connected", threads, dims[k][0],
+                 dims[k][1], conn);
+        failed = 1;
+        if (check_grid_disc(cpu, s, conn, &shape, &cg) || check_grid_disc(gpu, s, conn, &shape, &gg))
+            check_fail(r, "%s: the generator failed", what);
+        else if (gcut_grid_solve(cg, "bk", &ci))
+            check_fail(r, "%s: BK failed: %s", what, gcut_last_error(cpu));
+        else if (solve_and_check(r, gpu, gg, "tiled", ci.flow, what) &&
+                 same_labels(r, cg, gg, what) &&
+                 (!prev || verify(r, gpu, prev, prev_flow, what)))
+            failed = 0;
+        gcut_grid_destroy(cg);
+        gcut_grid_destroy(prev);
+        prev = gg;
+        prev_flow = ci.flow;
+    }
+    if (!failed && prev && verify(r, gpu, prev, prev_flow, "sizes: the last grid"))
+        r->passed++;
+    gcut_grid_destroy(prev);
+    gcut_context_destroy(gpu);
+}
+
 void check_grid_gpu_residuals_on_demand(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, residuals_one, "tiled", count, seed);
     if (r->skipped == 0 && count > 0) {
         gcut_context *cpu = check_context(GCUT_DEVICE_CPU);
-        if (cpu)
+        if (cpu) {
             warm_contexts(r, cpu, seed);
+            sizes_in_context(r, cpu, seed, 1);
+            sizes_in_context(r, cpu, seed, 0);
+        }
         gcut_context_destroy(cpu);
     }
 }
