@@ -39,8 +39,10 @@ extern "C" {
 #define POOL_THREADS 12
 
 /* A chunk's bytes, at most: large enough that a copy's fixed cost (a few
- * microseconds) is small against its transfer (about 40 us at 50 GB/s). */
-#define CHUNK_MAX ((size_t)2 << 20)
+ * microseconds) is small against its transfer (about 20 us at 50 GB/s),
+ * small enough that the ring (24 slots) pins less than a process's first
+ * solve would otherwise pay for: pinning costs about as much as copying. */
+#define CHUNK_MAX ((size_t)1 << 20)
 
 /* and at least, unless the transfer is smaller. */
 #define CHUNK_MIN ((size_t)64 << 10)
