@@ -129,6 +129,10 @@ static void global_update(prf_state *s)
         int32_t v = s->deficient[k];
         if (node[v].excess < 0) {
             node[v].label = 0;
+            /* Its current arc too: one that receives more than its deficit
+             * is discharged from there (left at 0, its scan would start at
+             * the residual network's first arc). */
+            node[v].cur = s->first[v];
             add_inactive(s, v);
             s->queue[qt++] = v;
         }
