@@ -75,6 +75,9 @@ typedef struct prf_state {
     int32_t n_deficient;
     int64_t work, work_limit;
     int64_t relabels, global_updates;
+    /* All arcs scanned (pushes, relabels, global relabels); a re-solve
+     * stops when it passes give_up (0: never). */
+    int64_t scanned, give_up;
 } prf_state;
 
 static inline void add_active(prf_state *s, int32_t v)
@@ -140,6 +143,7 @@ static void global_update(prf_state *s)
     while (qh < qt) {
         int32_t w = s->queue[qh++];
         int32_t dnext = node[w].label + 1;
+        s->scanned += s->first[w + 1] - s->first[w];
         for (int32_t a = s->first[w]; a < s->first[w + 1]; a++) {
             int32_t x = s->head[a];
             if (node[x].label == n && x != s->frozen && s->res[s->rev[a]] > 0) {
@@ -184,6 +188,7 @@ static void discharge(prf_state *s, int32_t v)
     int32_t d = nv->label;
 
     for (;;) {
+        s->scanned += end - nv->cur;
         for (int32_t a = nv->cur; a < end; a++) {
             int32_t r = res[a];
             if (r <= 0)
@@ -225,6 +230,7 @@ static void discharge(prf_state *s, int32_t v)
             }
         }
         s->work += GR_BETA + (end - begin);
+        s->scanned += end - begin;
         s->relabels++;
         d = best + 1;
         if (d >= n) {
@@ -237,6 +243,10 @@ static void discharge(prf_state *s, int32_t v)
             s->dmax = d;
     }
 }
+
+/* run() ended at the re-solve's work limit (not an error: the caller
+ * solves from zero). */
+#define PRF_GAVE_UP ((gcut_status)-1)
 
 static gcut_status run(prf_state *s, gcut_context *ctx)
 {
@@ -254,6 +264,8 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
         discharge(s, v);
         if (s->work > s->work_limit)
             global_update(s);
+        if (s->give_up && s->scanned > s->give_up)
+            return PRF_GAVE_UP;
         if ((++steps & 0xfffff) == 0 && gcut__progress(ctx, "maxflow", -1.0))
             return gcut__fail(ctx, GCUT_E_INTERRUPTED, "prf: the solve was stopped by the caller");
     }
@@ -326,7 +338,8 @@ static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t
         if (v == g->sink)
             continue;
         push_to_sink(s, sink_slot, v);
-        for (int32_t a = first[v]; a < first[v + 1] && s->node[v].excess > 0; a++) {
+        int32_t a = first[v];
+        for (; a < first[v + 1] && s->node[v].excess > 0; a++) {
             int32_t w = head[a], wt = sink_slot[w];
             if (res[a] <= 0 || wt < 0 || res[wt] <= 0 || w == src)
                 continue;
@@ -340,6 +353,7 @@ static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t
             s->node[v].excess -= delta;
             s->node[s->target].excess += delta;
         }
+        s->scanned += a - first[v];
     }
 }
 
@@ -420,6 +434,7 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
     }
     augment_short_paths(&s, g, sink_slot);
     st = run(&s, g->ctx);
+    g->prf_fresh_work = s.scanned;
     if (!st) {
         mark_cut(&s, g);
         g->flow_value = s.node[g->sink].excess;
@@ -462,6 +477,11 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
     s.n_deficient = n_deficient;
     s.target = snk;
     s.frozen = src;
+    /* A re-solve that costs more than half a solve from zero gives up for
+     * one: the cost of either stays within 1.5 solves from zero (the
+     * stranded excess of the last solve can flood a re-solve: see the
+     * results in bench/results/dynamic_maxflow_cpu_*.md). */
+    s.give_up = g->prf_fresh_work / 2;
     /* The source's residual arcs saturated again (raised arcs out of it,
      * flow that phase 2 returned), so that it reaches no target. */
     for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
@@ -473,6 +493,11 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
         }
     }
     st = run(&s, g->ctx);
+    if (st == PRF_GAVE_UP) {
+        free(deficient);
+        state_free(&s);
+        return gcut__prf_solve(g, iterations);
+    }
     if (!st) {
         mark_cut(&s, g);
         int64_t value = s.node[snk].excess;

@@ -66,6 +66,10 @@ struct gcut_graph {
     int warm;
     int updated;
     int64_t *excess;
+    /* The work (arcs scanned) of the last prf solve from zero; a prf
+     * re-solve that passes half of it gives up for a solve from zero
+     * (0: no record, no limit). */
+    int64_t prf_fresh_work;
     /* BK's trees and terminal residuals after a BK solve, valid for res
      * while `bk_trees`; the nodes an update touched since (dirty) are
      * where the next BK re-solve repairs them. */

@@ -219,11 +219,11 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
  * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
  * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
 static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
-                           int32_t *queue, int32_t *via)
+                           int32_t *queue, int32_t *via, int32_t *stamp_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
-    int32_t stamp = 0;
+    int32_t stamp = *stamp_io;
     /* All searches together visit at most about the graph's size: a large
      * batch leaves the rest to the re-solve rather than search for long. */
     int64_t budget = (int64_t)g->n + g->m;
@@ -269,6 +269,69 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
             g->excess[found] += m;
         }
     }
+    *stamp_io = stamp;
+}
+
+/* A deficit left by a cut-back is flow that the head still sends on but no
+ * longer receives. Cancel it where that flow goes: walk from the deficient
+ * node along arcs carrying flow (to nodes not yet on the walk) until the
+ * sink, the source or a node with excess, and take the walk's smallest flow
+ * (and the end's excess) off every arc of it. The pseudo-flow stays
+ * balanced everywhere else, so the re-solve starts from a preflow: without
+ * deficits as extra sinks, the excess the last solve left on the source
+ * side (unable to reach the sink) is not drawn into them, which costs more
+ * relabels than a solve from zero once deficits are many. A walk that ends
+ * nowhere leaves its deficit to the re-solve; all walks together scan about
+ * the graph's size. `path` holds n entries. */
+static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
+                          int32_t *path, int32_t *stamp_io)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = *stamp_io;
+    int64_t budget = (int64_t)g->n + g->m;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
+        int32_t v = nodes[k];
+        while (g->excess[v] < 0 && budget > 0) {
+            int32_t x = v, len = 0, end = -1;
+            int64_t amount = -g->excess[v];
+            seen[v] = ++stamp;
+            while (end < 0) {
+                /* x's forward arcs come first among its residual arcs; the
+                 * residual of an arc's reverse is its flow. */
+                int32_t p = first[x], last = p + (g->out_start[x + 1] - g->out_start[x]);
+                while (p < last && (res[rev[p]] <= 0 || seen[head[p]] == stamp))
+                    p++;
+                budget -= p - first[x] + 1;
+                if (p == last)
+                    break;
+                int32_t y = head[p];
+                seen[y] = stamp;
+                path[len++] = p;
+                if (res[rev[p]] < amount)
+                    amount = res[rev[p]];
+                if (y == g->sink || y == g->source)
+                    end = y;
+                else if (g->excess[y] > 0) {
+                    end = y;
+                    if (g->excess[y] < amount)
+                        amount = g->excess[y];
+                }
+                x = y;
+            }
+            if (end < 0)
+                break; /* a dead end: the re-solve keeps this node as a sink */
+            for (int32_t i = 0; i < len; i++) {
+                res[path[i]] += (int32_t)amount;
+                res[rev[path[i]]] -= (int32_t)amount;
+                note_dirty(g, head[path[i]]);
+            }
+            g->excess[v] += amount;
+            if (end != g->source)
+                g->excess[end] -= amount;
+        }
+    }
+    *stamp_io = stamp;
 }
 
 gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
@@ -339,23 +402,29 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (st)
             return st;
     }
-    /* (Without room for the list, the re-solve copes without detours.) */
-    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * sizeof *cut) : NULL;
+    /* (Without room for the lists, the re-solve copes without detours and
+     * walks.) The cut-back arcs' tails, then their heads. */
+    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * 2 * sizeof *cut) : NULL;
     int64_t n_cut = 0;
     for (int64_t i = 0; i < count; i++) {
         int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
         int32_t u = g->arc_tail[a];
         int64_t before = g->warm ? g->excess[u] : 0;
         set_capacity(g, a, new_capacities[i]);
-        if (cut && g->excess[u] != before)
-            cut[n_cut++] = u;
+        if (cut && g->excess[u] != before) {
+            cut[n_cut] = u;
+            cut[count + n_cut++] = g->out_head[a];
+        }
     }
     if (n_cut) {
         int32_t *seen = calloc((size_t)g->n, sizeof *seen);
         int32_t *queue = malloc((size_t)g->n * sizeof *queue);
         int32_t *via = malloc((size_t)g->n * sizeof *via);
-        if (seen && queue && via)
-            settle_detours(g, cut, n_cut, seen, queue, via);
+        int32_t stamp = 0;
+        if (seen && queue && via) {
+            settle_detours(g, cut, n_cut, seen, queue, via, &stamp);
+            walk_deficits(g, cut + count, n_cut, seen, queue, &stamp);
+        }
         free(seen);
         free(queue);
         free(via);
