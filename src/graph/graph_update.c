@@ -207,6 +207,19 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
     g->out_cap[a] = c;
 }
 
+/* The arcs all detour searches (and then all deficit walks) of one batch
+ * may scan: about the graph's size, and an eighth of the last prf solve
+ * from zero's scans, so that a large batch leaves the rest to the re-solve
+ * rather than search for long (on acyclic-dense graphs a solve from zero
+ * scans less than the graph once). */
+static int64_t search_budget(const gcut_graph *g)
+{
+    int64_t budget = (int64_t)g->n + g->m;
+    if (g->prf_fresh_work > 0 && g->prf_fresh_work / 8 < budget)
+        budget = g->prf_fresh_work / 8;
+    return budget;
+}
+
 /* Residual arcs one detour search may scan: enough for a way around a
  * lowered arc through its neighbourhood, little beside a re-solve. */
 #define DETOUR_SCANS 65536
@@ -224,9 +237,7 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
     int32_t stamp = *stamp_io;
-    /* All searches together visit at most about the graph's size: a large
-     * batch leaves the rest to the re-solve rather than search for long. */
-    int64_t budget = (int64_t)g->n + g->m;
+    int64_t budget = search_budget(g);
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t u = nodes[k];
         for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
@@ -289,7 +300,7 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, in
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
     int32_t stamp = *stamp_io;
-    int64_t budget = (int64_t)g->n + g->m;
+    int64_t budget = search_budget(g);
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t v = nodes[k];
         while (g->excess[v] < 0 && budget > 0) {
