@@ -477,11 +477,17 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
     s.n_deficient = n_deficient;
     s.target = snk;
     s.frozen = src;
-    /* A re-solve that costs more than half a solve from zero gives up for
-     * one: the cost of either stays within 1.5 solves from zero (the
-     * stranded excess of the last solve can flood a re-solve: see the
-     * results in bench/results/dynamic_maxflow_cpu_*.md). */
-    s.give_up = g->prf_fresh_work / 2;
+    /* A re-solve that costs (with its batches' repairs) more than half a
+     * solve from zero gives up for one, so that it never costs much more
+     * than that solve: excess that cannot reach the sink climbs a label at
+     * a time until a gap or a global relabel, which the re-solve of a large
+     * batch cannot amortise (bench/results/dynamic_maxflow_cpu_*.md). */
+    if (g->prf_fresh_work > 0) {
+        s.give_up = g->prf_fresh_work / 2 - g->prf_repair_work;
+        if (s.give_up < g->prf_fresh_work / 8)
+            s.give_up = g->prf_fresh_work / 8;
+    }
+    g->prf_repair_work = 0;
     /* The source's residual arcs saturated again (raised arcs out of it,
      * flow that phase 2 returned), so that it reaches no target. */
     for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {

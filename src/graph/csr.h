@@ -67,9 +67,12 @@ struct gcut_graph {
     int updated;
     int64_t *excess;
     /* The work (arcs scanned) of the last prf solve from zero; a prf
-     * re-solve that passes half of it gives up for a solve from zero
-     * (0: no record, no limit). */
+     * re-solve whose work and its batches' repairs pass half of it gives
+     * up for a solve from zero (0: no record, no limit). */
     int64_t prf_fresh_work;
+    /* The arcs the repairs of the batches since the last solve scanned
+     * (graph_update.c); the next re-solve's limit is lowered by them. */
+    int64_t prf_repair_work;
     /* BK's trees and terminal residuals after a BK solve, valid for res
      * while `bk_trees`; the nodes an update touched since (dirty) are
      * where the next BK re-solve repairs them. */

@@ -207,17 +207,13 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
     g->out_cap[a] = c;
 }
 
-/* The arcs all detour searches (and then all deficit walks) of one batch
- * may scan: about the graph's size, and an eighth of the last prf solve
- * from zero's scans, so that a large batch leaves the rest to the re-solve
- * rather than search for long (on acyclic-dense graphs a solve from zero
- * scans less than the graph once). */
-static int64_t search_budget(const gcut_graph *g)
+/* The arcs a batch's repairs (detours, pulls, walks, in this order) may
+ * scan together: a quarter of the last prf solve from zero's scans, or the
+ * graph's size without one. What they leave is the re-solve's, whose own
+ * limit is what remains of half a solve from zero (gcut__prf_resolve). */
+static int64_t repair_budget(const gcut_graph *g)
 {
-    int64_t budget = (int64_t)g->n + g->m;
-    if (g->prf_fresh_work > 0 && g->prf_fresh_work / 8 < budget)
-        budget = g->prf_fresh_work / 8;
-    return budget;
+    return g->prf_fresh_work > 0 ? g->prf_fresh_work / 4 : (int64_t)g->n + g->m;
 }
 
 /* Residual arcs one detour search may scan: enough for a way around a
@@ -231,13 +227,14 @@ static int64_t search_budget(const gcut_graph *g)
  * regrowing its trees or labels around it). A breadth-first search from
  * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
  * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
-static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
-                           int32_t *queue, int32_t *via, int32_t *stamp_io)
+static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count,
+                           const uint8_t *side, int32_t *seen, int32_t *queue, int32_t *via,
+                           int32_t *stamp_io, int64_t *budget_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
     int32_t stamp = *stamp_io;
-    int64_t budget = search_budget(g);
+    int64_t budget = *budget_io;
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t u = nodes[k];
         for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
@@ -252,7 +249,8 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
                 scanned += first[x + 1] - first[x];
                 for (int32_t p = first[x]; p < first[x + 1]; p++) {
                     int32_t y = head[p];
-                    if (res[p] <= 0 || seen[y] == stamp || y == g->source)
+                    if (res[p] <= 0 || seen[y] == stamp || y == g->source ||
+                        (side && side[y] != side[u]))
                         continue;
                     seen[y] = stamp;
                     via[y] = p;
@@ -281,6 +279,7 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
         }
     }
     *stamp_io = stamp;
+    *budget_io = budget;
 }
 
 /* A deficit left by a cut-back is flow that the head still sends on but no
@@ -294,15 +293,18 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
  * relabels than a solve from zero once deficits are many. A walk that ends
  * nowhere leaves its deficit to the re-solve; all walks together scan about
  * the graph's size. `path` holds n entries. */
-static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
-                          int32_t *path, int32_t *stamp_io)
+static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
+                          const uint8_t *side, int32_t *seen, int32_t *path, int32_t *stamp_io,
+                          int64_t *budget_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
     int32_t stamp = *stamp_io;
-    int64_t budget = search_budget(g);
+    int64_t budget = *budget_io;
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t v = nodes[k];
+        if (side && side[v])
+            continue; /* pulled from the source side instead */
         while (g->excess[v] < 0 && budget > 0) {
             int32_t x = v, len = 0, end = -1;
             int64_t amount = -g->excess[v];
@@ -311,7 +313,8 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, in
                 /* x's forward arcs come first among its residual arcs; the
                  * residual of an arc's reverse is its flow. */
                 int32_t p = first[x], last = p + (g->out_start[x + 1] - g->out_start[x]);
-                while (p < last && (res[rev[p]] <= 0 || seen[head[p]] == stamp))
+                while (p < last && (res[rev[p]] <= 0 || seen[head[p]] == stamp ||
+                                    (side && side[head[p]])))
                     p++;
                 budget -= p - first[x] + 1;
                 if (p == last)
@@ -343,6 +346,104 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, in
         }
     }
     *stamp_io = stamp;
+    *budget_io = budget;
+}
+
+/* A deficit on the source side of the last cut: fill it from that side's
+ * supply, the excess the last solve left there (which cannot reach the
+ * sink) or the source itself, along a residual path found by a
+ * breadth-first search backwards from the deficient node through source
+ * side nodes. The flow moves inside the source side only, so the cut's
+ * arcs stay saturated and the re-solve has nothing to do there; left to
+ * it, the deficit would be an extra sink that draws all that side's
+ * excess, the amount it needs and more, which then has to climb back. */
+static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, const uint8_t *side,
+                          int32_t *seen, int32_t *queue, int32_t *via, int32_t *stamp_io,
+                          int64_t *budget_io)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = *stamp_io;
+    int64_t budget = *budget_io;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
+        int32_t x = nodes[k];
+        if (!side[x])
+            continue;
+        int64_t moved = 1;
+        while (g->excess[x] < 0 && budget > 0 && moved > 0) {
+            /* One search finds supplies until they cover the deficit; the
+             * queue's front holds the nodes searched, its back (from n
+             * down) the supplies found. */
+            int32_t qh = 0, qt = 0, n_found = 0;
+            int64_t supply = 0, need = -g->excess[x];
+            seen[x] = ++stamp;
+            queue[qt++] = x;
+            while (qh < qt && supply < need && budget > 0) {
+                int32_t y = queue[qh++];
+                budget -= first[y + 1] - first[y];
+                for (int32_t p = first[y]; p < first[y + 1] && supply < need; p++) {
+                    int32_t w = head[p], q = rev[p]; /* q: the arc w -> y */
+                    if (res[q] <= 0 || seen[w] == stamp || !side[w])
+                        continue;
+                    seen[w] = stamp;
+                    via[w] = q;
+                    if (w == g->source || g->excess[w] > 0) {
+                        queue[g->n - 1 - n_found++] = w;
+                        supply += w == g->source ? need : g->excess[w];
+                    } else {
+                        queue[qt++] = w;
+                    }
+                }
+            }
+            /* Each supply along its tree path, as much as the path still
+             * carries (earlier paths may have used shared arcs). */
+            moved = 0;
+            for (int32_t i = 0; i < n_found && g->excess[x] < 0; i++) {
+                int32_t found = queue[g->n - 1 - i];
+                int64_t amount = -g->excess[x];
+                if (found != g->source && g->excess[found] < amount)
+                    amount = g->excess[found];
+                for (int32_t w = found; w != x && amount > 0; w = head[via[w]])
+                    if (res[via[w]] < amount)
+                        amount = res[via[w]];
+                if (amount <= 0)
+                    continue;
+                for (int32_t w = found; w != x; w = head[via[w]]) {
+                    res[via[w]] -= (int32_t)amount;
+                    res[rev[via[w]]] += (int32_t)amount;
+                    note_dirty(g, w);
+                }
+                g->excess[x] += amount;
+                if (found != g->source)
+                    g->excess[found] -= amount;
+                moved += amount;
+            }
+        }
+    }
+    *stamp_io = stamp;
+    *budget_io = budget;
+}
+
+/* An arc from the source side of the last cut to the sink side that the
+ * batch left with residual capacity (a raise): saturate it now. Its head
+ * gets the excess to push on towards the sink, its tail a deficit that
+ * pull_deficits fills from the source side; the cut stays saturated, so
+ * the re-solve's labels leave the whole source side out. Returns the
+ * tail's deficit (0 for none or for the source, whose supply is free). */
+static int64_t saturate_crossing(gcut_graph *g, int32_t a)
+{
+    int32_t u = g->arc_tail[a], v = g->out_head[a];
+    int32_t p = g->res_first[u] + (a - g->out_start[u]);
+    int32_t r = g->res[p];
+    if (r <= 0)
+        return 0;
+    g->res[p] = 0;
+    g->res[g->res_rev[p]] += r;
+    g->excess[v] += r;
+    if (u == g->source)
+        return 0;
+    g->excess[u] -= r;
+    return r;
 }
 
 gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
@@ -413,29 +514,48 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (st)
             return st;
     }
-    /* (Without room for the lists, the re-solve copes without detours and
-     * walks.) The cut-back arcs' tails, then their heads. */
-    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * 2 * sizeof *cut) : NULL;
-    int64_t n_cut = 0;
+    /* The last solve's cut, while the warm state keeps it: no residual arc
+     * from its source side to its sink side and no flow back (every
+     * repair below moves flow inside one side). */
+    const uint8_t *side = g->warm && g->side ? g->side : NULL;
+    /* (Without room for the lists, the re-solve copes without repairs.)
+     * The cut-back arcs' tails, then the deficient nodes: the cut-back
+     * arcs' heads and the tails of saturated crossing arcs. */
+    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * 3 * sizeof *cut) : NULL;
+    int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 2 * count : NULL;
+    int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {
         int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
         int32_t u = g->arc_tail[a];
         int64_t before = g->warm ? g->excess[u] : 0;
         set_capacity(g, a, new_capacities[i]);
-        if (cut && g->excess[u] != before) {
-            cut[n_cut] = u;
-            cut[count + n_cut++] = g->out_head[a];
+        if (cut) {
+            arcs[i] = a;
+            if (g->excess[u] != before) {
+                cut[n_cut++] = u;
+                deficient[n_deficient++] = g->out_head[a];
+            }
         }
     }
-    if (n_cut) {
+    if (cut && side)
+        for (int64_t i = 0; i < count; i++)
+            if (side[g->arc_tail[arcs[i]]] && !side[g->out_head[arcs[i]]] &&
+                saturate_crossing(g, arcs[i]) > 0)
+                deficient[n_deficient++] = g->arc_tail[arcs[i]];
+    if (n_deficient) {
         int32_t *seen = calloc((size_t)g->n, sizeof *seen);
         int32_t *queue = malloc((size_t)g->n * sizeof *queue);
         int32_t *via = malloc((size_t)g->n * sizeof *via);
         int32_t stamp = 0;
+        int64_t budget = repair_budget(g);
         if (seen && queue && via) {
-            settle_detours(g, cut, n_cut, seen, queue, via, &stamp);
-            walk_deficits(g, cut + count, n_cut, seen, queue, &stamp);
+            settle_detours(g, cut, n_cut, side, seen, queue, via, &stamp, &budget);
+            if (side)
+                pull_deficits(g, deficient, n_deficient, side, seen, queue, via, &stamp,
+                              &budget);
+            walk_deficits(g, deficient, n_deficient, side, seen, queue, &stamp, &budget);
         }
+        g->prf_repair_work += repair_budget(g) - (budget > 0 ? budget : 0);
         free(seen);
         free(queue);
         free(via);
