@@ -484,8 +484,8 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
      * batch cannot amortise (bench/results/dynamic_maxflow_cpu_*.md). */
     if (g->prf_fresh_work > 0) {
         s.give_up = g->prf_fresh_work / 2 - g->prf_repair_work;
-        if (s.give_up < g->prf_fresh_work / 8)
-            s.give_up = g->prf_fresh_work / 8;
+        if (s.give_up < g->prf_fresh_work / 8 + 1)
+            s.give_up = g->prf_fresh_work / 8 + 1;
     }
     g->prf_repair_work = 0;
     /* The source's residual arcs saturated again (raised arcs out of it,
