@@ -210,7 +210,7 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
 /* The arcs a batch's repairs (detours, pulls, walks, in this order) may
  * scan together: a quarter of the last prf solve from zero's scans, or the
  * graph's size without one. What they leave is the re-solve's, whose own
- * limit is what remains of half a solve from zero (gcut__prf_resolve). */
+ * limit is what remains of a solve from zero (gcut__prf_resolve). */
 static int64_t repair_budget(const gcut_graph *g)
 {
     return g->prf_fresh_work > 0 ? g->prf_fresh_work / 4 : (int64_t)g->n + g->m;
@@ -514,6 +514,12 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (st)
             return st;
     }
+    /* A large share of the arcs changed since the last solve: a prf solve
+     * from zero costs less than continuing (measured on every generated
+     * family at 10 % of the arcs, bench/results/dynamic_maxflow_cpu_*.md),
+     * so the repairs are skipped; BK still continues from the state. */
+    g->changed_arcs += count;
+    const int large = g->changed_arcs > (int64_t)g->m / GCUT__LARGE_BATCH;
     /* The last solve's cut, while the warm state keeps it: no residual arc
      * from its source side to its sink side and no flow back (every
      * repair below moves flow inside one side). */
@@ -521,7 +527,8 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
     /* (Without room for the lists, the re-solve copes without repairs.)
      * The cut-back arcs' tails, then the deficient nodes: the cut-back
      * arcs' heads and the tails of saturated crossing arcs. */
-    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * 3 * sizeof *cut) : NULL;
+    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 3 * sizeof *cut)
+                                     : NULL;
     int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 2 * count : NULL;
     int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {

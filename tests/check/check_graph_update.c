@@ -200,11 +200,23 @@ done:
  * last cut: saturated crossings, source-side pulls, sink-side walks); every
  * arc out of the source and some others raised to INT32_MAX; every arc
  * zeroed; every arc back to its capacity before the sequence; a few mixed
- * changes; a few lowered arcs re-solved with the last solve from zero's
- * work record set to 1, so that the re-solve gives up for a solve from
- * zero at once. Each batch re-solved by prf and checked like a random
- * sequence's. Returns 1 if all held. */
-enum { X_EMPTY, X_LOWER, X_RAISE, X_HUGE, X_ZERO_ALL, X_RESTORE, X_MIXED, X_GIVE_UP, X_SHAPES };
+ * changes; a few lowered arcs twice, with the last solve from zero's work
+ * record set so that the re-solve gives up for a solve from zero after its
+ * first global relabel, then within its first discharge. Each
+ * batch re-solved by prf and checked like a random sequence's. Returns 1
+ * if all held. */
+enum {
+    X_EMPTY,
+    X_LOWER,
+    X_RAISE,
+    X_HUGE,
+    X_ZERO_ALL,
+    X_RESTORE,
+    X_MIXED,
+    X_GIVE_UP,
+    X_FROM_ZERO,
+    X_SHAPES
+};
 
 static int extreme_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
                             const char *name)
@@ -213,7 +225,8 @@ static int extreme_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, r
     size_t room = (size_t)(m > 0 ? m : 1);
     int32_t *tail = malloc(room * sizeof *tail), *head = malloc(room * sizeof *head);
     int32_t *cap = malloc(room * sizeof *cap), *orig = malloc(room * sizeof *orig);
-    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n), *fresh_side = malloc((size_t)n);
+    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n),
+            *fresh_side = malloc((size_t)n);
     int ok = 0;
     char what[256];
     gcut_solve_info info;
@@ -256,8 +269,12 @@ static int extreme_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, r
             check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
             goto done;
         }
-        if (x == X_GIVE_UP)
+        if (x == X_GIVE_UP) {
+            g->prf_fresh_work = 2 * ((int64_t)n + 2 * (int64_t)m) + 4;
+            g->prf_repair_work = 0;
+        } else if (x == X_FROM_ZERO) {
             g->prf_fresh_work = 1;
+        }
         unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
         if (gcut_graph_solve(g, "prf", flags, &info) != GCUT_OK) {
             check_fail(r, "%s: re-solve: %s", what, gcut_last_error(ctx));
