@@ -358,8 +358,8 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
  * it, the deficit would be an extra sink that draws all that side's
  * excess, the amount it needs and more, which then has to climb back. */
 static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, const uint8_t *side,
-                          int32_t *seen, int32_t *queue, int32_t *via, int32_t *stamp_io,
-                          int64_t *budget_io)
+                          uint8_t *dry, int32_t *seen, int32_t *queue, int32_t *via,
+                          int32_t *stamp_io, int64_t *budget_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
@@ -367,7 +367,7 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
     int64_t budget = *budget_io;
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t x = nodes[k];
-        if (!side[x])
+        if (!side[x] || dry[x])
             continue;
         int64_t moved = 1;
         while (g->excess[x] < 0 && budget > 0 && moved > 0) {
@@ -383,7 +383,7 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
                 budget -= first[y + 1] - first[y];
                 for (int32_t p = first[y]; p < first[y + 1] && supply < need; p++) {
                     int32_t w = head[p], q = rev[p]; /* q: the arc w -> y */
-                    if (res[q] <= 0 || seen[w] == stamp || !side[w])
+                    if (res[q] <= 0 || seen[w] == stamp || !side[w] || dry[w])
                         continue;
                     seen[w] = stamp;
                     via[w] = q;
@@ -395,6 +395,12 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
                     }
                 }
             }
+            /* A search that ran out of nodes found every node that can
+             * still send to x: none of them has supply, so a later search
+             * that meets one need not go on from it. */
+            if (n_found == 0 && qh == qt)
+                for (int32_t i = 0; i < qt; i++)
+                    dry[queue[i]] = 1;
             /* Each supply along its tree path, as much as the path still
              * carries (earlier paths may have used shared arcs). */
             moved = 0;
@@ -430,7 +436,7 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
  * pull_deficits fills from the source side; the cut stays saturated, so
  * the re-solve's labels leave the whole source side out. Returns the
  * tail's deficit (0 for none or for the source, whose supply is free). */
-static int64_t saturate_crossing(gcut_graph *g, int32_t a)
+static int32_t saturate_crossing(gcut_graph *g, int32_t a)
 {
     int32_t u = g->arc_tail[a], v = g->out_head[a];
     int32_t p = g->res_first[u] + (a - g->out_start[u]);
@@ -444,6 +450,28 @@ static int64_t saturate_crossing(gcut_graph *g, int32_t a)
         return 0;
     g->excess[u] -= r;
     return r;
+}
+
+/* What the pulls could not fill of a saturated crossing arc's tail deficit
+ * goes back over the arc (at most the `pushed` it carried more, and what
+ * its head still holds of it): without supply on the source side the
+ * raise cannot add flow, and left as it is the head would push on towards
+ * the sink what the tail then misses. */
+static void unsaturate_unfilled(gcut_graph *g, int32_t a, int32_t pushed)
+{
+    int32_t u = g->arc_tail[a], v = g->out_head[a];
+    int64_t back = -g->excess[u];
+    if (back > pushed)
+        back = pushed;
+    if (v != g->sink && back > g->excess[v])
+        back = g->excess[v];
+    if (back <= 0)
+        return;
+    int32_t p = g->res_first[u] + (a - g->out_start[u]);
+    g->res[p] += (int32_t)back;
+    g->res[g->res_rev[p]] -= (int32_t)back;
+    g->excess[u] += back;
+    g->excess[v] -= back;
 }
 
 gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
@@ -529,9 +557,10 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
     /* (Without room for the lists, the re-solve copes without repairs.)
      * The cut-back arcs' tails, then the deficient nodes: the cut-back
      * arcs' heads and the tails of saturated crossing arcs. */
-    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 3 * sizeof *cut)
+    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 4 * sizeof *cut)
                                      : NULL;
     int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 2 * count : NULL;
+    int32_t *saturated = cut ? cut + 3 * count : NULL;
     int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {
         int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
@@ -547,24 +576,32 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         }
     }
     if (cut && side)
-        for (int64_t i = 0; i < count; i++)
+        for (int64_t i = 0; i < count; i++) {
+            saturated[i] = 0;
             if (side[g->arc_tail[arcs[i]]] && !side[g->out_head[arcs[i]]] &&
-                saturate_crossing(g, arcs[i]) > 0)
+                (saturated[i] = saturate_crossing(g, arcs[i])) > 0)
                 deficient[n_deficient++] = g->arc_tail[arcs[i]];
+        }
     if (n_deficient) {
         int32_t *seen = calloc((size_t)g->n, sizeof *seen);
         int32_t *queue = malloc((size_t)g->n * sizeof *queue);
         int32_t *via = malloc((size_t)g->n * sizeof *via);
+        uint8_t *dry = NULL;
         int32_t stamp = 0;
         int64_t budget = repair_budget(g);
         if (seen && queue && via) {
             settle_detours(g, cut, n_cut, side, seen, queue, via, &stamp, &budget);
-            if (side)
-                pull_deficits(g, deficient, n_deficient, side, seen, queue, via, &stamp,
+            if (side && (dry = calloc((size_t)g->n, 1))) {
+                pull_deficits(g, deficient, n_deficient, side, dry, seen, queue, via, &stamp,
                               &budget);
+                for (int64_t i = 0; i < count; i++)
+                    if (saturated[i] > 0)
+                        unsaturate_unfilled(g, arcs[i], saturated[i]);
+            }
             walk_deficits(g, deficient, n_deficient, side, seen, queue, &stamp, &budget);
         }
         g->prf_repair_work += repair_budget(g) - (budget > 0 ? budget : 0);
+        free(dry);
         free(seen);
         free(queue);
         free(via);
