@@ -486,39 +486,46 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: %lld updates but no update arrays",
                           (long long)count);
     /* Everything checked before anything changes: a refused batch leaves
-     * the graph and its state as they were. */
+     * the graph and its state as they were. The arcs found are kept for
+     * the changes (without room for them, they are searched again). */
+    int32_t *found = count > 0 ? malloc((size_t)count * sizeof *found) : NULL;
     int64_t missing = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int32_t u = tails[i], v = heads[i];
+    gcut_status st = GCUT_OK;
+    for (int64_t i = 0; i < count && !st; i++) {
+        int32_t u = tails[i], v = heads[i], a;
         if (u < 0 || u >= g->n || v < 0 || v >= g->n)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) has a node outside 0..%d",
-                              (long long)i, u, v, g->n - 1);
-        if (u == v)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
-                              (long long)i, u, v);
-        if (new_capacities[i] < 0)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u,
-                              v, new_capacities[i]);
-        if (gcut__graph_find_arc(g, u, v) < 0) {
-            if (!(flags & GCUT_GRAPH_UPDATE_ADD))
-                return gcut__fail(g->ctx, GCUT_E_RANGE,
-                                  "graph: update %lld: no arc %d -> %d in the graph (add it with "
-                                  "GCUT_GRAPH_UPDATE_ADD)",
-                                  (long long)i, u, v);
-            missing++;
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) has a node outside 0..%d",
+                            (long long)i, u, v, g->n - 1);
+        else if (u == v)
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
+                            (long long)i, u, v);
+        else if (new_capacities[i] < 0)
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u, v,
+                            new_capacities[i]);
+        else if ((a = gcut__graph_find_arc(g, u, v)) < 0 && !(flags & GCUT_GRAPH_UPDATE_ADD))
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld: no arc %d -> %d in the graph (add it with "
+                            "GCUT_GRAPH_UPDATE_ADD)",
+                            (long long)i, u, v);
+        else {
+            missing += a < 0;
+            if (found)
+                found[i] = a;
         }
     }
-    if (missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
-        return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
-                          "graph: adding %lld arcs to %d would pass the %lld allowed",
-                          (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
-
-    gcut_status st = gcut__graph_make_warm(g);
-    if (st)
+    if (!st && missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
+        st = gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                        "graph: adding %lld arcs to %d would pass the %lld allowed",
+                        (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
+    if (!st)
+        st = gcut__graph_make_warm(g);
+    if (st) {
+        free(found);
         return st;
+    }
     if (missing) {
         /* Arc numbers change: the device graph goes up again. */
         g->gpu_warm = g->gpu_flow = 0;
@@ -528,6 +535,7 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (!add_tail || !add_head) {
             free(add_tail);
             free(add_head);
+            free(found);
             return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
                               (long long)missing);
         }
@@ -539,6 +547,9 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         st = add_arcs(g, k, add_tail, add_head);
         free(add_tail);
         free(add_head);
+        /* The arcs are numbered anew. */
+        free(found);
+        found = NULL;
         if (st)
             return st;
     }
@@ -563,7 +574,7 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
     int32_t *saturated = cut ? cut + 3 * count : NULL;
     int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {
-        int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
+        int32_t a = found ? found[i] : gcut__graph_find_arc(g, tails[i], heads[i]);
         int32_t u = g->arc_tail[a];
         int64_t before = g->warm ? g->excess[u] : 0;
         set_capacity(g, a, new_capacities[i]);
@@ -607,6 +618,7 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         free(via);
     }
     free(cut);
+    free(found);
     /* Without a warm state the next solve starts from the new capacities. */
     if (!g->warm)
         g->res_fresh = 0;
