@@ -36,7 +36,11 @@
  * every deficient node as an extra sink (label 0, absorbing flow), so only
  * the part of the graph the changes touch does work. A deficit left at
  * the end lies on the sink side; it is cancelled back along flow paths
- * into the sink only when a feasible flow is asked for.
+ * into the sink only when a feasible flow is asked for. Most deficits
+ * never get here: gcut_graph_update repairs a batch inside each side of
+ * the last cut first (graph_update.c), so that the excess stranded on the
+ * source side stays out of the re-solve. A re-solve that scans more arcs
+ * than the last solve from zero (less those repairs) gives up for one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +80,9 @@ typedef struct prf_state {
     int64_t work, work_limit;
     int64_t relabels, global_updates;
     /* All arcs scanned (pushes, relabels, global relabels); a re-solve
-     * stops when it passes give_up (0: never). */
+     * stops (gave_up) when it passes give_up (0: never). */
     int64_t scanned, give_up;
+    int gave_up;
 } prf_state;
 
 static inline void add_active(prf_state *s, int32_t v)
@@ -244,10 +249,6 @@ static void discharge(prf_state *s, int32_t v)
     }
 }
 
-/* run() ended at the re-solve's work limit (not an error: the caller
- * solves from zero). */
-#define PRF_GAVE_UP ((gcut_status)-1)
-
 static gcut_status run(prf_state *s, gcut_context *ctx)
 {
     global_update(s);
@@ -264,8 +265,10 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
         discharge(s, v);
         if (s->work > s->work_limit)
             global_update(s);
-        if (s->give_up && s->scanned > s->give_up)
-            return PRF_GAVE_UP;
+        if (s->give_up && s->scanned > s->give_up) {
+            s->gave_up = 1; /* not an error: the caller solves from zero */
+            return GCUT_OK;
+        }
         if ((++steps & 0xfffff) == 0 && gcut__progress(ctx, "maxflow", -1.0))
             return gcut__fail(ctx, GCUT_E_INTERRUPTED, "prf: the solve was stopped by the caller");
     }
@@ -513,7 +516,7 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
         }
     }
     st = run(&s, g->ctx);
-    if (st == PRF_GAVE_UP) {
+    if (!st && s.gave_up) {
         free(deficient);
         state_free(&s);
         return gcut__prf_solve(g, iterations);
