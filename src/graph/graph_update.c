@@ -566,12 +566,14 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
      * repair below moves flow inside one side). */
     const uint8_t *side = g->warm && g->side ? g->side : NULL;
     /* (Without room for the lists, the re-solve copes without repairs.)
-     * The cut-back arcs' tails, then the deficient nodes: the cut-back
-     * arcs' heads and the tails of saturated crossing arcs. */
-    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 4 * sizeof *cut)
+     * The cut-back arcs' tails; the deficient nodes: the cut-back arcs'
+     * heads and the tails of saturated crossing arcs (room for both,
+     * though an arc a batch leaves saturated ends on no cut-back); the
+     * batch's arcs and what each saturation pushed. */
+    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 5 * sizeof *cut)
                                      : NULL;
-    int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 2 * count : NULL;
-    int32_t *saturated = cut ? cut + 3 * count : NULL;
+    int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 3 * count : NULL;
+    int32_t *saturated = cut ? cut + 4 * count : NULL;
     int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {
         int32_t a = found ? found[i] : gcut__graph_find_arc(g, tails[i], heads[i]);
