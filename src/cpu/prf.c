@@ -36,7 +36,11 @@
  * every deficient node as an extra sink (label 0, absorbing flow), so only
  * the part of the graph the changes touch does work. A deficit left at
  * the end lies on the sink side; it is cancelled back along flow paths
- * into the sink only when a feasible flow is asked for.
+ * into the sink only when a feasible flow is asked for. Most deficits
+ * never get here: gcut_graph_update repairs a batch inside each side of
+ * the last cut first (graph_update.c), so that the excess stranded on the
+ * source side stays out of the re-solve. A re-solve that scans more arcs
+ * than the last solve from zero (less those repairs) gives up for one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +79,10 @@ typedef struct prf_state {
     int32_t n_deficient;
     int64_t work, work_limit;
     int64_t relabels, global_updates;
+    /* All arcs scanned (pushes, relabels, global relabels); a re-solve
+     * stops (gave_up) when it passes give_up (0: never). */
+    int64_t scanned, give_up;
+    int gave_up;
 } prf_state;
 
 static inline void add_active(prf_state *s, int32_t v)
@@ -129,6 +137,10 @@ static void global_update(prf_state *s)
         int32_t v = s->deficient[k];
         if (node[v].excess < 0) {
             node[v].label = 0;
+            /* Its current arc too: one that receives more than its deficit
+             * is discharged from there (left at 0, its scan would start at
+             * the residual network's first arc). */
+            node[v].cur = s->first[v];
             add_inactive(s, v);
             s->queue[qt++] = v;
         }
@@ -136,6 +148,7 @@ static void global_update(prf_state *s)
     while (qh < qt) {
         int32_t w = s->queue[qh++];
         int32_t dnext = node[w].label + 1;
+        s->scanned += s->first[w + 1] - s->first[w];
         for (int32_t a = s->first[w]; a < s->first[w + 1]; a++) {
             int32_t x = s->head[a];
             if (node[x].label == n && x != s->frozen && s->res[s->rev[a]] > 0) {
@@ -180,6 +193,7 @@ static void discharge(prf_state *s, int32_t v)
     int32_t d = nv->label;
 
     for (;;) {
+        s->scanned += end - nv->cur;
         for (int32_t a = nv->cur; a < end; a++) {
             int32_t r = res[a];
             if (r <= 0)
@@ -221,6 +235,7 @@ static void discharge(prf_state *s, int32_t v)
             }
         }
         s->work += GR_BETA + (end - begin);
+        s->scanned += end - begin;
         s->relabels++;
         d = best + 1;
         if (d >= n) {
@@ -250,6 +265,10 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
         discharge(s, v);
         if (s->work > s->work_limit)
             global_update(s);
+        if (s->give_up && s->scanned > s->give_up) {
+            s->gave_up = 1; /* not an error: the caller solves from zero */
+            return GCUT_OK;
+        }
         if ((++steps & 0xfffff) == 0 && gcut__progress(ctx, "maxflow", -1.0))
             return gcut__fail(ctx, GCUT_E_INTERRUPTED, "prf: the solve was stopped by the caller");
     }
@@ -322,7 +341,8 @@ static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t
         if (v == g->sink)
             continue;
         push_to_sink(s, sink_slot, v);
-        for (int32_t a = first[v]; a < first[v + 1] && s->node[v].excess > 0; a++) {
+        int32_t a = first[v];
+        for (; a < first[v + 1] && s->node[v].excess > 0; a++) {
             int32_t w = head[a], wt = sink_slot[w];
             if (res[a] <= 0 || wt < 0 || res[wt] <= 0 || w == src)
                 continue;
@@ -336,6 +356,7 @@ static void augment_short_paths(prf_state *s, const gcut_graph *g, const int32_t
             s->node[v].excess -= delta;
             s->node[s->target].excess += delta;
         }
+        s->scanned += a - first[v];
     }
 }
 
@@ -416,6 +437,7 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
     }
     augment_short_paths(&s, g, sink_slot);
     st = run(&s, g->ctx);
+    g->prf_fresh_work = s.scanned;
     if (!st) {
         mark_cut(&s, g);
         g->flow_value = s.node[g->sink].excess;
@@ -429,10 +451,33 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
     return st;
 }
 
+/* The arcs a re-solve may scan before it gives up for a solve from zero
+ * (0: no limit, where no solve from zero was recorded): what its batches'
+ * repairs left of that solve's scans, so that a warm solve costs at most
+ * about two from zero. Excess that cannot reach the sink climbs a label at
+ * a time until a gap or a global relabel, which a re-solve of many changes
+ * cannot amortise; a limit of half a solve gave up on re-solves of 0.1 % of
+ * the arcs that would have beaten a solve from zero
+ * (bench/results/dynamic_maxflow_cpu_vm.md). */
+static int64_t resolve_limit(const gcut_graph *g)
+{
+    if (g->prf_fresh_work <= 0)
+        return 0;
+    int64_t limit = g->prf_fresh_work - g->prf_repair_work;
+    return limit > g->prf_fresh_work / 8 ? limit : g->prf_fresh_work / 8 + 1;
+}
+
 gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
 {
     gcut__resnet rn;
     prf_state s;
+    /* From zero after many changed arcs (the update skipped its repairs
+     * then): continuing cannot pay. */
+    int64_t limit = resolve_limit(g);
+    if (limit > 0 && g->changed_arcs > (int64_t)g->m / GCUT__LARGE_BATCH) {
+        g->warm = 0;
+        return gcut__prf_solve(g, iterations);
+    }
     gcut__resnet_view(g, &rn);
     g->warm = 0; /* until the run below ends cleanly */
     gcut_status st = state_init(&s, g, &rn);
@@ -458,6 +503,8 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
     s.n_deficient = n_deficient;
     s.target = snk;
     s.frozen = src;
+    s.give_up = limit;
+    g->prf_repair_work = 0;
     /* The source's residual arcs saturated again (raised arcs out of it,
      * flow that phase 2 returned), so that it reaches no target. */
     for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
@@ -469,6 +516,11 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
         }
     }
     st = run(&s, g->ctx);
+    if (!st && s.gave_up) {
+        free(deficient);
+        state_free(&s);
+        return gcut__prf_solve(g, iterations);
+    }
     if (!st) {
         mark_cut(&s, g);
         int64_t value = s.node[snk].excess;

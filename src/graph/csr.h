@@ -33,6 +33,10 @@ extern "C" {
  * indices. */
 #define GCUT__GRAPH_MAX_ARCS ((int64_t)(INT32_MAX / 2))
 
+/* Past this share of the arcs (1 / 20) changed since the last solve, a
+ * prf solve from zero costs less than continuing (graph_update.c). */
+#define GCUT__LARGE_BATCH 20
+
 struct gcut_graph {
     gcut_context *ctx;
     int32_t n, m;
@@ -66,6 +70,16 @@ struct gcut_graph {
     int warm;
     int updated;
     int64_t *excess;
+    /* The work (arcs scanned) of the last prf solve from zero; a prf
+     * re-solve whose work and its batches' repairs pass it gives up for a
+     * solve from zero (0: no record, no limit). */
+    int64_t prf_fresh_work;
+    /* The arcs the repairs of the batches since the last solve scanned
+     * (graph_update.c); the next re-solve's limit is lowered by them. */
+    int64_t prf_repair_work;
+    /* Arc changes since the last solve: past m / GCUT__LARGE_BATCH the
+     * batches skip their repairs and the next prf solve starts from zero. */
+    int64_t changed_arcs;
     /* BK's trees and terminal residuals after a BK solve, valid for res
      * while `bk_trees`; the nodes an update touched since (dirty) are
      * where the next BK re-solve repairs them. */

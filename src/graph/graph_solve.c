@@ -155,6 +155,8 @@ gcut_status gcut_graph_solve(gcut_graph *g, const char *algo, unsigned flags, gc
 #endif
     if (!st && !g->is_flow && (flags & GCUT_GRAPH_SOLVE_FLOW))
         st = gcut__prf_return_excess(g);
+    g->prf_repair_work = 0; /* counted against the next prf re-solve only */
+    g->changed_arcs = 0;
     double t1 = gcut__now_ms();
     if (st)
         return st;

@@ -207,6 +207,15 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
     g->out_cap[a] = c;
 }
 
+/* The arcs a batch's repairs (detours, pulls, walks, in this order) may
+ * scan together: a quarter of the last prf solve from zero's scans, or the
+ * graph's size without one. What they leave is the re-solve's, whose own
+ * limit is what remains of a solve from zero (gcut__prf_resolve). */
+static int64_t repair_budget(const gcut_graph *g)
+{
+    return g->prf_fresh_work > 0 ? g->prf_fresh_work / 4 : (int64_t)g->n + g->m;
+}
+
 /* Residual arcs one detour search may scan: enough for a way around a
  * lowered arc through its neighbourhood, little beside a re-solve. */
 #define DETOUR_SCANS 65536
@@ -218,15 +227,14 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
  * regrowing its trees or labels around it). A breadth-first search from
  * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
  * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
-static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, int32_t *seen,
-                           int32_t *queue, int32_t *via)
+static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count,
+                           const uint8_t *side, int32_t *seen, int32_t *queue, int32_t *via,
+                           int32_t *stamp_io, int64_t *budget_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
     int32_t *res = g->res;
-    int32_t stamp = 0;
-    /* All searches together visit at most about the graph's size: a large
-     * batch leaves the rest to the re-solve rather than search for long. */
-    int64_t budget = (int64_t)g->n + g->m;
+    int32_t stamp = *stamp_io;
+    int64_t budget = *budget_io;
     for (int64_t k = 0; k < count && budget > 0; k++) {
         int32_t u = nodes[k];
         for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
@@ -241,7 +249,8 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
                 scanned += first[x + 1] - first[x];
                 for (int32_t p = first[x]; p < first[x + 1]; p++) {
                     int32_t y = head[p];
-                    if (res[p] <= 0 || seen[y] == stamp || y == g->source)
+                    if (res[p] <= 0 || seen[y] == stamp || y == g->source ||
+                        (side && side[y] != side[u]))
                         continue;
                     seen[y] = stamp;
                     via[y] = p;
@@ -269,6 +278,200 @@ static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count, i
             g->excess[found] += m;
         }
     }
+    *stamp_io = stamp;
+    *budget_io = budget;
+}
+
+/* A deficit left by a cut-back is flow that the head still sends on but no
+ * longer receives. Cancel it where that flow goes: walk from the deficient
+ * node along arcs carrying flow (to nodes not yet on the walk) until the
+ * sink, the source or a node with excess, and take the walk's smallest flow
+ * (and the end's excess) off every arc of it. The pseudo-flow stays
+ * balanced everywhere else, so the re-solve starts from a preflow: without
+ * deficits as extra sinks, the excess the last solve left on the source
+ * side (unable to reach the sink) is not drawn into them, which costs more
+ * relabels than a solve from zero once deficits are many. A walk that ends
+ * nowhere leaves its deficit to the re-solve; all walks together scan about
+ * the graph's size. `path` holds n entries. */
+static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
+                          const uint8_t *side, int32_t *seen, int32_t *path, int32_t *stamp_io,
+                          int64_t *budget_io)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = *stamp_io;
+    int64_t budget = *budget_io;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
+        int32_t v = nodes[k];
+        if (side && side[v])
+            continue; /* pulled from the source side instead */
+        while (g->excess[v] < 0 && budget > 0) {
+            int32_t x = v, len = 0, end = -1;
+            int64_t amount = -g->excess[v];
+            seen[v] = ++stamp;
+            while (end < 0) {
+                /* x's forward arcs come first among its residual arcs; the
+                 * residual of an arc's reverse is its flow. */
+                int32_t p = first[x], last = p + (g->out_start[x + 1] - g->out_start[x]);
+                while (p < last && (res[rev[p]] <= 0 || seen[head[p]] == stamp ||
+                                    (side && side[head[p]])))
+                    p++;
+                budget -= p - first[x] + 1;
+                if (p == last)
+                    break;
+                int32_t y = head[p];
+                seen[y] = stamp;
+                path[len++] = p;
+                if (res[rev[p]] < amount)
+                    amount = res[rev[p]];
+                if (y == g->sink || y == g->source)
+                    end = y;
+                else if (g->excess[y] > 0) {
+                    end = y;
+                    if (g->excess[y] < amount)
+                        amount = g->excess[y];
+                }
+                x = y;
+            }
+            if (end < 0)
+                break; /* a dead end: the re-solve keeps this node as a sink */
+            for (int32_t i = 0; i < len; i++) {
+                res[path[i]] += (int32_t)amount;
+                res[rev[path[i]]] -= (int32_t)amount;
+                note_dirty(g, head[path[i]]);
+            }
+            g->excess[v] += amount;
+            if (end != g->source)
+                g->excess[end] -= amount;
+        }
+    }
+    *stamp_io = stamp;
+    *budget_io = budget;
+}
+
+/* A deficit on the source side of the last cut: fill it from that side's
+ * supply, the excess the last solve left there (which cannot reach the
+ * sink) or the source itself, along a residual path found by a
+ * breadth-first search backwards from the deficient node through source
+ * side nodes. The flow moves inside the source side only, so the cut's
+ * arcs stay saturated and the re-solve has nothing to do there; left to
+ * it, the deficit would be an extra sink that draws all that side's
+ * excess, the amount it needs and more, which then has to climb back. */
+static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, const uint8_t *side,
+                          uint8_t *dry, int32_t *seen, int32_t *queue, int32_t *via,
+                          int32_t *stamp_io, int64_t *budget_io)
+{
+    const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
+    int32_t *res = g->res;
+    int32_t stamp = *stamp_io;
+    int64_t budget = *budget_io;
+    for (int64_t k = 0; k < count && budget > 0; k++) {
+        int32_t x = nodes[k];
+        if (!side[x] || dry[x])
+            continue;
+        int64_t moved = 1;
+        while (g->excess[x] < 0 && budget > 0 && moved > 0) {
+            /* One search finds supplies until they cover the deficit; the
+             * queue's front holds the nodes searched, its back (from n
+             * down) the supplies found. */
+            int32_t qh = 0, qt = 0, n_found = 0;
+            int64_t supply = 0, need = -g->excess[x];
+            seen[x] = ++stamp;
+            queue[qt++] = x;
+            while (qh < qt && supply < need && budget > 0) {
+                int32_t y = queue[qh++];
+                budget -= first[y + 1] - first[y];
+                for (int32_t p = first[y]; p < first[y + 1] && supply < need; p++) {
+                    int32_t w = head[p], q = rev[p]; /* q: the arc w -> y */
+                    if (res[q] <= 0 || seen[w] == stamp || !side[w] || dry[w])
+                        continue;
+                    seen[w] = stamp;
+                    via[w] = q;
+                    if (w == g->source || g->excess[w] > 0) {
+                        queue[g->n - 1 - n_found++] = w;
+                        supply += w == g->source ? need : g->excess[w];
+                    } else {
+                        queue[qt++] = w;
+                    }
+                }
+            }
+            /* A search that ran out of nodes found every node that can
+             * still send to x: none of them has supply, so a later search
+             * that meets one need not go on from it. */
+            if (n_found == 0 && qh == qt)
+                for (int32_t i = 0; i < qt; i++)
+                    dry[queue[i]] = 1;
+            /* Each supply along its tree path, as much as the path still
+             * carries (earlier paths may have used shared arcs). */
+            moved = 0;
+            for (int32_t i = 0; i < n_found && g->excess[x] < 0; i++) {
+                int32_t found = queue[g->n - 1 - i];
+                int64_t amount = -g->excess[x];
+                if (found != g->source && g->excess[found] < amount)
+                    amount = g->excess[found];
+                for (int32_t w = found; w != x && amount > 0; w = head[via[w]])
+                    if (res[via[w]] < amount)
+                        amount = res[via[w]];
+                if (amount <= 0)
+                    continue;
+                for (int32_t w = found; w != x; w = head[via[w]]) {
+                    res[via[w]] -= (int32_t)amount;
+                    res[rev[via[w]]] += (int32_t)amount;
+                    note_dirty(g, w);
+                }
+                g->excess[x] += amount;
+                if (found != g->source)
+                    g->excess[found] -= amount;
+                moved += amount;
+            }
+        }
+    }
+    *stamp_io = stamp;
+    *budget_io = budget;
+}
+
+/* An arc from the source side of the last cut to the sink side that the
+ * batch left with residual capacity (a raise): saturate it now. Its head
+ * gets the excess to push on towards the sink, its tail a deficit that
+ * pull_deficits fills from the source side; the cut stays saturated, so
+ * the re-solve's labels leave the whole source side out. Returns the
+ * tail's deficit (0 for none or for the source, whose supply is free). */
+static int32_t saturate_crossing(gcut_graph *g, int32_t a)
+{
+    int32_t u = g->arc_tail[a], v = g->out_head[a];
+    int32_t p = g->res_first[u] + (a - g->out_start[u]);
+    int32_t r = g->res[p];
+    if (r <= 0)
+        return 0;
+    g->res[p] = 0;
+    g->res[g->res_rev[p]] += r;
+    g->excess[v] += r;
+    if (u == g->source)
+        return 0;
+    g->excess[u] -= r;
+    return r;
+}
+
+/* What the pulls could not fill of a saturated crossing arc's tail deficit
+ * goes back over the arc (at most the `pushed` it carried more, and what
+ * its head still holds of it): without supply on the source side the
+ * raise cannot add flow, and left as it is the head would push on towards
+ * the sink what the tail then misses. */
+static void unsaturate_unfilled(gcut_graph *g, int32_t a, int32_t pushed)
+{
+    int32_t u = g->arc_tail[a], v = g->out_head[a];
+    int64_t back = -g->excess[u];
+    if (back > pushed)
+        back = pushed;
+    if (v != g->sink && back > g->excess[v])
+        back = g->excess[v];
+    if (back <= 0)
+        return;
+    int32_t p = g->res_first[u] + (a - g->out_start[u]);
+    g->res[p] += (int32_t)back;
+    g->res[g->res_rev[p]] -= (int32_t)back;
+    g->excess[u] += back;
+    g->excess[v] -= back;
 }
 
 gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails,
@@ -283,39 +486,46 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         return gcut__fail(g->ctx, GCUT_E_INVALID, "graph: %lld updates but no update arrays",
                           (long long)count);
     /* Everything checked before anything changes: a refused batch leaves
-     * the graph and its state as they were. */
+     * the graph and its state as they were. The arcs found are kept for
+     * the changes (without room for them, they are searched again). */
+    int32_t *found = count > 0 ? malloc((size_t)count * sizeof *found) : NULL;
     int64_t missing = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int32_t u = tails[i], v = heads[i];
+    gcut_status st = GCUT_OK;
+    for (int64_t i = 0; i < count && !st; i++) {
+        int32_t u = tails[i], v = heads[i], a;
         if (u < 0 || u >= g->n || v < 0 || v >= g->n)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) has a node outside 0..%d",
-                              (long long)i, u, v, g->n - 1);
-        if (u == v)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
-                              (long long)i, u, v);
-        if (new_capacities[i] < 0)
-            return gcut__fail(g->ctx, GCUT_E_RANGE,
-                              "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u,
-                              v, new_capacities[i]);
-        if (gcut__graph_find_arc(g, u, v) < 0) {
-            if (!(flags & GCUT_GRAPH_UPDATE_ADD))
-                return gcut__fail(g->ctx, GCUT_E_RANGE,
-                                  "graph: update %lld: no arc %d -> %d in the graph (add it with "
-                                  "GCUT_GRAPH_UPDATE_ADD)",
-                                  (long long)i, u, v);
-            missing++;
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) has a node outside 0..%d",
+                            (long long)i, u, v, g->n - 1);
+        else if (u == v)
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) is a self-loop, which is no arc",
+                            (long long)i, u, v);
+        else if (new_capacities[i] < 0)
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld (%d -> %d) has capacity %d < 0", (long long)i, u, v,
+                            new_capacities[i]);
+        else if ((a = gcut__graph_find_arc(g, u, v)) < 0 && !(flags & GCUT_GRAPH_UPDATE_ADD))
+            st = gcut__fail(g->ctx, GCUT_E_RANGE,
+                            "graph: update %lld: no arc %d -> %d in the graph (add it with "
+                            "GCUT_GRAPH_UPDATE_ADD)",
+                            (long long)i, u, v);
+        else {
+            missing += a < 0;
+            if (found)
+                found[i] = a;
         }
     }
-    if (missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
-        return gcut__fail(g->ctx, GCUT_E_OVERFLOW,
-                          "graph: adding %lld arcs to %d would pass the %lld allowed",
-                          (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
-
-    gcut_status st = gcut__graph_make_warm(g);
-    if (st)
+    if (!st && missing && (int64_t)g->m + missing > GCUT__GRAPH_MAX_ARCS)
+        st = gcut__fail(g->ctx, GCUT_E_OVERFLOW,
+                        "graph: adding %lld arcs to %d would pass the %lld allowed",
+                        (long long)missing, g->m, (long long)GCUT__GRAPH_MAX_ARCS);
+    if (!st)
+        st = gcut__graph_make_warm(g);
+    if (st) {
+        free(found);
         return st;
+    }
     if (missing) {
         /* Arc numbers change: the device graph goes up again. */
         g->gpu_warm = g->gpu_flow = 0;
@@ -325,6 +535,7 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         if (!add_tail || !add_head) {
             free(add_tail);
             free(add_head);
+            free(found);
             return gcut__fail(g->ctx, GCUT_E_NOMEM, "graph: out of memory adding %lld arcs",
                               (long long)missing);
         }
@@ -336,31 +547,80 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         st = add_arcs(g, k, add_tail, add_head);
         free(add_tail);
         free(add_head);
+        /* The arcs are numbered anew. */
+        free(found);
+        found = NULL;
         if (st)
             return st;
     }
-    /* (Without room for the list, the re-solve copes without detours.) */
-    int32_t *cut = g->warm ? malloc((size_t)(count ? count : 1) * sizeof *cut) : NULL;
-    int64_t n_cut = 0;
+    /* A large share of the arcs changed since the last solve: a prf solve
+     * from zero costs less than continuing (measured on every generated
+     * family at 10 % of the arcs, bench/results/dynamic_maxflow_cpu_*.md),
+     * so the repairs are skipped, unless BK's trees are kept: a BK re-solve
+     * continues from them, and without the repairs it took 5.6 times as
+     * long (genrmf, 10 % of the arcs lowered: 718 against 127 ms). */
+    g->changed_arcs += count;
+    const int large = g->changed_arcs > (int64_t)g->m / GCUT__LARGE_BATCH && !g->bk_trees;
+    /* The last solve's cut, while the warm state keeps it: no residual arc
+     * from its source side to its sink side and no flow back (every
+     * repair below moves flow inside one side). */
+    const uint8_t *side = g->warm && g->side ? g->side : NULL;
+    /* (Without room for the lists, the re-solve copes without repairs.)
+     * The cut-back arcs' tails; the deficient nodes: the cut-back arcs'
+     * heads and the tails of saturated crossing arcs (room for both,
+     * though an arc a batch leaves saturated ends on no cut-back); the
+     * batch's arcs and what each saturation pushed. */
+    int32_t *cut = g->warm && !large ? malloc((size_t)(count ? count : 1) * 5 * sizeof *cut)
+                                     : NULL;
+    int32_t *deficient = cut ? cut + count : NULL, *arcs = cut ? cut + 3 * count : NULL;
+    int32_t *saturated = cut ? cut + 4 * count : NULL;
+    int64_t n_cut = 0, n_deficient = 0;
     for (int64_t i = 0; i < count; i++) {
-        int32_t a = gcut__graph_find_arc(g, tails[i], heads[i]);
+        int32_t a = found ? found[i] : gcut__graph_find_arc(g, tails[i], heads[i]);
         int32_t u = g->arc_tail[a];
         int64_t before = g->warm ? g->excess[u] : 0;
         set_capacity(g, a, new_capacities[i]);
-        if (cut && g->excess[u] != before)
-            cut[n_cut++] = u;
+        if (cut) {
+            arcs[i] = a;
+            if (g->excess[u] != before) {
+                cut[n_cut++] = u;
+                deficient[n_deficient++] = g->out_head[a];
+            }
+        }
     }
-    if (n_cut) {
+    if (cut && side)
+        for (int64_t i = 0; i < count; i++) {
+            saturated[i] = 0;
+            if (side[g->arc_tail[arcs[i]]] && !side[g->out_head[arcs[i]]] &&
+                (saturated[i] = saturate_crossing(g, arcs[i])) > 0)
+                deficient[n_deficient++] = g->arc_tail[arcs[i]];
+        }
+    if (n_deficient) {
         int32_t *seen = calloc((size_t)g->n, sizeof *seen);
         int32_t *queue = malloc((size_t)g->n * sizeof *queue);
         int32_t *via = malloc((size_t)g->n * sizeof *via);
-        if (seen && queue && via)
-            settle_detours(g, cut, n_cut, seen, queue, via);
+        uint8_t *dry = NULL;
+        int32_t stamp = 0;
+        int64_t budget = repair_budget(g);
+        if (seen && queue && via) {
+            settle_detours(g, cut, n_cut, side, seen, queue, via, &stamp, &budget);
+            if (side && (dry = calloc((size_t)g->n, 1))) {
+                pull_deficits(g, deficient, n_deficient, side, dry, seen, queue, via, &stamp,
+                              &budget);
+                for (int64_t i = 0; i < count; i++)
+                    if (saturated[i] > 0)
+                        unsaturate_unfilled(g, arcs[i], saturated[i]);
+            }
+            walk_deficits(g, deficient, n_deficient, side, seen, queue, &stamp, &budget);
+        }
+        g->prf_repair_work += repair_budget(g) - (budget > 0 ? budget : 0);
+        free(dry);
         free(seen);
         free(queue);
         free(via);
     }
     free(cut);
+    free(found);
     /* Without a warm state the next solve starts from the new capacities. */
     if (!g->warm)
         g->res_fresh = 0;

@@ -66,6 +66,59 @@ static int64_t make_batch(rng *r, const gcut_graph *g, int kind, int32_t cmax, i
 static const char *const cpu_pair[2] = {"prf", "bk"};
 static const char *const gpu_pair[2] = {"worklist", "prf"};
 
+/* After a re-solve of g by `algo` (info its result): the flow against the
+ * reference max-flow of the graph as it now stands, the cut side against a
+ * fresh solve's (made in cpu_ctx), and now and then (always when `last`)
+ * the whole proof; the proof makes the flow feasible, so skipping it
+ * sometimes lets deficits carry into the next batch. The three side arrays
+ * hold n bytes each. Returns 1 if all held. */
+static int check_resolve(check_report *r, gcut_context *ctx, gcut_context *cpu_ctx, gcut_graph *g,
+                         const gcut_solve_info *info, const char *algo, unsigned flags, rng *rg,
+                         int last, const char *what, uint8_t *ref_side, uint8_t *side,
+                         uint8_t *fresh_side)
+{
+    check_graph_arcs a;
+    if (check_graph_arcs_of(g, &a) != 0) {
+        check_fail(r, "%s: out of memory", what);
+        return 0;
+    }
+    int64_t want = check_graph_reference(&a, ref_side);
+    gcut_graph *fresh = NULL;
+    int same = 0;
+    gcut_status fst = gcut_graph_create_from_arcs(cpu_ctx, a.n, a.m, a.tail, a.head, a.cap,
+                                                  a.source, a.sink, &fresh);
+    if (!fst)
+        fst = gcut_graph_solve(fresh, "prf", 0, NULL);
+    if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+        gcut_graph_cut_side(g, side) == GCUT_OK)
+        same = memcmp(side, fresh_side, (size_t)a.n) == 0;
+    gcut_graph_destroy(fresh);
+    int good = 1;
+    if (fst) {
+        check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu_ctx));
+        good = 0;
+    } else if (info->flow != want ||
+               (strcmp(info->algo, algo) != 0 &&
+                !((flags & GCUT_GRAPH_SOLVE_BOUNDED) && !strcmp(info->algo, "prf")))) {
+        check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info->flow,
+                   (long long)want);
+        good = 0;
+    } else if (!same) {
+        check_fail(r, "%s: the cut side differs from a fresh solve's", what);
+        good = 0;
+    } else if (rng_below(rg, 2) || last) {
+        int64_t cut = -1;
+        if (gcut_graph_verify(g, &cut) != GCUT_OK) {
+            check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
+            good = 0;
+        } else {
+            good = check_graph_solution(r, g, &a, want, ref_side, what);
+        }
+    }
+    check_graph_arcs_free(&a);
+    return good;
+}
+
 /* One sequence on graph g (in ctx): `batches` batches, each re-solve
  * checked, the fresh solve it is compared with made in cpu_ctx. The solves
  * take pair[base] (the other one now and then). Returns 1 if all held. */
@@ -127,49 +180,8 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_context *cpu_ct
             check_fail(r, "%s: the GPU re-solve did not start from the device state", what);
             goto done;
         }
-        check_graph_arcs a;
-        if (check_graph_arcs_of(g, &a) != 0) {
-            check_fail(r, "%s: out of memory", what);
-            goto done;
-        }
-        int64_t want = check_graph_reference(&a, ref_side);
-        /* The fresh solve of the same graph: the same canonical side. */
-        gcut_graph *fresh = NULL;
-        int same = 0;
-        gcut_status fst = gcut_graph_create_from_arcs(cpu_ctx, a.n, a.m, a.tail, a.head, a.cap,
-                                                      a.source, a.sink, &fresh);
-        if (!fst)
-            fst = gcut_graph_solve(fresh, "prf", 0, NULL);
-        if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
-            gcut_graph_cut_side(g, side) == GCUT_OK)
-            same = memcmp(side, fresh_side, (size_t)n) == 0;
-        gcut_graph_destroy(fresh);
-        int good = 1;
-        if (fst) {
-            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu_ctx));
-            good = 0;
-        } else if (info.flow != want || (strcmp(info.algo, algo) != 0 &&
-                                  !((flags & GCUT_GRAPH_SOLVE_BOUNDED) && !strcmp(info.algo, "prf")))) {
-            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
-                       (long long)want);
-            good = 0;
-        } else if (!same) {
-            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
-            good = 0;
-        } else if (rng_below(rg, 2) || b == batches - 1) {
-            /* The full proof now and then: it makes the flow feasible, so
-             * skipping it sometimes lets deficits carry into the next
-             * batch. */
-            int64_t cut = -1;
-            if ((st = gcut_graph_verify(g, &cut)) != GCUT_OK) {
-                check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
-                good = 0;
-            } else {
-                good = check_graph_solution(r, g, &a, want, ref_side, what);
-            }
-        }
-        check_graph_arcs_free(&a);
-        if (!good)
+        if (!check_resolve(r, ctx, cpu_ctx, g, &info, algo, flags, rg, b == batches - 1, what,
+                           ref_side, side, fresh_side))
             goto done;
     }
     ok = 1;
@@ -177,6 +189,107 @@ done:
     free(tail);
     free(head);
     free(cap);
+    free(ref_side);
+    free(side);
+    free(fresh_side);
+    return ok;
+}
+
+/* Batch shapes a random sequence rarely draws, in this order: an empty
+ * batch; a few lowered, a few raised arcs (the repairs on both sides of the
+ * last cut: saturated crossings, source-side pulls, sink-side walks); every
+ * arc out of the source and some others raised to INT32_MAX; every arc
+ * zeroed; every arc back to its capacity before the sequence; a few mixed
+ * changes; a few lowered arcs twice, with the last solve from zero's work
+ * record set so that the re-solve gives up for a solve from zero after its
+ * first global relabel, then within its first discharge. Each
+ * batch re-solved by prf and checked like a random sequence's. Returns 1
+ * if all held. */
+enum {
+    X_EMPTY,
+    X_LOWER,
+    X_RAISE,
+    X_HUGE,
+    X_ZERO_ALL,
+    X_RESTORE,
+    X_MIXED,
+    X_GIVE_UP,
+    X_FROM_ZERO,
+    X_SHAPES
+};
+
+static int extreme_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
+                            const char *name)
+{
+    const int32_t n = gcut_graph_nodes(g), m = gcut_graph_arcs(g), src = gcut_graph_source(g);
+    size_t room = (size_t)(m > 0 ? m : 1);
+    int32_t *tail = malloc(room * sizeof *tail), *head = malloc(room * sizeof *head);
+    int32_t *cap = malloc(room * sizeof *cap), *orig = malloc(room * sizeof *orig);
+    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n),
+            *fresh_side = malloc((size_t)n);
+    int ok = 0;
+    char what[256];
+    gcut_solve_info info;
+    if (!tail || !head || !cap || !orig || !ref_side || !side || !fresh_side) {
+        check_fail(r, "%s: out of memory", name);
+        goto done;
+    }
+    for (int32_t a = 0; a < m; a++)
+        gcut_graph_arc(g, a, NULL, NULL, &orig[a]);
+    if (gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK) {
+        check_fail(r, "%s: first solve: %s", name, gcut_last_error(ctx));
+        goto done;
+    }
+    for (int x = 0; x < X_SHAPES; x++) {
+        int64_t k = 0, few = 1 + m / 50;
+        for (int32_t a = 0; a < m && x != X_EMPTY; a++) {
+            int32_t u, v, old;
+            gcut_graph_arc(g, a, &u, &v, &old);
+            int pick = x == X_ZERO_ALL || x == X_RESTORE || (x == X_HUGE && u == src) ||
+                       rng_below(rg, m) < few;
+            if (!pick)
+                continue;
+            int32_t c;
+            if (x == X_ZERO_ALL)
+                c = 0;
+            else if (x == X_RESTORE)
+                c = orig[a];
+            else if (x == X_HUGE)
+                c = INT32_MAX;
+            else if (x == X_RAISE || (x == X_MIXED && rng_below(rg, 2)))
+                c = old + (int32_t)rng_range(rg, 0, old < 1000 ? 1000 : old);
+            else
+                c = (int32_t)rng_range(rg, 0, old);
+            tail[k] = u;
+            head[k] = v;
+            cap[k++] = c;
+        }
+        snprintf(what, sizeof what, "%s, extreme batch %d (%lld updates)", name, x, (long long)k);
+        if (gcut_graph_update(g, k, tail, head, cap, 0) != GCUT_OK) {
+            check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
+            goto done;
+        }
+        if (x == X_GIVE_UP) {
+            g->prf_fresh_work = 2 * ((int64_t)n + 2 * (int64_t)m) + 4;
+            g->prf_repair_work = 0;
+        } else if (x == X_FROM_ZERO) {
+            g->prf_fresh_work = 1;
+        }
+        unsigned flags = rng_below(rg, 2) ? GCUT_GRAPH_SOLVE_FLOW : 0;
+        if (gcut_graph_solve(g, "prf", flags, &info) != GCUT_OK) {
+            check_fail(r, "%s: re-solve: %s", what, gcut_last_error(ctx));
+            goto done;
+        }
+        if (!check_resolve(r, ctx, ctx, g, &info, "prf", flags, rg, x == X_SHAPES - 1, what,
+                           ref_side, side, fresh_side))
+            goto done;
+    }
+    ok = 1;
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(orig);
     free(ref_side);
     free(side);
     free(fresh_side);
@@ -234,9 +347,13 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
         gcut_status st;
         int32_t cmax;
         char name[128];
+        /* Every fifth instance of a family is larger (its repairs search
+         * further); only the extreme batches run on it. */
+        const int big = i % 20 >= 16;
         switch (i % 4) {
         case 0: {
-            int32_t a = (int32_t)rng_range(&rg, 2, 6), b = (int32_t)rng_range(&rg, 2, 6);
+            int32_t a = (int32_t)rng_range(&rg, 2, big ? 10 : 6),
+                    b = (int32_t)rng_range(&rg, 2, big ? 24 : 6);
             snprintf(name, sizeof name, "genrmf a=%d b=%d seed=%llu", a, b,
                      (unsigned long long)gseed);
             st = gcut__gen_genrmf(ctx, a, b, 1, 100, gseed, &g);
@@ -244,7 +361,8 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
             break;
         }
         case 1: {
-            int32_t rows = (int32_t)rng_range(&rg, 1, 8), cols = (int32_t)rng_range(&rg, 1, 8);
+            int32_t rows = (int32_t)rng_range(&rg, 1, big ? 32 : 8),
+                    cols = (int32_t)rng_range(&rg, 1, big ? 32 : 8);
             snprintf(name, sizeof name, "rlg rows=%d cols=%d seed=%llu", rows, cols,
                      (unsigned long long)gseed);
             st = gcut__gen_rlg(ctx, rows, cols, 100, gseed, &g);
@@ -252,7 +370,7 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
             break;
         }
         case 2: {
-            int32_t n = (int32_t)rng_range(&rg, 2, 24);
+            int32_t n = (int32_t)rng_range(&rg, 2, big ? 96 : 24);
             snprintf(name, sizeof name, "acyclic-dense n=%d seed=%llu", n,
                      (unsigned long long)gseed);
             st = gcut__gen_acyclic_dense(ctx, n, gseed, &g);
@@ -260,7 +378,8 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
             break;
         }
         default: {
-            int32_t w = (int32_t)rng_range(&rg, 1, 9), h = (int32_t)rng_range(&rg, 1, 9);
+            int32_t w = (int32_t)rng_range(&rg, 1, big ? 32 : 9),
+                    h = (int32_t)rng_range(&rg, 1, big ? 32 : 9);
             int conn = rng_range(&rg, 0, 1) ? 8 : 4;
             snprintf(name, sizeof name, "vision %dx%d conn=%d seed=%llu", w, h, conn,
                      (unsigned long long)gseed);
@@ -274,7 +393,8 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
         else {
             int batches = (int)rng_range(&rg, 2, 6);
             int base = (int)rng_below(&rg, 2);
-            if (run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base))
+            if ((big || run_sequence(r, ctx, ctx, g, &rg, batches, cmax, name, cpu_pair, base)) &&
+                extreme_sequence(r, ctx, g, &rg, name))
                 r->passed++;
         }
         gcut_graph_destroy(g);
