@@ -73,11 +73,51 @@ static long long trace_bids, trace_rev, trace_chain;
 #define TRACE(x)
 #endif
 
+/* Chains at least this long are counted in the per-phase statistics (bench
+ * only: GCUT_FLOW_AUCTION_STATS, src/gpu/flow_gpu.cu); shorter ones would
+ * only add atomics. */
+#define CHAIN_STAT_MIN 8
+
 static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
 
 static __device__ __forceinline__ unsigned long long load_word(const unsigned long long *p)
 {
     return *(const volatile unsigned long long *)p;
+}
+
+static __device__ __forceinline__ void store_word(unsigned long long *p, unsigned long long v)
+{
+    *(volatile unsigned long long *)p = v;
+}
+
+/* A row's word read with acquire and replaced with release (the emulation,
+ * compiled for the CPU, takes the builtins). */
+static __device__ __forceinline__ unsigned long long load_acquire(const unsigned long long *p)
+{
+#ifdef __CUDA_ARCH__
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+#else
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+static __device__ __forceinline__ unsigned long long cas_release(unsigned long long *p,
+                                                                 unsigned long long expected,
+                                                                 unsigned long long desired)
+{
+#ifdef __CUDA_ARCH__
+    unsigned long long old;
+    asm volatile("atom.release.gpu.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old)
+                 : "l"(p), "l"(expected), "l"(desired)
+                 : "memory");
+    return old;
+#else
+    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    return expected;
+#endif
 }
 
 /* The window's centre for pixel p: p + round(prior_p). */
@@ -264,13 +304,17 @@ static __device__ __forceinline__ void bid_reduce(bid_best *a)
 
 /* Forward auction: one warp a free row, then every row its bids displace
  * (see the top of the file); the lanes scan a row's arcs together,
- * lane 0 places the bid. */
+ * lane 0 places the bid. A step's dependent round trips are what a chain
+ * costs, so each lane keeps its first arc of the row in registers (a row
+ * whose bid lost the race bids again from the object words alone), and the
+ * row a bid would displace (the owner in the word the bid replaces) has its
+ * arcs loaded while the compare-and-swap is in flight. */
 static __global__ void __launch_bounds__(256)
     forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
                    const int32_t *__restrict__ arc_cost, int rows, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
-                   long long eps, long long *scalars)
+                   long long eps, long long *scalars, long long *chain_max)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -281,27 +325,39 @@ static __global__ void __launch_bounds__(256)
          start < rows; start += warps) {
         if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
             continue; /* kept from the phase before */
-        int r = (int)start;
-        for (int steps = 0; r >= 0; steps++) {
+        int r = (int)start, k0 = row_ptr[r], k1 = row_ptr[r + 1];
+        int col0 = -1, cost0 = 0; /* this lane's first arc of row r */
+        if (k0 + lane < k1)
+            col0 = arc_col[k0 + lane], cost0 = arc_cost[k0 + lane];
+        int steps = 0;
+        for (; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
-            const int k0 = row_ptr[r], k1 = row_ptr[r + 1];
             bid_best b = {LLONG_MAX, LLONG_MAX, INT_MAX};
-            unsigned long long word = 0, best_word = 0;
-            for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
-                word = load_word(&object[arc_col[k]]);
+            unsigned long long best_word = 0;
+            int best_col = -1;
+            if (col0 >= 0) {
+                unsigned long long word = load_word(&object[col0]);
+                long long value = (long long)cost0 * scale + (long long)(word >> id_bits);
+                best_word = word, best_col = col0;
+                bid_merge(&b, value, LLONG_MAX, k0 + lane);
+            }
+            for (int k = k0 + FLOW_LANES + lane; k < k1; k += FLOW_LANES) {
+                const int col = arc_col[k];
+                unsigned long long word = load_word(&object[col]);
                 long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
                 if (value < b.d1)
-                    best_word = word;
+                    best_word = word, best_col = col;
                 bid_merge(&b, value, LLONG_MAX, k);
             }
             bid_reduce(&b);
-            /* The winning arc's word, from the lane that read it. */
-            best_word = __shfl_sync(FULL_MASK, best_word, (b.k - k0) % FLOW_LANES);
-            const int best = arc_col[b.k];
+            /* The winning arc's word and object, from the lane that read them. */
+            const int src = (b.k - k0) % FLOW_LANES;
+            best_word = __shfl_sync(FULL_MASK, best_word, src);
+            const int best = __shfl_sync(FULL_MASK, best_col, src);
             if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
                 b.d2 = b.d1;
             unsigned long long price = (best_word >> id_bits) +
@@ -314,14 +370,23 @@ static __global__ void __launch_bounds__(256)
             }
             TRACE(if (lane == 0) { trace_bids++; if (steps > trace_chain) trace_chain = steps; })
             unsigned long long bid = price << id_bits | (unsigned long long)(r + 1), old = 0;
+            /* The row this bid displaces if it lands, or -1. */
+            const int next = (int)(best_word & id_mask) - 1;
+            int nk0 = 0, nk1 = 0, ncol = -1, ncost = 0;
+            if (next >= 0)
+                nk0 = row_ptr[next], nk1 = row_ptr[next + 1];
             if (lane == 0)
                 old = atomicCAS(&object[best], best_word, bid);
+            if (nk0 + lane < nk1)
+                ncol = arc_col[nk0 + lane], ncost = arc_cost[nk0 + lane];
             old = __shfl_sync(FULL_MASK, old, 0);
             __syncwarp();
             if (old != best_word)
                 continue; /* the price moved: bid again from the new one */
-            r = (int)(old & id_mask) - 1; /* the displaced owner, or -1 */
+            r = next, k0 = nk0, k1 = nk1, col0 = ncol, cost0 = ncost;
         }
+        if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
+            atomicMax(chain_max, (long long)steps);
     }
 }
 
@@ -370,11 +435,42 @@ static __device__ __forceinline__ void rev_reduce(rev_best *a)
     }
 }
 
+/* The rows with an arc to object j (a pixel's transpose, or the dummy's
+ * row): entries t0..t1-1, and this lane's first one (row, arc, its cost;
+ * row -1 when the lane has none). */
+struct rev_rows {
+    int t0, t1, row, arc, cost;
+};
+
+static __device__ __forceinline__ void rev_rows_start(const gcut__flow_dassign &a, int j,
+                                                      rev_rows *e)
+{
+    e->t0 = j < a.n ? a.t_ptr[j] : 0, e->t1 = j < a.n ? a.t_ptr[j + 1] : 1;
+    e->row = e->arc = -1, e->cost = 0;
+}
+
+static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &a, int j,
+                                                      int lane, rev_rows *e)
+{
+    const int t = e->t0 + lane;
+    if (t >= e->t1)
+        return;
+    e->row = j < a.n ? a.t_row[t] : j - a.n;
+    e->arc = j < a.n ? a.t_arc[t] : a.row_ptr[e->row + 1] - 1;
+    e->cost = a.arc_cost[e->arc];
+}
+
 /* Reverse steps: one warp a free object with a positive price, then every
  * object its steps free (see the top of the file); the lanes scan the
- * object's rows together, lane 0 moves the words. */
+ * object's rows together, lane 0 moves the words. As in the forward
+ * auction, each lane keeps its first row of the object in registers, and
+ * the freed object's rows are loaded while lane 0's compare-and-swaps are
+ * in flight. A row's word is read with acquire and its new word written
+ * with release: whoever reads the row's new arc sees the price stored
+ * before it. */
 static __global__ void __launch_bounds__(256)
-    reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps)
+    reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps,
+                   long long *chain_max)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
     const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
@@ -391,88 +487,97 @@ static __global__ void __launch_bounds__(256)
             seen = atomicCAS(&a.object[start], word, word | claimed);
         if (__shfl_sync(FULL_MASK, seen, 0) != word)
             continue;
-        int j = (int)start;
-        for (int steps = 0;; steps++) {
+        int j = (int)start, steps = 0;
+        rev_rows e;
+        rev_rows_start(a, j, &e);
+        rev_rows_first(a, j, lane, &e);
+        for (;; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     a.scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
             TRACE(if (lane == 0) { trace_rev++; if (steps > trace_chain) trace_chain = steps; })
-            /* The rows with an arc to j: a pixel's transpose, or the dummy's row. */
-            const int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
             rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
-            int best_row = -1, best_arc = -1;
+            int best_row = -1, best_arc = -1, best_col = -1;
             unsigned long long best_rw = 0, best_own = 0;
-            for (int t = t0 + lane; t < t1; t += FLOW_LANES) {
-                int i = j < n ? a.t_row[t] : j - n;
-                int k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
-                unsigned long long rw = load_word(&a.row_word[i]);
-                __threadfence();
-                int own = (int)(unsigned)(rw & 0xffffffffull);
-                unsigned long long own_word = load_word(&a.object[a.arc_col[own]]);
+            for (int t = e.t0 + lane; t < e.t1; t += FLOW_LANES) {
+                int i = e.row, k = e.arc, cost = e.cost;
+                if (t >= e.t0 + FLOW_LANES) {
+                    i = j < n ? a.t_row[t] : j - n;
+                    k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
+                    cost = a.arc_cost[k];
+                }
+                unsigned long long rw = load_acquire(&a.row_word[i]);
+                int own = (int)(unsigned)(rw & 0xffffffffull), own_col = a.arc_col[own];
+                unsigned long long own_word = load_word(&a.object[own_col]);
                 long long gain = (long long)a.arc_cost[own] * scale +
-                                 (long long)(own_word >> id_bits) -
-                                 (long long)a.arc_cost[k] * scale;
+                                 (long long)(own_word >> id_bits) - (long long)cost * scale;
                 if (gain > b.b1)
-                    best_row = i, best_arc = k, best_rw = rw, best_own = own_word;
+                    best_row = i, best_arc = k, best_rw = rw, best_own = own_word,
+                    best_col = own_col;
                 rev_merge(&b, gain, LLONG_MIN, t);
             }
             rev_reduce(&b);
             /* The winning row's words, from the lane that read them. */
-            const int src = b.t == INT_MAX ? 0 : (b.t - t0) % FLOW_LANES;
+            const int src = b.t == INT_MAX ? 0 : (b.t - e.t0) % FLOW_LANES;
             best_row = __shfl_sync(FULL_MASK, best_row, src);
             best_arc = __shfl_sync(FULL_MASK, best_arc, src);
             best_rw = __shfl_sync(FULL_MASK, best_rw, src);
             best_own = __shfl_sync(FULL_MASK, best_own, src);
+            const int freed = __shfl_sync(FULL_MASK, best_col, src);
             if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
                 if (lane == 0)
                     atomicExch(&a.object[j], 0ull);
                 break;
             }
             const long long lowered = b.b2 == LLONG_MIN || b.b2 - eps < 0 ? 0 : b.b2 - eps;
-            const int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
             /* The freed object's price, as the scan read it: an owned object's
              * price does not move, and the row's version says it still owns it. */
             const unsigned long long freed_price = best_own >> id_bits;
+            rev_rows next;
+            if (freed_price)
+                rev_rows_start(a, freed, &next);
             int moved = 0;
             if (lane == 0) {
-                /* The new price first, so that a reader of the row's new arc sees it. */
-                atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
-                __threadfence();
+                /* The new price first (j is this warp's: nobody else writes it). */
+                store_word(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
                 unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
-                moved = atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw;
-                if (!moved) {
-                    atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
+                moved = cas_release(&a.row_word[best_row], best_rw, taken) != best_rw;
+                if (!moved)
+                    store_word(&a.object[j], (unsigned long long)lowered << id_bits |
                                                  (unsigned long long)(best_row + 1));
-                    /* The row's old object is free now; this warp goes on with it. Its
-                     * owner may still be on its way (the warp that gave it to the row
-                     * writes it just after its compare-and-swap on the row): wait for
-                     * it, so that late write cannot land on the object freed here. */
-                    const unsigned long long held = freed_price << id_bits |
-                                                    (unsigned long long)(best_row + 1);
-                    const unsigned long long next = freed_price ? freed_price << id_bits |
-                                                                      claimed
-                                                                : 0ull;
-                    for (int spins = 0; atomicCAS(&a.object[freed], held, next) != held;
-                         spins++)
-                        if (spins == CHAIN_CAP) {
-                            a.scalars[GCUT_FLOW_S_STALLED] = 1;
-                            moved = 2;
-                            break;
-                        }
-                }
             }
             moved = __shfl_sync(FULL_MASK, moved, 0);
-            if (moved == 2)
-                break;
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
-            if (!freed_price)
+            if (freed_price)
+                rev_rows_first(a, freed, lane, &next);
+            if (lane == 0) {
+                /* The row's old object is free now; this warp goes on with it. Its
+                 * owner may still be on its way (the warp that gave it to the row
+                 * writes it just after its compare-and-swap on the row): wait for
+                 * it, so that late write cannot land on the object freed here. */
+                const unsigned long long held = freed_price << id_bits |
+                                                (unsigned long long)(best_row + 1);
+                const unsigned long long after = freed_price ? freed_price << id_bits | claimed
+                                                             : 0ull;
+                for (int spins = 0; atomicCAS(&a.object[freed], held, after) != held; spins++)
+                    if (spins == CHAIN_CAP) {
+                        a.scalars[GCUT_FLOW_S_STALLED] = 1;
+                        moved = 2;
+                        break;
+                    }
+            }
+            moved = __shfl_sync(FULL_MASK, moved, 0);
+            __syncwarp();
+            if (moved == 2 || !freed_price)
                 break;
-            j = freed;
+            j = freed, e = next;
         }
+        if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
+            atomicMax(chain_max, (long long)steps);
     }
 }
 
@@ -575,6 +680,25 @@ static __global__ void prices_kernel(gcut__flow_dassign a, long long scale, int 
     row_to_col[i] = a.arc_col[(int)(unsigned)(a.row_word[i] & 0xffffffffull)];
 }
 
+/* One thread: a phase statistic's time stamp (and, at the phase's start,
+ * its eps, whether it is skipped, the chain maxima cleared). */
+static __global__ void phase_stat_kernel(long long *st, int which, long long eps,
+                                         const long long *scalars)
+{
+#ifdef __CUDA_ARCH__
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    st[which] = (long long)t;
+#else
+    st[which] = 0;
+#endif
+    if (which == GCUT_FLOW_ST_START) {
+        st[GCUT_FLOW_ST_EPS] = eps;
+        st[GCUT_FLOW_ST_SKIPPED] = scalars[GCUT_FLOW_S_DONE];
+        st[GCUT_FLOW_ST_FWD_CHAIN] = st[GCUT_FLOW_ST_REV_CHAIN] = 0;
+    }
+}
+
 /* Bits for owner ids 1..rows and the claimed mark (all ones). */
 static int id_bits_for(int rows)
 {
@@ -646,15 +770,24 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         return err;
     clear_objects_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects);
     for (;;) {
+        long long *st = a->phase_stats && *phases < GCUT_FLOW_STAT_PHASES
+                            ? a->phase_stats + (size_t)*phases * GCUT_FLOW_STATS
+                            : NULL;
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
             a->row_ptr, a->arc_col, a->arc_cost, rows, scale, a->row_word, a->object, id_bits,
-            price_limit, eps, a->scalars);
+            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
                       trace_bids, trace_chain);
               trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
-            *a, scale, id_bits, eps);
+            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL);
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_REVERSE, eps, a->scalars);
         TRACE(fprintf(stderr, " | reverse steps %lld longest chain %lld\n", trace_rev,
                       trace_chain);
               trace_rev = trace_chain = 0;)
@@ -666,6 +799,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         TRACE(fprintf(stderr, "n %d eps %lld: gap %lld of scale %lld%s\n", rows, eps,
                       a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
                       a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_PROOF, eps, a->scalars);
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;

@@ -88,6 +88,7 @@ typedef struct gcut__flow_dassign {
     unsigned long long *object;   /* 2n: price << id_bits | (owner + 1) */
     unsigned long long *row_word; /* n: version << 32 | the arc the row holds */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
+    long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
 } gcut__flow_dassign;
@@ -107,6 +108,22 @@ enum {
     GCUT_FLOW_S_PHASES,     /* eps phases run */
     GCUT_FLOW_SCALARS
 };
+
+/* Per-phase statistics of the auction, recorded only where phase_stats is
+ * set (a bench's diagnosis: where a phase's time goes); times are the
+ * device's global timer in ns. */
+enum {
+    GCUT_FLOW_ST_START = 0, /* the phase begins */
+    GCUT_FLOW_ST_FORWARD,   /* the forward auction ended */
+    GCUT_FLOW_ST_REVERSE,   /* the reverse steps ended */
+    GCUT_FLOW_ST_PROOF,     /* the proof's sums done */
+    GCUT_FLOW_ST_FWD_CHAIN, /* the longest forward chain (counted from 8 steps) */
+    GCUT_FLOW_ST_REV_CHAIN, /* the longest reverse chain (likewise) */
+    GCUT_FLOW_ST_EPS,       /* the phase's eps */
+    GCUT_FLOW_ST_SKIPPED,   /* 1 when the proof held before it (it did nothing) */
+    GCUT_FLOW_STATS
+};
+#define GCUT_FLOW_STAT_PHASES 64
 
 /* Bytes CUB's scan needs for n + 1 entries. */
 cudaError_t gcut__flow_assign_scan_bytes(int n, size_t *bytes);
