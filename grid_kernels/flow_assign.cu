@@ -212,6 +212,11 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
     window_bounds(cx, a.radius, w, &x0, &x1);
     window_bounds(cy, a.radius, a.h, &y0, &y1);
     int k = a.row_ptr[p];
+    int4 win;
+    /* A window wholly outside frame 1 (a prior pointing out) is empty. */
+    const int wx = x1 < x0 || y1 < y0 ? 0 : x1 - x0 + 1, wy = wx ? y1 - y0 + 1 : 0;
+    win.x = k, win.y = x0, win.z = y0, win.w = wx | wy << 16;
+    a.row_win[p] = win;
     for (int qy = y0; qy <= y1; qy++)
         for (int qx = x0; qx <= x1; qx++) {
             int q = qy * w + qx;
@@ -302,16 +307,24 @@ static __device__ __forceinline__ void bid_reduce(bid_best *a)
     }
 }
 
+/* The column of row i's arc k, from the row's window (fill_kernel's order:
+ * the window row by row, then the dummy). */
+static __device__ __forceinline__ int window_col(int4 win, int k, int w, int n, int i)
+{
+    const int local = k - win.x, wx = win.w & 0xffff, wy = win.w >> 16;
+    return local < wx * wy ? (win.z + local / wx) * w + win.y + local % wx : n + i;
+}
+
 /* Forward auction: one warp a free row, then every row its bids displace
  * (see the top of the file); the lanes scan a row's arcs together,
  * lane 0 places the bid. A step's dependent round trips are what a chain
- * costs, so each lane keeps its first arc of the row in registers (a row
- * whose bid lost the race bids again from the object words alone), and the
- * row a bid would displace (the owner in the word the bid replaces) has its
- * arcs loaded while the compare-and-swap is in flight. */
+ * costs, so an arc's column comes from the row's window (row_win, no
+ * load), its cost and its object's word load together, and the window of
+ * the row a bid would displace (the owner in the word the bid replaces)
+ * loads beside the compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
-    forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
-                   const int32_t *__restrict__ arc_cost, int rows, long long scale,
+    forward_kernel(const int4 *__restrict__ row_win, const int32_t *__restrict__ arc_cost,
+                   int rows, int w, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
                    long long eps, long long *scalars, long long *chain_max)
@@ -325,28 +338,20 @@ static __global__ void __launch_bounds__(256)
          start < rows; start += warps) {
         if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
             continue; /* kept from the phase before */
-        int r = (int)start, k0 = row_ptr[r], k1 = row_ptr[r + 1];
-        int col0 = -1, cost0 = 0; /* this lane's first arc of row r */
-        if (k0 + lane < k1)
-            col0 = arc_col[k0 + lane], cost0 = arc_cost[k0 + lane];
-        int steps = 0;
+        int r = (int)start, steps = 0;
+        int4 win = row_win[r];
         for (; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
+            const int k0 = win.x, k1 = k0 + (win.w & 0xffff) * (win.w >> 16) + 1;
             bid_best b = {LLONG_MAX, LLONG_MAX, INT_MAX};
             unsigned long long best_word = 0;
             int best_col = -1;
-            if (col0 >= 0) {
-                unsigned long long word = load_word(&object[col0]);
-                long long value = (long long)cost0 * scale + (long long)(word >> id_bits);
-                best_word = word, best_col = col0;
-                bid_merge(&b, value, LLONG_MAX, k0 + lane);
-            }
-            for (int k = k0 + FLOW_LANES + lane; k < k1; k += FLOW_LANES) {
-                const int col = arc_col[k];
+            for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
+                const int col = window_col(win, k, w, rows, r);
                 unsigned long long word = load_word(&object[col]);
                 long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
                 if (value < b.d1)
@@ -372,18 +377,16 @@ static __global__ void __launch_bounds__(256)
             unsigned long long bid = price << id_bits | (unsigned long long)(r + 1), old = 0;
             /* The row this bid displaces if it lands, or -1. */
             const int next = (int)(best_word & id_mask) - 1;
-            int nk0 = 0, nk1 = 0, ncol = -1, ncost = 0;
+            int4 next_win = win;
             if (next >= 0)
-                nk0 = row_ptr[next], nk1 = row_ptr[next + 1];
+                next_win = row_win[next];
             if (lane == 0)
                 old = atomicCAS(&object[best], best_word, bid);
-            if (nk0 + lane < nk1)
-                ncol = arc_col[nk0 + lane], ncost = arc_cost[nk0 + lane];
             old = __shfl_sync(FULL_MASK, old, 0);
             __syncwarp();
             if (old != best_word)
                 continue; /* the price moved: bid again from the new one */
-            r = next, k0 = nk0, k1 = nk1, col0 = ncol, cost0 = ncost;
+            r = next, win = next_win;
         }
         if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
             atomicMax(chain_max, (long long)steps);
@@ -440,13 +443,16 @@ static __device__ __forceinline__ void rev_reduce(rev_best *a)
  * row -1 when the lane has none). */
 struct rev_rows {
     int t0, t1, row, arc, cost;
+    int4 win;
 };
+
 
 static __device__ __forceinline__ void rev_rows_start(const gcut__flow_dassign &a, int j,
                                                       rev_rows *e)
 {
     e->t0 = j < a.n ? a.t_ptr[j] : 0, e->t1 = j < a.n ? a.t_ptr[j + 1] : 1;
     e->row = e->arc = -1, e->cost = 0;
+    e->win.x = e->win.y = e->win.z = e->win.w = 0;
 }
 
 static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &a, int j,
@@ -458,6 +464,23 @@ static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &
     e->row = j < a.n ? a.t_row[t] : j - a.n;
     e->arc = j < a.n ? a.t_arc[t] : a.row_ptr[e->row + 1] - 1;
     e->cost = a.arc_cost[e->arc];
+    e->win = a.row_win[e->row];
+}
+
+/* Lane 0 of a reverse step: finish a claim of object j whose first
+ * compare-and-swap (expecting `held`) saw `seen`; nothing to do when held is
+ * 0 (no claim pending) or the first try took it. 0 at the step cap. */
+static __device__ __forceinline__ int claim_wait(const gcut__flow_dassign *a, int j,
+                                                 unsigned long long held,
+                                                 unsigned long long after,
+                                                 unsigned long long seen)
+{
+    for (int spins = 0; held && seen != held; spins++) {
+        if (spins == CHAIN_CAP)
+            return 0;
+        seen = atomicCAS(&a->object[j], held, after);
+    }
+    return 1;
 }
 
 /* Reverse steps: one warp a free object with a positive price, then every
@@ -488,6 +511,9 @@ static __global__ void __launch_bounds__(256)
         if (__shfl_sync(FULL_MASK, seen, 0) != word)
             continue;
         int j = (int)start, steps = 0;
+        /* Lane 0's claim of the object it goes on with (see below): the
+         * word it expects, the word it writes, and what its first try saw. */
+        unsigned long long claim_held = 0, claim_after = 0, claim_seen = 0;
         rev_rows e;
         rev_rows_start(a, j, &e);
         rev_rows_first(a, j, lane, &e);
@@ -503,13 +529,16 @@ static __global__ void __launch_bounds__(256)
             unsigned long long best_rw = 0, best_own = 0;
             for (int t = e.t0 + lane; t < e.t1; t += FLOW_LANES) {
                 int i = e.row, k = e.arc, cost = e.cost;
+                int4 win = e.win;
                 if (t >= e.t0 + FLOW_LANES) {
                     i = j < n ? a.t_row[t] : j - n;
                     k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
                     cost = a.arc_cost[k];
+                    win = a.row_win[i];
                 }
                 unsigned long long rw = load_acquire(&a.row_word[i]);
-                int own = (int)(unsigned)(rw & 0xffffffffull), own_col = a.arc_col[own];
+                const int own = (int)(unsigned)(rw & 0xffffffffull);
+                const int own_col = window_col(win, own, a.w, n, i);
                 unsigned long long own_word = load_word(&a.object[own_col]);
                 long long gain = (long long)a.arc_cost[own] * scale +
                                  (long long)(own_word >> id_bits) - (long long)cost * scale;
@@ -519,6 +548,12 @@ static __global__ void __launch_bounds__(256)
                 rev_merge(&b, gain, LLONG_MIN, t);
             }
             rev_reduce(&b);
+            int stalled = 0;
+            if (lane == 0 && !claim_wait(&a, j, claim_held, claim_after, claim_seen))
+                a.scalars[GCUT_FLOW_S_STALLED] = 1, stalled = 1;
+            claim_held = claim_seen = 0;
+            if (__shfl_sync(FULL_MASK, stalled, 0))
+                break;
             /* The winning row's words, from the lane that read them. */
             const int src = b.t == INT_MAX ? 0 : (b.t - e.t0) % FLOW_LANES;
             best_row = __shfl_sync(FULL_MASK, best_row, src);
@@ -557,23 +592,20 @@ static __global__ void __launch_bounds__(256)
             if (lane == 0) {
                 /* The row's old object is free now; this warp goes on with it. Its
                  * owner may still be on its way (the warp that gave it to the row
-                 * writes it just after its compare-and-swap on the row): wait for
-                 * it, so that late write cannot land on the object freed here. */
-                const unsigned long long held = freed_price << id_bits |
-                                                (unsigned long long)(best_row + 1);
-                const unsigned long long after = freed_price ? freed_price << id_bits | claimed
-                                                             : 0ull;
-                for (int spins = 0; atomicCAS(&a.object[freed], held, after) != held; spins++)
-                    if (spins == CHAIN_CAP) {
-                        a.scalars[GCUT_FLOW_S_STALLED] = 1;
-                        moved = 2;
-                        break;
-                    }
+                 * writes it just after its compare-and-swap on the row), so the
+                 * claim is a compare-and-swap on the word that write leaves. Its
+                 * first try overlaps the scan of the object's rows (which reads no
+                 * word of it); a retry, if any, waits until the scan is done and
+                 * before anything is written to the object. */
+                claim_held = freed_price << id_bits | (unsigned long long)(best_row + 1);
+                claim_after = freed_price ? freed_price << id_bits | claimed : 0ull;
+                claim_seen = atomicCAS(&a.object[freed], claim_held, claim_after);
             }
-            moved = __shfl_sync(FULL_MASK, moved, 0);
-            __syncwarp();
-            if (moved == 2 || !freed_price)
+            if (!freed_price) { /* the freed object is free at price 0: the chain ends */
+                if (lane == 0 && !claim_wait(&a, freed, claim_held, claim_after, claim_seen))
+                    a.scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
+            }
             j = freed, e = next;
         }
         if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
@@ -581,22 +613,35 @@ static __global__ void __launch_bounds__(256)
     }
 }
 
+/* A warp's values summed into *dst with one atomic (a whole RubberWhale
+ * level's sums on one address, one atomic a thread, cost half a
+ * millisecond a phase). Every lane of the warp calls it. */
+static __device__ __forceinline__ void warp_add(long long *dst, unsigned long long v)
+{
+    for (int off = FLOW_LANES / 2; off > 0; off /= 2)
+        v += __shfl_xor_sync(FULL_MASK, v, off);
+    if (threadIdx.x % FLOW_LANES == 0 && v)
+        atomicAdd((unsigned long long *)dst, v);
+}
+
 /* One thread an object: a free object's price into the gap; an owner that
  * does not hold it (by its word) counted. */
 static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
-    unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
-    int owner = (int)(word & id_mask) - 1;
-    if (owner < 0) {
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], word >> id_bits);
-        return;
+    unsigned long long gap = 0, unowned = 0;
+    if (j < 2 * a.n) {
+        unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
+        int owner = (int)(word & id_mask) - 1;
+        if (owner < 0)
+            gap = word >> id_bits;
+        else if (owner >= a.n || a.arc_col[(int)(unsigned)(a.row_word[owner] & 0xffffffffull)] != j)
+            unowned = 1;
     }
-    int k = (int)(unsigned)(a.row_word[owner] & 0xffffffffull);
-    if (owner >= a.n || a.arc_col[k] != j)
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
+    warp_add(&a.scalars[GCUT_FLOW_S_GAP], gap);
+    warp_add(&a.scalars[GCUT_FLOW_S_UNOWNED], unowned);
 }
 
 /* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
@@ -605,20 +650,25 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
-    int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
-    unsigned long long id_mask = (1ull << id_bits) - 1;
-    if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
-        (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
-        return;
+    unsigned long long gap = 0, cost = 0, unowned = 0;
+    if (r < a.n) {
+        int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
+        unsigned long long id_mask = (1ull << id_bits) - 1;
+        if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
+            (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
+            unowned = 1;
+        } else {
+            gap = (unsigned long long)((long long)a.arc_cost[k] * scale +
+                                       (long long)(a.object[a.arc_col[k]] >> id_bits) -
+                                       row_dual(a, r, scale, id_bits));
+            cost = (unsigned long long)(long long)a.arc_cost[k];
+        }
     }
-    long long slack = (long long)a.arc_cost[k] * scale +
-                      (long long)(a.object[a.arc_col[k]] >> id_bits) - row_dual(a, r, scale, id_bits);
-    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], (unsigned long long)slack);
-    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_COST],
-              (unsigned long long)(long long)a.arc_cost[k]);
+    warp_add(&a.scalars[GCUT_FLOW_S_GAP], gap);
+    warp_add(&a.scalars[GCUT_FLOW_S_COST], cost);
+    warp_add(&a.scalars[GCUT_FLOW_S_UNOWNED], unowned);
 }
 
 /* One thread, after a phase (unless done): the phase counted; done when
@@ -776,7 +826,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
-            a->row_ptr, a->arc_col, a->arc_cost, rows, scale, a->row_word, a->object, id_bits,
+            a->row_win, a->arc_cost, rows, a->w, scale, a->row_word, a->object, id_bits,
             price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);

@@ -85,6 +85,8 @@ typedef struct gcut__flow_dassign {
     int32_t *t_row;       /* window arcs: its row */
     int32_t *tcount;      /* n + 1 */
     int32_t *fill;        /* n: the transpose's fill positions */
+    int4 *row_win;        /* n: each row's first arc, its window's left and top, and
+                           * width | height << 16 (an arc's column without a load) */
     unsigned long long *object;   /* 2n: price << id_bits | (owner + 1) */
     unsigned long long *row_word; /* n: version << 32 | the arc the row holds */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */

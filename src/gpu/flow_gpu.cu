@@ -96,6 +96,7 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->a.t_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.tcount = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.fill = (int32_t *)carve(c, nn * sizeof(int32_t));
+    d->a.row_win = (int4 *)carve(c, nn * sizeof(int4));
     d->a.arc_col = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.arc_cost = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.t_arc = (int32_t *)carve(c, arcs * sizeof(int32_t));
