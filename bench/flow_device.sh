@@ -11,8 +11,10 @@
 # compute-sanitizer's memcheck and racecheck on this tree, then each
 # Middlebury pair and RubberWhale resized to 640x480 by both trees in turn,
 # twice (`gcut flow -d gpu --repeat 6 --json`, one JSON line a run in
-# ab.jsonl), and this tree's per-phase auction statistics on each pair
-# (GCUT_FLOW_AUCTION_STATS, auction_stats.txt, each run's phases in turn).
+# ab.jsonl), this tree also in the variants its bench knobs name
+# (AB_VARIANTS, src/gpu/flow_gpu.cu), and this tree's per-phase auction
+# statistics (GCUT_FLOW_AUCTION_STATS, auction_stats.txt, each run's phases
+# in turn).
 set -u
 out=${1:?usage: flow_device.sh OUT [BUILD]}
 build=${2:-build}
@@ -30,21 +32,29 @@ if [ "${3:-}" = ab ]; then
     echo "base build rc $?" | tee -a "$out/summary.txt"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$out/summary.txt"
     chk=$build/tests/gcut-check
-    for c in "-q -o flow.gpu" "-o flow.gpu_assignment"; do
-        timeout 150 "$chk" $c >"$out/check.log" 2>&1
-        echo "gcut-check $c: rc $? $(tail -n 1 "$out/check.log")" | tee -a "$out/summary.txt"
-    done
+    # The variants this tree runs besides its default (TAG:ENV, bench/flow_bench knobs).
+    variants=${AB_VARIANTS:-"this-butterfly:GCUT_FLOW_AUCTION_BUTTERFLY=1 this-alpha12:GCUT_FLOW_AUCTION_ALPHA=12 this-alpha16:GCUT_FLOW_AUCTION_ALPHA=16"}
+    check() { # ENV ARGS...
+        local e=$1
+        shift
+        env $e timeout 150 "$chk" "$@" >"$out/check.log" 2>&1
+        echo "gcut-check $* ${e:+($e)}: rc $? $(tail -n 1 "$out/check.log")" |
+            tee -a "$out/summary.txt"
+    }
+    check "" -q -o flow.gpu
+    check "" -o flow.gpu_assignment
+    for v in $variants; do check "${v#*:}" -n 100 -o flow.gpu_assignment; done
     work=$(mktemp -d)
     python3 -c "import cv2, sys; cv2.imwrite(sys.argv[3], cv2.resize(cv2.imread(sys.argv[1]), (640, 480), interpolation=cv2.INTER_LINEAR)); cv2.imwrite(sys.argv[4], cv2.resize(cv2.imread(sys.argv[2]), (640, 480), interpolation=cv2.INTER_LINEAR))" \
         "$data/RubberWhale/frame10.png" "$data/RubberWhale/frame11.png" \
         "$work/rw640_0.png" "$work/rw640_1.png" 2>>"$out/summary.txt"
-    one() { # TREE_GCUT TAG PAIR [STATS]
+    one() { # GCUT TAG PAIR [ENV]
         local dir=$data/$3 f0 f1 gt=()
         if [ "$3" = rw640 ]; then f0=$work/rw640_0.png f1=$work/rw640_1.png
         else f0=$dir/frame10.png f1=$dir/frame11.png; fi
         [ -f "$dir/flow10.flo" ] && gt=(-g "$dir/flow10.flo")
         local line
-        line=$(env ${4:+GCUT_FLOW_AUCTION_STATS=$4} timeout 60 "$1" flow -d gpu --repeat 6 --json \
+        line=$(env ${4:-} timeout 60 "$1" flow -d gpu --repeat 6 --json \
                "${gt[@]}" -o "$work/out.flo" "$f0" "$f1" 2>>"$out/summary.txt")
         echo "{\"tree\": \"$2\", \"pair\": \"$3\", \"run\": $line}" | tee -a "$out/ab.jsonl"
     }
@@ -52,16 +62,23 @@ if [ "${3:-}" = ab ]; then
         for pair in RubberWhale Dimetrodon Venus rw640; do
             one "$base/build-flow-base/gcut" base $pair
             one "$build/gcut" this $pair
+            for v in $variants; do one "$build/gcut" "${v%%:*}" $pair "${v#*:}"; done
         done
     done
+    stats=$out/auction_stats.txt
     for pair in RubberWhale Dimetrodon Venus rw640; do
-        echo "pair $pair" >>"$out/auction_stats.txt"
-        one "$build/gcut" this-stats $pair "$out/auction_stats.txt"
+        echo "pair $pair this" >>"$stats"
+        one "$build/gcut" this-stats $pair "GCUT_FLOW_AUCTION_STATS=$stats"
+        for v in $variants; do
+            [ "$pair" = RubberWhale ] || [ "$pair" = rw640 ] || continue
+            echo "pair $pair ${v%%:*}" >>"$stats"
+            one "$build/gcut" "${v%%:*}-stats" $pair "${v#*:} GCUT_FLOW_AUCTION_STATS=$stats"
+        done
     done
     for tool in memcheck racecheck; do
         timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$chk" -n 1 \
             -o flow.gpu_synthetic >"$out/$tool.log" 2>&1
-        echo "$tool: rc $? $(grep -h 'ERROR SUMMARY' "$out/$tool.log" | tail -n 1)" |
+        echo "$tool: rc $? $(grep -h 'SUMMARY' "$out/$tool.log" | tail -n 1)" |
             tee -a "$out/summary.txt"
     done
     exit 0

@@ -279,9 +279,36 @@ static __global__ void release_kernel(gcut__flow_dassign a, long long scale, int
     a.row_word[r] = (rw >> 32) << 32 | ROW_FREE;
 }
 
-/* The best and second-best arc of one bid, ties to the lower arc (so the
- * lower column, as arcs go up by column within a row); a lane's share
- * merged in, then the lanes' by a butterfly, every lane getting the same. */
+/* The least of the lanes' x, and the lowest lane holding it: two 32-bit
+ * warp reductions and a ballot (a butterfly of shuffles costs five
+ * dependent rounds, as much as a load). One lane (the emulation): its own. */
+static __device__ __forceinline__ unsigned long long warp_min(unsigned long long x)
+{
+#if FLOW_LANES > 1
+    const unsigned hi = __reduce_min_sync(FULL_MASK, (unsigned)(x >> 32));
+    const unsigned lo = __reduce_min_sync(FULL_MASK, (unsigned)(x >> 32) == hi ? (unsigned)x
+                                                                                : 0xffffffffu);
+    return (unsigned long long)hi << 32 | lo;
+#else
+    return x;
+#endif
+}
+
+static __device__ __forceinline__ unsigned long long warp_argmin(unsigned long long x, int *lane)
+{
+    const unsigned long long m = warp_min(x);
+#if FLOW_LANES > 1
+    *lane = __ffs(__ballot_sync(FULL_MASK, x == m)) - 1;
+#else
+    *lane = 0;
+#endif
+    return m;
+}
+
+/* The best and second-best arc of one bid, ties to the lower arc within a
+ * lane's share (so the lower column, as arcs go up by column within a row)
+ * and to the lower lane between lanes (the same for a window of at most a
+ * warp's arcs); a lane's share merged in, then the lanes'. */
 struct bid_best {
     long long d1, d2;
     int k;
@@ -297,14 +324,27 @@ static __device__ __forceinline__ void bid_merge(bid_best *a, long long d1, long
     }
 }
 
-static __device__ __forceinline__ void bid_reduce(bid_best *a)
+/* The lanes' shares merged (values are >= 0, LLONG_MAX for none); every
+ * lane gets d1 and d2, and the lane whose arc is best (k0: the row's first
+ * arc). By warp reductions, or (butterfly, a bench's baseline) by a
+ * butterfly of shuffles, ties to the lower arc. */
+static __device__ __forceinline__ int bid_reduce(bid_best *a, int butterfly, int k0)
 {
-    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-        long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
-        long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
-        int k = __shfl_xor_sync(FULL_MASK, a->k, off);
-        bid_merge(a, d1, d2, k);
+    if (butterfly) {
+        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+            long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
+            long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
+            int k = __shfl_xor_sync(FULL_MASK, a->k, off);
+            bid_merge(a, d1, d2, k);
+        }
+        return (a->k - k0) % FLOW_LANES;
     }
+    int best_lane;
+    const long long d1 = (long long)warp_argmin((unsigned long long)a->d1, &best_lane);
+    const int lane = (int)(threadIdx.x % FLOW_LANES);
+    a->d2 = (long long)warp_min((unsigned long long)(lane == best_lane ? a->d2 : a->d1));
+    a->d1 = d1;
+    return best_lane;
 }
 
 /* The column of row i's arc k, from the row's window (fill_kernel's order:
@@ -327,7 +367,7 @@ static __global__ void __launch_bounds__(256)
                    int rows, int w, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
-                   long long eps, long long *scalars, long long *chain_max)
+                   long long eps, long long *scalars, long long *chain_max, int butterfly)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -358,9 +398,8 @@ static __global__ void __launch_bounds__(256)
                     best_word = word, best_col = col;
                 bid_merge(&b, value, LLONG_MAX, k);
             }
-            bid_reduce(&b);
             /* The winning arc's word and object, from the lane that read them. */
-            const int src = (b.k - k0) % FLOW_LANES;
+            const int src = bid_reduce(&b, butterfly, k0);
             best_word = __shfl_sync(FULL_MASK, best_word, src);
             const int best = __shfl_sync(FULL_MASK, best_col, src);
             if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
@@ -428,14 +467,39 @@ static __device__ __forceinline__ void rev_merge(rev_best *a, long long b1, long
     }
 }
 
-static __device__ __forceinline__ void rev_reduce(rev_best *a)
+/* A gain as a key whose least is the greatest gain (LLONG_MIN, none, the
+ * greatest key), and back. */
+static __device__ __forceinline__ unsigned long long gain_key(long long g)
 {
-    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-        long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
-        long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
-        int t = __shfl_xor_sync(FULL_MASK, a->t, off);
-        rev_merge(a, b1, b2, t);
+    return ~((unsigned long long)g ^ 0x8000000000000000ull);
+}
+
+static __device__ __forceinline__ long long key_gain(unsigned long long k)
+{
+    return (long long)(~k ^ 0x8000000000000000ull);
+}
+
+/* The lanes' shares merged as bid_reduce does (ties to the lower lane, or
+ * by the butterfly to the lower entry; t0: the object's first entry); t
+ * becomes INT_MAX when no lane has a row. */
+static __device__ __forceinline__ int rev_reduce(rev_best *a, int butterfly, int t0)
+{
+    if (butterfly) {
+        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+            long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
+            long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
+            int t = __shfl_xor_sync(FULL_MASK, a->t, off);
+            rev_merge(a, b1, b2, t);
+        }
+        return a->t == INT_MAX ? 0 : (a->t - t0) % FLOW_LANES;
     }
+    int best_lane;
+    const unsigned long long k1 = warp_argmin(gain_key(a->b1), &best_lane);
+    const int lane = (int)(threadIdx.x % FLOW_LANES);
+    a->b2 = key_gain(warp_min(gain_key(lane == best_lane ? a->b2 : a->b1)));
+    a->b1 = key_gain(k1);
+    a->t = a->b1 == LLONG_MIN ? INT_MAX : 0;
+    return best_lane;
 }
 
 /* The rows with an arc to object j (a pixel's transpose, or the dummy's
@@ -493,7 +557,7 @@ static __device__ __forceinline__ int claim_wait(const gcut__flow_dassign *a, in
  * before it. */
 static __global__ void __launch_bounds__(256)
     reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps,
-                   long long *chain_max)
+                   long long *chain_max, int butterfly)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
     const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
@@ -525,7 +589,7 @@ static __global__ void __launch_bounds__(256)
             }
             TRACE(if (lane == 0) { trace_rev++; if (steps > trace_chain) trace_chain = steps; })
             rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
-            int best_row = -1, best_arc = -1, best_col = -1;
+            int best_row = -1, best_arc = -1, best_col = -1, best_t0 = 0, best_t1 = 0;
             unsigned long long best_rw = 0, best_own = 0;
             for (int t = e.t0 + lane; t < e.t1; t += FLOW_LANES) {
                 int i = e.row, k = e.arc, cost = e.cost;
@@ -540,14 +604,18 @@ static __global__ void __launch_bounds__(256)
                 const int own = (int)(unsigned)(rw & 0xffffffffull);
                 const int own_col = window_col(win, own, a.w, n, i);
                 unsigned long long own_word = load_word(&a.object[own_col]);
+                /* The held object's rows, should this row win: loaded with its
+                 * word, so the next step need not wait for them. */
+                const int own_t0 = own_col < n ? a.t_ptr[own_col] : 0;
+                const int own_t1 = own_col < n ? a.t_ptr[own_col + 1] : 1;
                 long long gain = (long long)a.arc_cost[own] * scale +
                                  (long long)(own_word >> id_bits) - (long long)cost * scale;
                 if (gain > b.b1)
                     best_row = i, best_arc = k, best_rw = rw, best_own = own_word,
-                    best_col = own_col;
+                    best_col = own_col, best_t0 = own_t0, best_t1 = own_t1;
                 rev_merge(&b, gain, LLONG_MIN, t);
             }
-            rev_reduce(&b);
+            const int src = rev_reduce(&b, butterfly, e.t0);
             int stalled = 0;
             if (lane == 0 && !claim_wait(&a, j, claim_held, claim_after, claim_seen))
                 a.scalars[GCUT_FLOW_S_STALLED] = 1, stalled = 1;
@@ -555,12 +623,14 @@ static __global__ void __launch_bounds__(256)
             if (__shfl_sync(FULL_MASK, stalled, 0))
                 break;
             /* The winning row's words, from the lane that read them. */
-            const int src = b.t == INT_MAX ? 0 : (b.t - e.t0) % FLOW_LANES;
             best_row = __shfl_sync(FULL_MASK, best_row, src);
             best_arc = __shfl_sync(FULL_MASK, best_arc, src);
             best_rw = __shfl_sync(FULL_MASK, best_rw, src);
             best_own = __shfl_sync(FULL_MASK, best_own, src);
             const int freed = __shfl_sync(FULL_MASK, best_col, src);
+            rev_rows next;
+            next.t0 = __shfl_sync(FULL_MASK, best_t0, src);
+            next.t1 = __shfl_sync(FULL_MASK, best_t1, src);
             if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
                 if (lane == 0)
                     atomicExch(&a.object[j], 0ull);
@@ -570,9 +640,11 @@ static __global__ void __launch_bounds__(256)
             /* The freed object's price, as the scan read it: an owned object's
              * price does not move, and the row's version says it still owns it. */
             const unsigned long long freed_price = best_own >> id_bits;
-            rev_rows next;
+            /* The freed object's first rows load while lane 0 moves the words. */
+            next.row = next.arc = -1, next.cost = 0;
+            next.win.x = next.win.y = next.win.z = next.win.w = 0;
             if (freed_price)
-                rev_rows_start(a, freed, &next);
+                rev_rows_first(a, freed, lane, &next);
             int moved = 0;
             if (lane == 0) {
                 /* The new price first (j is this warp's: nobody else writes it). */
@@ -587,8 +659,6 @@ static __global__ void __launch_bounds__(256)
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
-            if (freed_price)
-                rev_rows_first(a, freed, lane, &next);
             if (lane == 0) {
                 /* The row's old object is free now; this warp goes on with it. Its
                  * owner may still be on its way (the warp that gave it to the row
@@ -827,7 +897,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
             a->row_win, a->arc_cost, rows, a->w, scale, a->row_word, a->object, id_bits,
-            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
+            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL,
+            a->butterfly);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
@@ -835,7 +906,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
               trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
-            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL);
+            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL, a->butterfly);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_REVERSE, eps, a->scalars);
         TRACE(fprintf(stderr, " | reverse steps %lld longest chain %lld\n", trace_rev,

@@ -91,6 +91,7 @@ typedef struct gcut__flow_dassign {
     unsigned long long *row_word; /* n: version << 32 | the arc the row holds */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
     long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
+    int butterfly;          /* 1: the lanes' bests merged by shuffles (a bench's baseline) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
 } gcut__flow_dassign;

@@ -148,6 +148,32 @@ static gcut_status check_level(gcut_context *ctx, const long long *sc, int level
     return GCUT_OK;
 }
 
+/* A benchmark's diagnosis of the auction (bench/flow_device.sh): with
+ * GCUT_FLOW_AUCTION_STATS=FILE in the environment, each phase's times and
+ * longest chains on the device are appended to FILE, one line a phase;
+ * nothing changes otherwise (no statistics are recorded). */
+static const char *stats_path(void)
+{
+    return getenv("GCUT_FLOW_AUCTION_STATS");
+}
+
+/* A benchmark's variants of the auction, to compare in one process tree
+ * on the device: GCUT_FLOW_AUCTION_ALPHA=A (2..64) divides eps by A
+ * between phases instead of AUCTION_ALPHA; GCUT_FLOW_AUCTION_BUTTERFLY=1
+ * merges the lanes' bests by shuffles instead of warp reductions. */
+static int auction_alpha(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_ALPHA");
+    int alpha = v ? atoi(v) : 0;
+    return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
+}
+
+static int auction_butterfly(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_BUTTERFLY");
+    return v && *v == '1';
+}
+
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -170,16 +196,8 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
         return err;
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
-    return gcut__flow_assign_solve_launch(a, cost_bound(o), AUCTION_ALPHA, phases, stream);
-}
-
-/* A benchmark's diagnosis of the auction (bench/flow_device.sh): with
- * GCUT_FLOW_AUCTION_STATS=FILE in the environment, each phase's times and
- * longest chains on the device are appended to FILE, one line a phase;
- * nothing changes otherwise (no statistics are recorded). */
-static const char *stats_path(void)
-{
-    return getenv("GCUT_FLOW_AUCTION_STATS");
+    a->butterfly = auction_butterfly();
+    return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(), phases, stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
