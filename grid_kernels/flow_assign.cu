@@ -90,36 +90,6 @@ static __device__ __forceinline__ void store_word(unsigned long long *p, unsigne
     *(volatile unsigned long long *)p = v;
 }
 
-/* A row's word read with acquire and replaced with release (the emulation,
- * compiled for the CPU, takes the builtins). */
-static __device__ __forceinline__ unsigned long long load_acquire(const unsigned long long *p)
-{
-#ifdef __CUDA_ARCH__
-    unsigned long long v;
-    asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-#else
-    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-#endif
-}
-
-static __device__ __forceinline__ unsigned long long cas_release(unsigned long long *p,
-                                                                 unsigned long long expected,
-                                                                 unsigned long long desired)
-{
-#ifdef __CUDA_ARCH__
-    unsigned long long old;
-    asm volatile("atom.release.gpu.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old)
-                 : "l"(p), "l"(expected), "l"(desired)
-                 : "memory");
-    return old;
-#else
-    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-    return expected;
-#endif
-}
-
 /* The window's centre for pixel p: p + round(prior_p). */
 static __device__ __forceinline__ void window_centre(const float *prior, int w, int x, int y,
                                                      int *cx, int *cy)
@@ -170,6 +140,15 @@ static __global__ void count_kernel(gcut__flow_dassign a, const float *__restric
     a.count[p] = inside + 1;
 }
 
+/* One thread a pixel: its rows past the transpose's fixed (2R+1)^2. */
+static __global__ void over_count_kernel(gcut__flow_dassign a)
+{
+    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
+    if (q < a.n)
+        a.tcount[q] = a.tcount[q] > side2 ? a.tcount[q] - side2 : 0;
+}
+
 /* One thread: the arc total into the scalars. */
 static __global__ void totals_kernel(gcut__flow_dassign a)
 {
@@ -197,7 +176,9 @@ static __device__ int32_t patch_sad(const float *i0, const float *i1, int w, int
 }
 
 /* One thread a row: its arcs in the CPU's order (window row by row, then
- * the dummy), and each window arc into its pixel's transpose. */
+ * the dummy), and each window arc into its pixel's transpose (a fixed
+ * stride of (2R+1)^2 entries a pixel, so a reverse step finds an object's
+ * rows without a load). */
 static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict__ i0,
                                    const float *__restrict__ i1, const uint64_t *__restrict__ sig0,
                                    const uint64_t *__restrict__ sig1,
@@ -224,8 +205,11 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
                              : GCUT_FLOW_CENSUS_BIT * __popcll(sig0[p] ^ sig1[q]);
             a.arc_col[k] = q;
             a.arc_cost[k] = data + a.motion_penalty * (abs(qx - cx) + abs(qy - cy));
-            int slot = a.t_ptr[q] + atomicAdd(&a.fill[q], 1);
-            a.t_arc[slot] = k;
+            const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
+            const int at = atomicAdd(&a.fill[q], 1);
+            const long long slot = at < side2 ? (long long)q * side2 + at
+                                              : (long long)a.n * side2 + a.t_over[q] + at - side2;
+            a.t_cost[slot] = a.arc_cost[k];
             a.t_row[slot] = p;
             k++;
         }
@@ -233,8 +217,15 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
     a.arc_cost[k] = a.occlusion_cost;
 }
 
-/* A row's word when it holds nothing (at the start of a forward auction). */
-#define ROW_FREE 0xffffffffu
+/* A row word's arc index, and the arc it names (row_ptr[r] + index; the
+ * dummy's for a row that holds nothing, which a solved level has not). */
+#define LOCAL_MASK ((unsigned long long)GCUT_FLOW_LOCAL_FREE)
+
+static __device__ __forceinline__ int row_arc(const gcut__flow_dassign &a, int r)
+{
+    const int local = (int)(a.row_word[r] & LOCAL_MASK);
+    return local == GCUT_FLOW_LOCAL_FREE ? a.row_ptr[r + 1] - 1 : a.row_ptr[r] + local;
+}
 
 /* One thread an object: owners and prices cleared (a new level). */
 static __global__ void clear_objects_kernel(unsigned long long *object, int objects)
@@ -268,15 +259,14 @@ static __global__ void release_kernel(gcut__flow_dassign a, long long scale, int
     int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
-    unsigned long long rw = a.row_word[r];
-    int k = (int)(unsigned)(rw & 0xffffffffull);
+    int k = row_arc(a, r);
     int j = a.arc_col[k];
     unsigned long long word = a.object[j];
     long long own = (long long)a.arc_cost[k] * scale + (long long)(word >> id_bits);
     if (own - row_dual(a, r, scale, id_bits) <= eps)
         return;
     a.object[j] = word & ~((1ull << id_bits) - 1);
-    a.row_word[r] = (rw >> 32) << 32 | ROW_FREE;
+    a.row_word[r] = LOCAL_MASK;
 }
 
 /* The least of the lanes' x, and the lowest lane holding it: two 32-bit
@@ -376,7 +366,7 @@ static __global__ void __launch_bounds__(256)
         return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < rows; start += warps) {
-        if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
+        if ((row_word[start] & LOCAL_MASK) != LOCAL_MASK)
             continue; /* kept from the phase before */
         int r = (int)start, steps = 0;
         int4 win = row_win[r];
@@ -432,22 +422,28 @@ static __global__ void __launch_bounds__(256)
     }
 }
 
-/* One thread an object: each owner's row word (a new version, its arc to
- * the object), after a forward auction. */
-static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, int id_bits)
+/* One thread an object: each owner's row word (its value and its arc's
+ * index), after a forward auction; a value past the word's bits is an
+ * overflow. */
+static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, long long scale,
+                                               int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
-    int owner = (int)(a.object[j] & ((1ull << id_bits) - 1)) - 1;
+    const unsigned long long word = a.object[j];
+    int owner = (int)(word & ((1ull << id_bits) - 1)) - 1;
     if (owner < 0)
         return;
     int k = a.row_ptr[owner + 1] - 1; /* the dummy's arc, unless a pixel's */
     if (j < a.n)
         for (k = a.row_ptr[owner]; a.arc_col[k] != j; k++)
             ;
-    unsigned long long version = (a.row_word[owner] >> 32) + 1;
-    a.row_word[owner] = version << 32 | (unsigned)k;
+    const unsigned long long value =
+        (unsigned long long)a.arc_cost[k] * (unsigned long long)scale + (word >> id_bits);
+    if (value >> (63 - GCUT_FLOW_LOCAL_BITS))
+        a.scalars[GCUT_FLOW_S_OVERFLOW] = 1;
+    a.row_word[owner] = value << GCUT_FLOW_LOCAL_BITS | (unsigned)(k - a.row_ptr[owner]);
 }
 
 /* The row that gains most from an object and the second gain, ties to the
@@ -502,33 +498,38 @@ static __device__ __forceinline__ int rev_reduce(rev_best *a, int butterfly, int
     return best_lane;
 }
 
-/* The rows with an arc to object j (a pixel's transpose, or the dummy's
- * row): entries t0..t1-1, and this lane's first one (row, arc, its cost;
- * row -1 when the lane has none). */
+/* The rows with an arc to object j, as a reverse step scans them: slots
+ * 0..slots-1, this lane's first (its row, -1 for none, and the arc's cost)
+ * loaded beforehand. A pixel object's are its transpose's (side2 at a fixed
+ * stride, with no load to find them, then its overflow, over0 on); a
+ * dummy's its own row alone. */
 struct rev_rows {
-    int t0, t1, row, arc, cost;
-    int4 win;
+    int row, cost, slots, over0;
 };
 
-
-static __device__ __forceinline__ void rev_rows_start(const gcut__flow_dassign &a, int j,
-                                                      rev_rows *e)
+static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &a, int j,
+                                                      int side2, int lane, rev_rows *e)
 {
-    e->t0 = j < a.n ? a.t_ptr[j] : 0, e->t1 = j < a.n ? a.t_ptr[j + 1] : 1;
-    e->row = e->arc = -1, e->cost = 0;
-    e->win.x = e->win.y = e->win.z = e->win.w = 0;
+    e->row = -1, e->cost = 0, e->slots = 1, e->over0 = 0;
+    if (j >= a.n) {
+        if (lane == 0)
+            e->row = j - a.n, e->cost = a.occlusion_cost;
+        return;
+    }
+    const int o0 = a.t_over[j], o1 = a.t_over[j + 1];
+    if (lane < side2) {
+        const long long t = (long long)j * side2 + lane;
+        e->row = a.t_row[t], e->cost = a.t_cost[t];
+    }
+    e->slots = side2 + o1 - o0, e->over0 = o0;
 }
 
-static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &a, int j,
-                                                      int lane, rev_rows *e)
+/* Transpose slot `slot` of pixel object j (rev_rows' numbering). */
+static __device__ __forceinline__ long long rev_slot(const gcut__flow_dassign &a, int j,
+                                                     int side2, int over0, int slot)
 {
-    const int t = e->t0 + lane;
-    if (t >= e->t1)
-        return;
-    e->row = j < a.n ? a.t_row[t] : j - a.n;
-    e->arc = j < a.n ? a.t_arc[t] : a.row_ptr[e->row + 1] - 1;
-    e->cost = a.arc_cost[e->arc];
-    e->win = a.row_win[e->row];
+    return slot < side2 ? (long long)j * side2 + slot
+                        : (long long)a.n * side2 + over0 + slot - side2;
 }
 
 /* Lane 0 of a reverse step: finish a claim of object j whose first
@@ -549,18 +550,20 @@ static __device__ __forceinline__ int claim_wait(const gcut__flow_dassign *a, in
 
 /* Reverse steps: one warp a free object with a positive price, then every
  * object its steps free (see the top of the file); the lanes scan the
- * object's rows together, lane 0 moves the words. As in the forward
- * auction, each lane keeps its first row of the object in registers, and
- * the freed object's rows are loaded while lane 0's compare-and-swaps are
- * in flight. A row's word is read with acquire and its new word written
- * with release: whoever reads the row's new arc sees the price stored
- * before it. */
+ * object's rows together, lane 0 moves the words. A row's word holds its
+ * value (scale cost + price of what it holds: an owned object's price does
+ * not move here) and its arc's index, so a scan reads one word a row (with
+ * the row's window, which turns the index into the object it frees), and a
+ * row is taken by one compare-and-swap on that word: equal words are equal
+ * states, so no version is needed. The freed object's rows (fixed stride)
+ * load beside that compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
     reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps,
                    long long *chain_max, int butterfly)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
-    const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
+    const int n = a.n, w = a.w, lane = (int)(threadIdx.x % FLOW_LANES);
+    const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
     const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
     if (a.scalars[GCUT_FLOW_S_DONE])
         return;
@@ -579,8 +582,7 @@ static __global__ void __launch_bounds__(256)
          * word it expects, the word it writes, and what its first try saw. */
         unsigned long long claim_held = 0, claim_after = 0, claim_seen = 0;
         rev_rows e;
-        rev_rows_start(a, j, &e);
-        rev_rows_first(a, j, lane, &e);
+        rev_rows_first(a, j, side2, lane, &e);
         for (;; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
@@ -589,69 +591,67 @@ static __global__ void __launch_bounds__(256)
             }
             TRACE(if (lane == 0) { trace_rev++; if (steps > trace_chain) trace_chain = steps; })
             rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
-            int best_row = -1, best_arc = -1, best_col = -1, best_t0 = 0, best_t1 = 0;
-            unsigned long long best_rw = 0, best_own = 0;
-            for (int t = e.t0 + lane; t < e.t1; t += FLOW_LANES) {
-                int i = e.row, k = e.arc, cost = e.cost;
-                int4 win = e.win;
-                if (t >= e.t0 + FLOW_LANES) {
-                    i = j < n ? a.t_row[t] : j - n;
-                    k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
-                    cost = a.arc_cost[k];
-                    win = a.row_win[i];
+            int best_row = -1, best_cost = 0;
+            unsigned long long best_rw = 0;
+            int4 best_win;
+            best_win.x = best_win.y = best_win.z = best_win.w = 0;
+            for (int slot = lane; slot < e.slots; slot += FLOW_LANES) {
+                int i = e.row, cost = e.cost;
+                if (slot >= FLOW_LANES) {
+                    const long long t = rev_slot(a, j, side2, e.over0, slot);
+                    i = a.t_row[t], cost = a.t_cost[t];
                 }
-                unsigned long long rw = load_acquire(&a.row_word[i]);
-                const int own = (int)(unsigned)(rw & 0xffffffffull);
-                const int own_col = window_col(win, own, a.w, n, i);
-                unsigned long long own_word = load_word(&a.object[own_col]);
-                /* The held object's rows, should this row win: loaded with its
-                 * word, so the next step need not wait for them. */
-                const int own_t0 = own_col < n ? a.t_ptr[own_col] : 0;
-                const int own_t1 = own_col < n ? a.t_ptr[own_col + 1] : 1;
-                long long gain = (long long)a.arc_cost[own] * scale +
-                                 (long long)(own_word >> id_bits) - (long long)cost * scale;
+                if (i < 0)
+                    continue;
+                const unsigned long long rw = load_word(&a.row_word[i]);
+                const int4 win = a.row_win[i];
+                if ((rw & LOCAL_MASK) == LOCAL_MASK)
+                    continue; /* holds nothing: only after a stalled auction */
+                const long long gain =
+                    (long long)(rw >> GCUT_FLOW_LOCAL_BITS) - (long long)cost * scale;
                 if (gain > b.b1)
-                    best_row = i, best_arc = k, best_rw = rw, best_own = own_word,
-                    best_col = own_col, best_t0 = own_t0, best_t1 = own_t1;
-                rev_merge(&b, gain, LLONG_MIN, t);
+                    best_row = i, best_cost = cost, best_rw = rw, best_win = win;
+                rev_merge(&b, gain, LLONG_MIN, slot);
             }
-            const int src = rev_reduce(&b, butterfly, e.t0);
+            const int src = rev_reduce(&b, butterfly, 0);
             int stalled = 0;
             if (lane == 0 && !claim_wait(&a, j, claim_held, claim_after, claim_seen))
                 a.scalars[GCUT_FLOW_S_STALLED] = 1, stalled = 1;
             claim_held = claim_seen = 0;
             if (__shfl_sync(FULL_MASK, stalled, 0))
                 break;
-            /* The winning row's words, from the lane that read them. */
-            best_row = __shfl_sync(FULL_MASK, best_row, src);
-            best_arc = __shfl_sync(FULL_MASK, best_arc, src);
-            best_rw = __shfl_sync(FULL_MASK, best_rw, src);
-            best_own = __shfl_sync(FULL_MASK, best_own, src);
-            const int freed = __shfl_sync(FULL_MASK, best_col, src);
-            rev_rows next;
-            next.t0 = __shfl_sync(FULL_MASK, best_t0, src);
-            next.t1 = __shfl_sync(FULL_MASK, best_t1, src);
             if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
                 if (lane == 0)
                     atomicExch(&a.object[j], 0ull);
                 break;
             }
+            /* The winning row's words, from the lane that read them. */
+            best_row = __shfl_sync(FULL_MASK, best_row, src);
+            best_cost = __shfl_sync(FULL_MASK, best_cost, src);
+            best_rw = __shfl_sync(FULL_MASK, best_rw, src);
+            best_win.x = __shfl_sync(FULL_MASK, best_win.x, src);
+            best_win.y = __shfl_sync(FULL_MASK, best_win.y, src);
+            best_win.z = __shfl_sync(FULL_MASK, best_win.z, src);
+            best_win.w = __shfl_sync(FULL_MASK, best_win.w, src);
             const long long lowered = b.b2 == LLONG_MIN || b.b2 - eps < 0 ? 0 : b.b2 - eps;
-            /* The freed object's price, as the scan read it: an owned object's
-             * price does not move, and the row's version says it still owns it. */
-            const unsigned long long freed_price = best_own >> id_bits;
-            /* The freed object's first rows load while lane 0 moves the words. */
-            next.row = next.arc = -1, next.cost = 0;
-            next.win.x = next.win.y = next.win.z = next.win.w = 0;
-            if (freed_price)
-                rev_rows_first(a, freed, lane, &next);
+            /* The object the row frees, and the index of its arc to j. */
+            const int own = best_win.x + (int)(best_rw & LOCAL_MASK);
+            const int freed = window_col(best_win, own, w, n, best_row);
+            const int wx = best_win.w & 0xffff, wy = best_win.w >> 16;
+            const int local_j = j >= n ? wx * wy : (j / w - best_win.z) * wx + (j % w - best_win.y);
+            const unsigned long long taken =
+                (unsigned long long)(lowered + (long long)best_cost * scale)
+                    << GCUT_FLOW_LOCAL_BITS |
+                (unsigned long long)local_j;
+            /* The freed object's first rows and the row's cost to it load while
+             * lane 0 moves the words. */
+            rev_rows next;
+            rev_rows_first(a, freed, side2, lane, &next);
+            const long long own_cost = a.arc_cost[own];
             int moved = 0;
             if (lane == 0) {
-                /* The new price first (j is this warp's: nobody else writes it). */
-                store_word(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
-                unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
-                moved = cas_release(&a.row_word[best_row], best_rw, taken) != best_rw;
-                if (!moved)
+                moved = atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw;
+                if (!moved) /* j is this warp's: nobody else writes it */
                     store_word(&a.object[j], (unsigned long long)lowered << id_bits |
                                                  (unsigned long long)(best_row + 1));
             }
@@ -659,6 +659,8 @@ static __global__ void __launch_bounds__(256)
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
+            const unsigned long long freed_price =
+                (best_rw >> GCUT_FLOW_LOCAL_BITS) - (unsigned long long)(own_cost * scale);
             if (lane == 0) {
                 /* The row's old object is free now; this warp goes on with it. Its
                  * owner may still be on its way (the warp that gave it to the row
@@ -707,7 +709,8 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
         int owner = (int)(word & id_mask) - 1;
         if (owner < 0)
             gap = word >> id_bits;
-        else if (owner >= a.n || a.arc_col[(int)(unsigned)(a.row_word[owner] & 0xffffffffull)] != j)
+        else if (owner >= a.n || (a.row_word[owner] & LOCAL_MASK) == LOCAL_MASK ||
+                 a.arc_col[row_arc(a, owner)] != j)
             unowned = 1;
     }
     warp_add(&a.scalars[GCUT_FLOW_S_GAP], gap);
@@ -724,7 +727,7 @@ static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, 
         return;
     unsigned long long gap = 0, cost = 0, unowned = 0;
     if (r < a.n) {
-        int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
+        int k = row_arc(a, r);
         unsigned long long id_mask = (1ull << id_bits) - 1;
         if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
             (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
@@ -772,7 +775,7 @@ static __global__ void vectors_kernel(gcut__flow_dassign a, float *__restrict__ 
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= a.n)
         return;
-    int q = a.arc_col[(int)(unsigned)(a.row_word[p] & 0xffffffffull)];
+    int q = a.arc_col[row_arc(a, p)];
     if (q >= a.n) {
         matched[p] = 0;
         occluded[p] = 1;
@@ -797,7 +800,7 @@ static __global__ void prices_kernel(gcut__flow_dassign a, long long scale, int 
     prices[i] = row_dual(a, i, scale, id_bits);
     prices[a.n + i] = -(long long)(a.object[i] >> id_bits);
     prices[2 * a.n + i] = -(long long)(a.object[a.n + i] >> id_bits);
-    row_to_col[i] = a.arc_col[(int)(unsigned)(a.row_word[i] & 0xffffffffull)];
+    row_to_col[i] = a.arc_col[row_arc(a, i)];
 }
 
 /* One thread: a phase statistic's time stamp (and, at the phase's start,
@@ -842,10 +845,12 @@ extern "C" cudaError_t gcut__flow_assign_count_launch(gcut__flow_dassign *a, con
     cudaError_t err = cudaPeekAtLastError();
     if (err)
         return err;
-    if ((err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->count,
+    over_count_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a);
+    if ((err = cudaPeekAtLastError()) ||
+        (err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->count,
                                              a->row_ptr, a->n + 1, stream)) ||
         (err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->tcount,
-                                             a->t_ptr, a->n + 1, stream)))
+                                             a->t_over, a->n + 1, stream)))
         return err;
     totals_kernel<<<1, 1, 0, stream>>>(*a);
     return cudaPeekAtLastError();
@@ -856,6 +861,11 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
                                                      const uint64_t *sig1, const float *prior,
                                                      cudaStream_t stream)
 {
+    const size_t side = 2 * (size_t)a->radius + 1;
+    cudaError_t err = cudaMemsetAsync(a->t_row, 0xff, (size_t)a->n * side * side *
+                                                          sizeof *a->t_row, stream);
+    if (err)
+        return err;
     fill_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, i0, i1, sig0, sig1, prior);
     return cudaPeekAtLastError();
 }
@@ -866,7 +876,14 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
-    const unsigned long long price_limit = 1ull << (63 - id_bits);
+    /* A price fits the object word beside the owner, and a row's value
+     * (scale cost + price) its word beside the arc index. */
+    const long long value_room = (1ll << (63 - GCUT_FLOW_LOCAL_BITS)) - maxcost * scale;
+    const unsigned long long price_limit =
+        value_room < 1 ? 1ull
+                       : (unsigned long long)value_room < 1ull << (63 - id_bits)
+                             ? (unsigned long long)value_room
+                             : 1ull << (63 - id_bits);
     /* The first eps: at most the cost bound over alpha squared, on the
      * schedule that reaches FLOW_EPS_END. A first phase at the bound over
      * alpha settles nothing the next one keeps: emulated, starting one phase
@@ -904,7 +921,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
                       trace_bids, trace_chain);
               trace_bids = trace_chain = 0;)
-        rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+        rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, scale, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
             *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL, a->butterfly);
         if (st)

@@ -93,14 +93,14 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->occluded = (uint8_t *)carve(c, nn);
     d->a.row_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.count = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
-    d->a.t_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
+    d->a.t_over = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.tcount = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.fill = (int32_t *)carve(c, nn * sizeof(int32_t));
     d->a.row_win = (int4 *)carve(c, nn * sizeof(int4));
     d->a.arc_col = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.arc_cost = (int32_t *)carve(c, arcs * sizeof(int32_t));
-    d->a.t_arc = (int32_t *)carve(c, arcs * sizeof(int32_t));
-    d->a.t_row = (int32_t *)carve(c, arcs * sizeof(int32_t));
+    d->a.t_cost = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
+    d->a.t_row = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
     d->a.object = (unsigned long long *)carve(c, 2 * nn * sizeof(unsigned long long));
     d->a.row_word = (unsigned long long *)carve(c, nn * sizeof(unsigned long long));
     d->a.scan_temp = carve(c, scan_bytes);
