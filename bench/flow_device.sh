@@ -33,7 +33,7 @@ if [ "${3:-}" = ab ]; then
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$out/summary.txt"
     chk=$build/tests/gcut-check
     # The variants this tree runs besides its default (TAG:ENV, bench/flow_bench knobs).
-    variants=${AB_VARIANTS:-"this-butterfly:GCUT_FLOW_AUCTION_BUTTERFLY=1 this-alpha12:GCUT_FLOW_AUCTION_ALPHA=12 this-alpha16:GCUT_FLOW_AUCTION_ALPHA=16"}
+    variants=${AB_VARIANTS:-"this-butterfly:GCUT_FLOW_AUCTION_BUTTERFLY=1 this-alpha6:GCUT_FLOW_AUCTION_ALPHA=6 this-alpha12:GCUT_FLOW_AUCTION_ALPHA=12 this-alpha16:GCUT_FLOW_AUCTION_ALPHA=16"}
     check() { # ENV ARGS...
         local e=$1
         shift
