@@ -25,16 +25,20 @@
  *
  * Both auctions are asynchronous, one warp carrying one bidder at a time,
  * its lanes scanning the row's arcs (or the object's rows) at once, so a
- * step costs one round of loads and a few shuffles, not one load an arc:
+ * step costs one round of loads and a warp reduction, not one load an arc.
+ * A phase lasts as long as its longest chain of steps (measured: the
+ * kernels are their one-warp tails), so a step keeps its dependent round
+ * trips to memory to two:
  * - forward: an object's price and owner share one 64-bit word, a bid is one
  *   compare-and-swap that succeeds only on the price it was computed from;
  *   a bid that displaces an owner goes on with that row. Prices only rise
  *   during it, so a second-best value read earlier is still a lower bound
  *   and the row is eps-happy when it lands.
  * - reverse: a free object with a positive price is claimed by one warp
- *   (owner CLAIMED); a row's state is one 64-bit word (version, arc), taken
- *   by compare-and-swap on the version the gains were computed from; the
- *   freed object is claimed by the same warp, which goes on with it.
+ *   (owner CLAIMED); a row's state is one 64-bit word (its value, scale
+ *   cost + price of what it holds, and its arc's index), taken by one
+ *   compare-and-swap on the word the gains were computed from; the freed
+ *   object is claimed by the same warp, which goes on with it.
  * Each chain has a step cap: a stuck auction ends with a flag, never a hang. */
 #include <cub/device/device_scan.cuh>
 
