@@ -521,11 +521,14 @@ static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &
         return;
     }
     const int o0 = a.t_over[j], o1 = a.t_over[j + 1];
+    e->slots = side2 + o1 - o0, e->over0 = o0;
     if (lane < side2) {
         const long long t = (long long)j * side2 + lane;
         e->row = a.t_row[t], e->cost = a.t_cost[t];
+    } else if (lane < e->slots) { /* an overflow entry (a crowded pixel only) */
+        const long long t = (long long)a.n * side2 + o0 + lane - side2;
+        e->row = a.t_row[t], e->cost = a.t_cost[t];
     }
-    e->slots = side2 + o1 - o0, e->over0 = o0;
 }
 
 /* Transpose slot `slot` of pixel object j (rev_rows' numbering). */
@@ -573,7 +576,9 @@ static __global__ void __launch_bounds__(256)
         return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < 2ll * n; start += warps) {
-        unsigned long long word = load_word(&a.object[start]);
+        /* Lane 0's reading for all: a lane that read after lane 0's claim
+         * below would see the object claimed and leave the warp. */
+        const unsigned long long word = __shfl_sync(FULL_MASK, load_word(&a.object[start]), 0);
         if ((word & id_mask) || !(word >> id_bits))
             continue;
         unsigned long long seen = 0;
