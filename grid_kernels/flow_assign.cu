@@ -25,16 +25,20 @@
  *
  * Both auctions are asynchronous, one warp carrying one bidder at a time,
  * its lanes scanning the row's arcs (or the object's rows) at once, so a
- * step costs one round of loads and a few shuffles, not one load an arc:
+ * step costs one round of loads and a warp reduction, not one load an arc.
+ * A phase lasts as long as its longest chain of steps (measured: the
+ * kernels are their one-warp tails), so a step keeps its dependent round
+ * trips to memory to two:
  * - forward: an object's price and owner share one 64-bit word, a bid is one
  *   compare-and-swap that succeeds only on the price it was computed from;
  *   a bid that displaces an owner goes on with that row. Prices only rise
  *   during it, so a second-best value read earlier is still a lower bound
  *   and the row is eps-happy when it lands.
  * - reverse: a free object with a positive price is claimed by one warp
- *   (owner CLAIMED); a row's state is one 64-bit word (version, arc), taken
- *   by compare-and-swap on the version the gains were computed from; the
- *   freed object is claimed by the same warp, which goes on with it.
+ *   (owner CLAIMED); a row's state is one 64-bit word (its value, scale
+ *   cost + price of what it holds, and its arc's index), taken by one
+ *   compare-and-swap on the word the gains were computed from; the freed
+ *   object is claimed by the same warp, which goes on with it.
  * Each chain has a step cap: a stuck auction ends with a flag, never a hang. */
 #include <cub/device/device_scan.cuh>
 
@@ -73,11 +77,21 @@ static long long trace_bids, trace_rev, trace_chain;
 #define TRACE(x)
 #endif
 
+/* Chains at least this long are counted in the per-phase statistics (bench
+ * only: GCUT_FLOW_AUCTION_STATS, src/gpu/flow_gpu.cu); shorter ones would
+ * only add atomics. */
+#define CHAIN_STAT_MIN 8
+
 static unsigned blocks_for(long long count) { return (unsigned)((count + 255) / 256); }
 
 static __device__ __forceinline__ unsigned long long load_word(const unsigned long long *p)
 {
     return *(const volatile unsigned long long *)p;
+}
+
+static __device__ __forceinline__ void store_word(unsigned long long *p, unsigned long long v)
+{
+    *(volatile unsigned long long *)p = v;
 }
 
 /* The window's centre for pixel p: p + round(prior_p). */
@@ -130,6 +144,15 @@ static __global__ void count_kernel(gcut__flow_dassign a, const float *__restric
     a.count[p] = inside + 1;
 }
 
+/* One thread a pixel: its rows past the transpose's fixed (2R+1)^2. */
+static __global__ void over_count_kernel(gcut__flow_dassign a)
+{
+    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
+    if (q < a.n)
+        a.tcount[q] = a.tcount[q] > side2 ? a.tcount[q] - side2 : 0;
+}
+
 /* One thread: the arc total into the scalars. */
 static __global__ void totals_kernel(gcut__flow_dassign a)
 {
@@ -157,7 +180,9 @@ static __device__ int32_t patch_sad(const float *i0, const float *i1, int w, int
 }
 
 /* One thread a row: its arcs in the CPU's order (window row by row, then
- * the dummy), and each window arc into its pixel's transpose. */
+ * the dummy), and each window arc into its pixel's transpose (a fixed
+ * stride of (2R+1)^2 entries a pixel, so a reverse step finds an object's
+ * rows without a load). */
 static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict__ i0,
                                    const float *__restrict__ i1, const uint64_t *__restrict__ sig0,
                                    const uint64_t *__restrict__ sig1,
@@ -172,6 +197,11 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
     window_bounds(cx, a.radius, w, &x0, &x1);
     window_bounds(cy, a.radius, a.h, &y0, &y1);
     int k = a.row_ptr[p];
+    int4 win;
+    /* A window wholly outside frame 1 (a prior pointing out) is empty. */
+    const int wx = x1 < x0 || y1 < y0 ? 0 : x1 - x0 + 1, wy = wx ? y1 - y0 + 1 : 0;
+    win.x = k, win.y = x0, win.z = y0, win.w = wx | wy << 16;
+    a.row_win[p] = win;
     for (int qy = y0; qy <= y1; qy++)
         for (int qx = x0; qx <= x1; qx++) {
             int q = qy * w + qx;
@@ -179,8 +209,11 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
                              : GCUT_FLOW_CENSUS_BIT * __popcll(sig0[p] ^ sig1[q]);
             a.arc_col[k] = q;
             a.arc_cost[k] = data + a.motion_penalty * (abs(qx - cx) + abs(qy - cy));
-            int slot = a.t_ptr[q] + atomicAdd(&a.fill[q], 1);
-            a.t_arc[slot] = k;
+            const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
+            const int at = atomicAdd(&a.fill[q], 1);
+            const long long slot = at < side2 ? (long long)q * side2 + at
+                                              : (long long)a.n * side2 + a.t_over[q] + at - side2;
+            a.t_cost[slot] = a.arc_cost[k];
             a.t_row[slot] = p;
             k++;
         }
@@ -188,8 +221,15 @@ static __global__ void fill_kernel(gcut__flow_dassign a, const float *__restrict
     a.arc_cost[k] = a.occlusion_cost;
 }
 
-/* A row's word when it holds nothing (at the start of a forward auction). */
-#define ROW_FREE 0xffffffffu
+/* A row word's arc index, and the arc it names (row_ptr[r] + index; the
+ * dummy's for a row that holds nothing, which a solved level has not). */
+#define LOCAL_MASK ((unsigned long long)GCUT_FLOW_LOCAL_FREE)
+
+static __device__ __forceinline__ int row_arc(const gcut__flow_dassign &a, int r)
+{
+    const int local = (int)(a.row_word[r] & LOCAL_MASK);
+    return local == GCUT_FLOW_LOCAL_FREE ? a.row_ptr[r + 1] - 1 : a.row_ptr[r] + local;
+}
 
 /* One thread an object: owners and prices cleared (a new level). */
 static __global__ void clear_objects_kernel(unsigned long long *object, int objects)
@@ -223,20 +263,46 @@ static __global__ void release_kernel(gcut__flow_dassign a, long long scale, int
     int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
-    unsigned long long rw = a.row_word[r];
-    int k = (int)(unsigned)(rw & 0xffffffffull);
+    int k = row_arc(a, r);
     int j = a.arc_col[k];
     unsigned long long word = a.object[j];
     long long own = (long long)a.arc_cost[k] * scale + (long long)(word >> id_bits);
     if (own - row_dual(a, r, scale, id_bits) <= eps)
         return;
     a.object[j] = word & ~((1ull << id_bits) - 1);
-    a.row_word[r] = (rw >> 32) << 32 | ROW_FREE;
+    a.row_word[r] = LOCAL_MASK;
 }
 
-/* The best and second-best arc of one bid, ties to the lower arc (so the
- * lower column, as arcs go up by column within a row); a lane's share
- * merged in, then the lanes' by a butterfly, every lane getting the same. */
+/* The least of the lanes' x, and the lowest lane holding it: two 32-bit
+ * warp reductions and a ballot (a butterfly of shuffles costs five
+ * dependent rounds, as much as a load). One lane (the emulation): its own. */
+static __device__ __forceinline__ unsigned long long warp_min(unsigned long long x)
+{
+#if FLOW_LANES > 1
+    const unsigned hi = __reduce_min_sync(FULL_MASK, (unsigned)(x >> 32));
+    const unsigned lo = __reduce_min_sync(FULL_MASK, (unsigned)(x >> 32) == hi ? (unsigned)x
+                                                                                : 0xffffffffu);
+    return (unsigned long long)hi << 32 | lo;
+#else
+    return x;
+#endif
+}
+
+static __device__ __forceinline__ unsigned long long warp_argmin(unsigned long long x, int *lane)
+{
+    const unsigned long long m = warp_min(x);
+#if FLOW_LANES > 1
+    *lane = __ffs(__ballot_sync(FULL_MASK, x == m)) - 1;
+#else
+    *lane = 0;
+#endif
+    return m;
+}
+
+/* The best and second-best arc of one bid, ties to the lower arc within a
+ * lane's share (so the lower column, as arcs go up by column within a row)
+ * and to the lower lane between lanes (the same for a window of at most a
+ * warp's arcs); a lane's share merged in, then the lanes'. */
 struct bid_best {
     long long d1, d2;
     int k;
@@ -252,25 +318,50 @@ static __device__ __forceinline__ void bid_merge(bid_best *a, long long d1, long
     }
 }
 
-static __device__ __forceinline__ void bid_reduce(bid_best *a)
+/* The lanes' shares merged (values are >= 0, LLONG_MAX for none); every
+ * lane gets d1 and d2, and the lane whose arc is best (k0: the row's first
+ * arc). By warp reductions, or (butterfly, a bench's baseline) by a
+ * butterfly of shuffles, ties to the lower arc. */
+static __device__ __forceinline__ int bid_reduce(bid_best *a, int butterfly, int k0)
 {
-    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-        long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
-        long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
-        int k = __shfl_xor_sync(FULL_MASK, a->k, off);
-        bid_merge(a, d1, d2, k);
+    if (butterfly) {
+        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+            long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
+            long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
+            int k = __shfl_xor_sync(FULL_MASK, a->k, off);
+            bid_merge(a, d1, d2, k);
+        }
+        return (a->k - k0) % FLOW_LANES;
     }
+    int best_lane;
+    const long long d1 = (long long)warp_argmin((unsigned long long)a->d1, &best_lane);
+    const int lane = (int)(threadIdx.x % FLOW_LANES);
+    a->d2 = (long long)warp_min((unsigned long long)(lane == best_lane ? a->d2 : a->d1));
+    a->d1 = d1;
+    return best_lane;
+}
+
+/* The column of row i's arc k, from the row's window (fill_kernel's order:
+ * the window row by row, then the dummy). */
+static __device__ __forceinline__ int window_col(int4 win, int k, int w, int n, int i)
+{
+    const int local = k - win.x, wx = win.w & 0xffff, wy = win.w >> 16;
+    return local < wx * wy ? (win.z + local / wx) * w + win.y + local % wx : n + i;
 }
 
 /* Forward auction: one warp a free row, then every row its bids displace
  * (see the top of the file); the lanes scan a row's arcs together,
- * lane 0 places the bid. */
+ * lane 0 places the bid. A step's dependent round trips are what a chain
+ * costs, so an arc's column comes from the row's window (row_win, no
+ * load), its cost and its object's word load together, and the window of
+ * the row a bid would displace (the owner in the word the bid replaces)
+ * loads beside the compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
-    forward_kernel(const int32_t *__restrict__ row_ptr, const int32_t *__restrict__ arc_col,
-                   const int32_t *__restrict__ arc_cost, int rows, long long scale,
+    forward_kernel(const int4 *__restrict__ row_win, const int32_t *__restrict__ arc_cost,
+                   int rows, int w, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
-                   long long eps, long long *scalars)
+                   long long eps, long long *scalars, long long *chain_max, int butterfly)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -279,29 +370,32 @@ static __global__ void __launch_bounds__(256)
         return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < rows; start += warps) {
-        if ((unsigned)(row_word[start] & 0xffffffffull) != ROW_FREE)
+        if ((row_word[start] & LOCAL_MASK) != LOCAL_MASK)
             continue; /* kept from the phase before */
-        int r = (int)start;
-        for (int steps = 0; r >= 0; steps++) {
+        int r = (int)start, steps = 0;
+        int4 win = row_win[r];
+        for (; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
-            const int k0 = row_ptr[r], k1 = row_ptr[r + 1];
+            const int k0 = win.x, k1 = k0 + (win.w & 0xffff) * (win.w >> 16) + 1;
             bid_best b = {LLONG_MAX, LLONG_MAX, INT_MAX};
-            unsigned long long word = 0, best_word = 0;
+            unsigned long long best_word = 0;
+            int best_col = -1;
             for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
-                word = load_word(&object[arc_col[k]]);
+                const int col = window_col(win, k, w, rows, r);
+                unsigned long long word = load_word(&object[col]);
                 long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
                 if (value < b.d1)
-                    best_word = word;
+                    best_word = word, best_col = col;
                 bid_merge(&b, value, LLONG_MAX, k);
             }
-            bid_reduce(&b);
-            /* The winning arc's word, from the lane that read it. */
-            best_word = __shfl_sync(FULL_MASK, best_word, (b.k - k0) % FLOW_LANES);
-            const int best = arc_col[b.k];
+            /* The winning arc's word and object, from the lane that read them. */
+            const int src = bid_reduce(&b, butterfly, k0);
+            best_word = __shfl_sync(FULL_MASK, best_word, src);
+            const int best = __shfl_sync(FULL_MASK, best_col, src);
             if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
                 b.d2 = b.d1;
             unsigned long long price = (best_word >> id_bits) +
@@ -314,33 +408,46 @@ static __global__ void __launch_bounds__(256)
             }
             TRACE(if (lane == 0) { trace_bids++; if (steps > trace_chain) trace_chain = steps; })
             unsigned long long bid = price << id_bits | (unsigned long long)(r + 1), old = 0;
+            /* The row this bid displaces if it lands, or -1. */
+            const int next = (int)(best_word & id_mask) - 1;
+            int4 next_win = win;
+            if (next >= 0)
+                next_win = row_win[next];
             if (lane == 0)
                 old = atomicCAS(&object[best], best_word, bid);
             old = __shfl_sync(FULL_MASK, old, 0);
             __syncwarp();
             if (old != best_word)
                 continue; /* the price moved: bid again from the new one */
-            r = (int)(old & id_mask) - 1; /* the displaced owner, or -1 */
+            r = next, win = next_win;
         }
+        if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
+            atomicMax(chain_max, (long long)steps);
     }
 }
 
-/* One thread an object: each owner's row word (a new version, its arc to
- * the object), after a forward auction. */
-static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, int id_bits)
+/* One thread an object: each owner's row word (its value and its arc's
+ * index), after a forward auction; a value past the word's bits is an
+ * overflow. */
+static __global__ void rows_from_owners_kernel(gcut__flow_dassign a, long long scale,
+                                               int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
-    int owner = (int)(a.object[j] & ((1ull << id_bits) - 1)) - 1;
+    const unsigned long long word = a.object[j];
+    int owner = (int)(word & ((1ull << id_bits) - 1)) - 1;
     if (owner < 0)
         return;
     int k = a.row_ptr[owner + 1] - 1; /* the dummy's arc, unless a pixel's */
     if (j < a.n)
         for (k = a.row_ptr[owner]; a.arc_col[k] != j; k++)
             ;
-    unsigned long long version = (a.row_word[owner] >> 32) + 1;
-    a.row_word[owner] = version << 32 | (unsigned)k;
+    const unsigned long long value =
+        (unsigned long long)a.arc_cost[k] * (unsigned long long)scale + (word >> id_bits);
+    if (value >> (63 - GCUT_FLOW_LOCAL_BITS))
+        a.scalars[GCUT_FLOW_S_OVERFLOW] = 1;
+    a.row_word[owner] = value << GCUT_FLOW_LOCAL_BITS | (unsigned)(k - a.row_ptr[owner]);
 }
 
 /* The row that gains most from an object and the second gain, ties to the
@@ -360,30 +467,118 @@ static __device__ __forceinline__ void rev_merge(rev_best *a, long long b1, long
     }
 }
 
-static __device__ __forceinline__ void rev_reduce(rev_best *a)
+/* A gain as a key whose least is the greatest gain (LLONG_MIN, none, the
+ * greatest key), and back. */
+static __device__ __forceinline__ unsigned long long gain_key(long long g)
 {
-    for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-        long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
-        long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
-        int t = __shfl_xor_sync(FULL_MASK, a->t, off);
-        rev_merge(a, b1, b2, t);
+    return ~((unsigned long long)g ^ 0x8000000000000000ull);
+}
+
+static __device__ __forceinline__ long long key_gain(unsigned long long k)
+{
+    return (long long)(~k ^ 0x8000000000000000ull);
+}
+
+/* The lanes' shares merged as bid_reduce does (ties to the lower lane, or
+ * by the butterfly to the lower entry; t0: the object's first entry); t
+ * becomes INT_MAX when no lane has a row. */
+static __device__ __forceinline__ int rev_reduce(rev_best *a, int butterfly, int t0)
+{
+    if (butterfly) {
+        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
+            long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
+            long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
+            int t = __shfl_xor_sync(FULL_MASK, a->t, off);
+            rev_merge(a, b1, b2, t);
+        }
+        return a->t == INT_MAX ? 0 : (a->t - t0) % FLOW_LANES;
     }
+    int best_lane;
+    const unsigned long long k1 = warp_argmin(gain_key(a->b1), &best_lane);
+    const int lane = (int)(threadIdx.x % FLOW_LANES);
+    a->b2 = key_gain(warp_min(gain_key(lane == best_lane ? a->b2 : a->b1)));
+    a->b1 = key_gain(k1);
+    a->t = a->b1 == LLONG_MIN ? INT_MAX : 0;
+    return best_lane;
+}
+
+/* The rows with an arc to object j, as a reverse step scans them: slots
+ * 0..slots-1, this lane's first (its row, -1 for none, and the arc's cost)
+ * loaded beforehand. A pixel object's are its transpose's (side2 at a fixed
+ * stride, with no load to find them, then its overflow, over0 on); a
+ * dummy's its own row alone. */
+struct rev_rows {
+    int row, cost, slots, over0;
+};
+
+static __device__ __forceinline__ void rev_rows_first(const gcut__flow_dassign &a, int j,
+                                                      int side2, int lane, rev_rows *e)
+{
+    e->row = -1, e->cost = 0, e->slots = 1, e->over0 = 0;
+    if (j >= a.n) {
+        if (lane == 0)
+            e->row = j - a.n, e->cost = a.occlusion_cost;
+        return;
+    }
+    const int o0 = a.t_over[j], o1 = a.t_over[j + 1];
+    e->slots = side2 + o1 - o0, e->over0 = o0;
+    if (lane < side2) {
+        const long long t = (long long)j * side2 + lane;
+        e->row = a.t_row[t], e->cost = a.t_cost[t];
+    } else if (lane < e->slots) { /* an overflow entry (a crowded pixel only) */
+        const long long t = (long long)a.n * side2 + o0 + lane - side2;
+        e->row = a.t_row[t], e->cost = a.t_cost[t];
+    }
+}
+
+/* Transpose slot `slot` of pixel object j (rev_rows' numbering). */
+static __device__ __forceinline__ long long rev_slot(const gcut__flow_dassign &a, int j,
+                                                     int side2, int over0, int slot)
+{
+    return slot < side2 ? (long long)j * side2 + slot
+                        : (long long)a.n * side2 + over0 + slot - side2;
+}
+
+/* Lane 0 of a reverse step: finish a claim of object j whose first
+ * compare-and-swap (expecting `held`) saw `seen`; nothing to do when held is
+ * 0 (no claim pending) or the first try took it. 0 at the step cap. */
+static __device__ __forceinline__ int claim_wait(const gcut__flow_dassign *a, int j,
+                                                 unsigned long long held,
+                                                 unsigned long long after,
+                                                 unsigned long long seen)
+{
+    for (int spins = 0; held && seen != held; spins++) {
+        if (spins == CHAIN_CAP)
+            return 0;
+        seen = atomicCAS(&a->object[j], held, after);
+    }
+    return 1;
 }
 
 /* Reverse steps: one warp a free object with a positive price, then every
  * object its steps free (see the top of the file); the lanes scan the
- * object's rows together, lane 0 moves the words. */
+ * object's rows together, lane 0 moves the words. A row's word holds its
+ * value (scale cost + price of what it holds: an owned object's price does
+ * not move here) and its arc's index, so a scan reads one word a row (with
+ * the row's window, which turns the index into the object it frees), and a
+ * row is taken by one compare-and-swap on that word: equal words are equal
+ * states, so no version is needed. The freed object's rows (fixed stride)
+ * load beside that compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
-    reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps)
+    reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps,
+                   long long *chain_max, int butterfly)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
-    const int n = a.n, lane = (int)(threadIdx.x % FLOW_LANES);
+    const int n = a.n, w = a.w, lane = (int)(threadIdx.x % FLOW_LANES);
+    const int side2 = (2 * a.radius + 1) * (2 * a.radius + 1);
     const long long warps = (long long)gridDim.x * blockDim.x / FLOW_LANES;
     if (a.scalars[GCUT_FLOW_S_DONE])
         return;
     for (long long start = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / FLOW_LANES;
          start < 2ll * n; start += warps) {
-        unsigned long long word = load_word(&a.object[start]);
+        /* Lane 0's reading for all: a lane that read after lane 0's claim
+         * below would see the object claimed and leave the warp. */
+        const unsigned long long word = __shfl_sync(FULL_MASK, load_word(&a.object[start]), 0);
         if ((word & id_mask) || !(word >> id_bits))
             continue;
         unsigned long long seen = 0;
@@ -391,89 +586,123 @@ static __global__ void __launch_bounds__(256)
             seen = atomicCAS(&a.object[start], word, word | claimed);
         if (__shfl_sync(FULL_MASK, seen, 0) != word)
             continue;
-        int j = (int)start;
-        for (int steps = 0;; steps++) {
+        int j = (int)start, steps = 0;
+        /* Lane 0's claim of the object it goes on with (see below): the
+         * word it expects, the word it writes, and what its first try saw. */
+        unsigned long long claim_held = 0, claim_after = 0, claim_seen = 0;
+        rev_rows e;
+        rev_rows_first(a, j, side2, lane, &e);
+        for (;; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     a.scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
             TRACE(if (lane == 0) { trace_rev++; if (steps > trace_chain) trace_chain = steps; })
-            /* The rows with an arc to j: a pixel's transpose, or the dummy's row. */
-            const int t0 = j < n ? a.t_ptr[j] : 0, t1 = j < n ? a.t_ptr[j + 1] : 1;
             rev_best b = {LLONG_MIN, LLONG_MIN, INT_MAX};
-            int best_row = -1, best_arc = -1;
-            unsigned long long best_rw = 0, best_own = 0;
-            for (int t = t0 + lane; t < t1; t += FLOW_LANES) {
-                int i = j < n ? a.t_row[t] : j - n;
-                int k = j < n ? a.t_arc[t] : a.row_ptr[i + 1] - 1;
-                unsigned long long rw = load_word(&a.row_word[i]);
-                __threadfence();
-                int own = (int)(unsigned)(rw & 0xffffffffull);
-                unsigned long long own_word = load_word(&a.object[a.arc_col[own]]);
-                long long gain = (long long)a.arc_cost[own] * scale +
-                                 (long long)(own_word >> id_bits) -
-                                 (long long)a.arc_cost[k] * scale;
+            int best_row = -1, best_cost = 0;
+            unsigned long long best_rw = 0;
+            int4 best_win;
+            best_win.x = best_win.y = best_win.z = best_win.w = 0;
+            for (int slot = lane; slot < e.slots; slot += FLOW_LANES) {
+                int i = e.row, cost = e.cost;
+                if (slot >= FLOW_LANES) {
+                    const long long t = rev_slot(a, j, side2, e.over0, slot);
+                    i = a.t_row[t], cost = a.t_cost[t];
+                }
+                if (i < 0)
+                    continue;
+                const unsigned long long rw = load_word(&a.row_word[i]);
+                const int4 win = a.row_win[i];
+                if ((rw & LOCAL_MASK) == LOCAL_MASK)
+                    continue; /* holds nothing: only after a stalled auction */
+                const long long gain =
+                    (long long)(rw >> GCUT_FLOW_LOCAL_BITS) - (long long)cost * scale;
                 if (gain > b.b1)
-                    best_row = i, best_arc = k, best_rw = rw, best_own = own_word;
-                rev_merge(&b, gain, LLONG_MIN, t);
+                    best_row = i, best_cost = cost, best_rw = rw, best_win = win;
+                rev_merge(&b, gain, LLONG_MIN, slot);
             }
-            rev_reduce(&b);
-            /* The winning row's words, from the lane that read them. */
-            const int src = b.t == INT_MAX ? 0 : (b.t - t0) % FLOW_LANES;
-            best_row = __shfl_sync(FULL_MASK, best_row, src);
-            best_arc = __shfl_sync(FULL_MASK, best_arc, src);
-            best_rw = __shfl_sync(FULL_MASK, best_rw, src);
-            best_own = __shfl_sync(FULL_MASK, best_own, src);
+            const int src = rev_reduce(&b, butterfly, 0);
+            int stalled = 0;
+            if (lane == 0 && !claim_wait(&a, j, claim_held, claim_after, claim_seen))
+                a.scalars[GCUT_FLOW_S_STALLED] = 1, stalled = 1;
+            claim_held = claim_seen = 0;
+            if (__shfl_sync(FULL_MASK, stalled, 0))
+                break;
             if (b.t == INT_MAX || b.b1 - eps <= 0) { /* no row gains from it: price 0, free */
                 if (lane == 0)
                     atomicExch(&a.object[j], 0ull);
                 break;
             }
+            /* The winning row's words, from the lane that read them. */
+            best_row = __shfl_sync(FULL_MASK, best_row, src);
+            best_cost = __shfl_sync(FULL_MASK, best_cost, src);
+            best_rw = __shfl_sync(FULL_MASK, best_rw, src);
+            best_win.x = __shfl_sync(FULL_MASK, best_win.x, src);
+            best_win.y = __shfl_sync(FULL_MASK, best_win.y, src);
+            best_win.z = __shfl_sync(FULL_MASK, best_win.z, src);
+            best_win.w = __shfl_sync(FULL_MASK, best_win.w, src);
             const long long lowered = b.b2 == LLONG_MIN || b.b2 - eps < 0 ? 0 : b.b2 - eps;
-            const int freed = a.arc_col[(int)(unsigned)(best_rw & 0xffffffffull)];
-            /* The freed object's price, as the scan read it: an owned object's
-             * price does not move, and the row's version says it still owns it. */
-            const unsigned long long freed_price = best_own >> id_bits;
+            /* The object the row frees, and the index of its arc to j. */
+            const int own = best_win.x + (int)(best_rw & LOCAL_MASK);
+            const int freed = window_col(best_win, own, w, n, best_row);
+            const int wx = best_win.w & 0xffff, wy = best_win.w >> 16;
+            const int local_j = j >= n ? wx * wy : (j / w - best_win.z) * wx + (j % w - best_win.y);
+            const unsigned long long taken =
+                (unsigned long long)(lowered + (long long)best_cost * scale)
+                    << GCUT_FLOW_LOCAL_BITS |
+                (unsigned long long)local_j;
+            /* The freed object's first rows and the row's cost to it load while
+             * lane 0 moves the words. */
+            rev_rows next;
+            rev_rows_first(a, freed, side2, lane, &next);
+            const long long own_cost = a.arc_cost[own];
             int moved = 0;
             if (lane == 0) {
-                /* The new price first, so that a reader of the row's new arc sees it. */
-                atomicExch(&a.object[j], (unsigned long long)lowered << id_bits | claimed);
-                __threadfence();
-                unsigned long long taken = ((best_rw >> 32) + 1) << 32 | (unsigned)best_arc;
                 moved = atomicCAS(&a.row_word[best_row], best_rw, taken) != best_rw;
-                if (!moved) {
-                    atomicExch(&a.object[j], (unsigned long long)lowered << id_bits |
+                if (!moved) /* j is this warp's: nobody else writes it */
+                    store_word(&a.object[j], (unsigned long long)lowered << id_bits |
                                                  (unsigned long long)(best_row + 1));
-                    /* The row's old object is free now; this warp goes on with it. Its
-                     * owner may still be on its way (the warp that gave it to the row
-                     * writes it just after its compare-and-swap on the row): wait for
-                     * it, so that late write cannot land on the object freed here. */
-                    const unsigned long long held = freed_price << id_bits |
-                                                    (unsigned long long)(best_row + 1);
-                    const unsigned long long next = freed_price ? freed_price << id_bits |
-                                                                      claimed
-                                                                : 0ull;
-                    for (int spins = 0; atomicCAS(&a.object[freed], held, next) != held;
-                         spins++)
-                        if (spins == CHAIN_CAP) {
-                            a.scalars[GCUT_FLOW_S_STALLED] = 1;
-                            moved = 2;
-                            break;
-                        }
-                }
             }
             moved = __shfl_sync(FULL_MASK, moved, 0);
-            if (moved == 2)
-                break;
             __syncwarp();
             if (moved)
                 continue; /* the row moved meanwhile: look again */
-            if (!freed_price)
+            const unsigned long long freed_price =
+                (best_rw >> GCUT_FLOW_LOCAL_BITS) - (unsigned long long)(own_cost * scale);
+            if (lane == 0) {
+                /* The row's old object is free now; this warp goes on with it. Its
+                 * owner may still be on its way (the warp that gave it to the row
+                 * writes it just after its compare-and-swap on the row), so the
+                 * claim is a compare-and-swap on the word that write leaves. Its
+                 * first try overlaps the scan of the object's rows (which reads no
+                 * word of it); a retry, if any, waits until the scan is done and
+                 * before anything is written to the object. */
+                claim_held = freed_price << id_bits | (unsigned long long)(best_row + 1);
+                claim_after = freed_price ? freed_price << id_bits | claimed : 0ull;
+                claim_seen = atomicCAS(&a.object[freed], claim_held, claim_after);
+            }
+            if (!freed_price) { /* the freed object is free at price 0: the chain ends */
+                if (lane == 0 && !claim_wait(&a, freed, claim_held, claim_after, claim_seen))
+                    a.scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
-            j = freed;
+            }
+            j = freed, e = next;
         }
+        if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
+            atomicMax(chain_max, (long long)steps);
     }
+}
+
+/* A warp's values summed into *dst with one atomic (a whole RubberWhale
+ * level's sums on one address, one atomic a thread, cost half a
+ * millisecond a phase). Every lane of the warp calls it. */
+static __device__ __forceinline__ void warp_add(long long *dst, unsigned long long v)
+{
+    for (int off = FLOW_LANES / 2; off > 0; off /= 2)
+        v += __shfl_xor_sync(FULL_MASK, v, off);
+    if (threadIdx.x % FLOW_LANES == 0 && v)
+        atomicAdd((unsigned long long *)dst, v);
 }
 
 /* One thread an object: a free object's price into the gap; an owner that
@@ -481,17 +710,20 @@ static __global__ void __launch_bounds__(256)
 static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
-    unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
-    int owner = (int)(word & id_mask) - 1;
-    if (owner < 0) {
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], word >> id_bits);
-        return;
+    unsigned long long gap = 0, unowned = 0;
+    if (j < 2 * a.n) {
+        unsigned long long word = a.object[j], id_mask = (1ull << id_bits) - 1;
+        int owner = (int)(word & id_mask) - 1;
+        if (owner < 0)
+            gap = word >> id_bits;
+        else if (owner >= a.n || (a.row_word[owner] & LOCAL_MASK) == LOCAL_MASK ||
+                 a.arc_col[row_arc(a, owner)] != j)
+            unowned = 1;
     }
-    int k = (int)(unsigned)(a.row_word[owner] & 0xffffffffull);
-    if (owner >= a.n || a.arc_col[k] != j)
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
+    warp_add(&a.scalars[GCUT_FLOW_S_GAP], gap);
+    warp_add(&a.scalars[GCUT_FLOW_S_UNOWNED], unowned);
 }
 
 /* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
@@ -500,20 +732,25 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
-    int k = (int)(unsigned)(a.row_word[r] & 0xffffffffull);
-    unsigned long long id_mask = (1ull << id_bits) - 1;
-    if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
-        (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
-        atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_UNOWNED], 1ull);
-        return;
+    unsigned long long gap = 0, cost = 0, unowned = 0;
+    if (r < a.n) {
+        int k = row_arc(a, r);
+        unsigned long long id_mask = (1ull << id_bits) - 1;
+        if (k < a.row_ptr[r] || k >= a.row_ptr[r + 1] ||
+            (int)(a.object[a.arc_col[k]] & id_mask) != r + 1) {
+            unowned = 1;
+        } else {
+            gap = (unsigned long long)((long long)a.arc_cost[k] * scale +
+                                       (long long)(a.object[a.arc_col[k]] >> id_bits) -
+                                       row_dual(a, r, scale, id_bits));
+            cost = (unsigned long long)(long long)a.arc_cost[k];
+        }
     }
-    long long slack = (long long)a.arc_cost[k] * scale +
-                      (long long)(a.object[a.arc_col[k]] >> id_bits) - row_dual(a, r, scale, id_bits);
-    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_GAP], (unsigned long long)slack);
-    atomicAdd((unsigned long long *)&a.scalars[GCUT_FLOW_S_COST],
-              (unsigned long long)(long long)a.arc_cost[k]);
+    warp_add(&a.scalars[GCUT_FLOW_S_GAP], gap);
+    warp_add(&a.scalars[GCUT_FLOW_S_COST], cost);
+    warp_add(&a.scalars[GCUT_FLOW_S_UNOWNED], unowned);
 }
 
 /* One thread, after a phase (unless done): the phase counted; done when
@@ -547,7 +784,7 @@ static __global__ void vectors_kernel(gcut__flow_dassign a, float *__restrict__ 
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= a.n)
         return;
-    int q = a.arc_col[(int)(unsigned)(a.row_word[p] & 0xffffffffull)];
+    int q = a.arc_col[row_arc(a, p)];
     if (q >= a.n) {
         matched[p] = 0;
         occluded[p] = 1;
@@ -572,7 +809,26 @@ static __global__ void prices_kernel(gcut__flow_dassign a, long long scale, int 
     prices[i] = row_dual(a, i, scale, id_bits);
     prices[a.n + i] = -(long long)(a.object[i] >> id_bits);
     prices[2 * a.n + i] = -(long long)(a.object[a.n + i] >> id_bits);
-    row_to_col[i] = a.arc_col[(int)(unsigned)(a.row_word[i] & 0xffffffffull)];
+    row_to_col[i] = a.arc_col[row_arc(a, i)];
+}
+
+/* One thread: a phase statistic's time stamp (and, at the phase's start,
+ * its eps, whether it is skipped, the chain maxima cleared). */
+static __global__ void phase_stat_kernel(long long *st, int which, long long eps,
+                                         const long long *scalars)
+{
+#ifdef __CUDA_ARCH__
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    st[which] = (long long)t;
+#else
+    st[which] = 0;
+#endif
+    if (which == GCUT_FLOW_ST_START) {
+        st[GCUT_FLOW_ST_EPS] = eps;
+        st[GCUT_FLOW_ST_SKIPPED] = scalars[GCUT_FLOW_S_DONE];
+        st[GCUT_FLOW_ST_FWD_CHAIN] = st[GCUT_FLOW_ST_REV_CHAIN] = 0;
+    }
 }
 
 /* Bits for owner ids 1..rows and the claimed mark (all ones). */
@@ -598,10 +854,12 @@ extern "C" cudaError_t gcut__flow_assign_count_launch(gcut__flow_dassign *a, con
     cudaError_t err = cudaPeekAtLastError();
     if (err)
         return err;
-    if ((err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->count,
+    over_count_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a);
+    if ((err = cudaPeekAtLastError()) ||
+        (err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->count,
                                              a->row_ptr, a->n + 1, stream)) ||
         (err = cub::DeviceScan::ExclusiveSum(a->scan_temp, a->scan_temp_bytes, a->tcount,
-                                             a->t_ptr, a->n + 1, stream)))
+                                             a->t_over, a->n + 1, stream)))
         return err;
     totals_kernel<<<1, 1, 0, stream>>>(*a);
     return cudaPeekAtLastError();
@@ -612,6 +870,11 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
                                                      const uint64_t *sig1, const float *prior,
                                                      cudaStream_t stream)
 {
+    const size_t side = 2 * (size_t)a->radius + 1;
+    cudaError_t err = cudaMemsetAsync(a->t_row, 0xff, (size_t)a->n * side * side *
+                                                          sizeof *a->t_row, stream);
+    if (err)
+        return err;
     fill_kernel<<<blocks_for(a->n), 256, 0, stream>>>(*a, i0, i1, sig0, sig1, prior);
     return cudaPeekAtLastError();
 }
@@ -622,7 +885,14 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
-    const unsigned long long price_limit = 1ull << (63 - id_bits);
+    /* A price fits the object word beside the owner, and a row's value
+     * (scale cost + price) its word beside the arc index. */
+    const long long value_room = (1ll << (63 - GCUT_FLOW_LOCAL_BITS)) - maxcost * scale;
+    const unsigned long long price_limit =
+        value_room < 1 ? 1ull
+                       : (unsigned long long)value_room < 1ull << (63 - id_bits)
+                             ? (unsigned long long)value_room
+                             : 1ull << (63 - id_bits);
     /* The first eps: at most the cost bound over alpha squared, on the
      * schedule that reaches FLOW_EPS_END. A first phase at the bound over
      * alpha settles nothing the next one keeps: emulated, starting one phase
@@ -646,15 +916,25 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         return err;
     clear_objects_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects);
     for (;;) {
+        long long *st = a->phase_stats && *phases < GCUT_FLOW_STAT_PHASES
+                            ? a->phase_stats + (size_t)*phases * GCUT_FLOW_STATS
+                            : NULL;
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
-            a->row_ptr, a->arc_col, a->arc_cost, rows, scale, a->row_word, a->object, id_bits,
-            price_limit, eps, a->scalars);
+            a->row_win, a->arc_cost, rows, a->w, scale, a->row_word, a->object, id_bits,
+            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL,
+            a->butterfly);
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
                       trace_bids, trace_chain);
               trace_bids = trace_chain = 0;)
-        rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+        rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, scale, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
-            *a, scale, id_bits, eps);
+            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL, a->butterfly);
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_REVERSE, eps, a->scalars);
         TRACE(fprintf(stderr, " | reverse steps %lld longest chain %lld\n", trace_rev,
                       trace_chain);
               trace_rev = trace_chain = 0;)
@@ -666,6 +946,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         TRACE(fprintf(stderr, "n %d eps %lld: gap %lld of scale %lld%s\n", rows, eps,
                       a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
                       a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+        if (st)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_PROOF, eps, a->scalars);
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;

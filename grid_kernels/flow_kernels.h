@@ -80,14 +80,24 @@ typedef struct gcut__flow_dassign {
     int32_t *arc_col;     /* arcs: window arcs and the dummy, row by row */
     int32_t *arc_cost;    /* arcs, unscaled */
     int32_t *count;       /* n + 1: arcs a row, then the scan's input */
-    int32_t *t_ptr;       /* n + 1: each pixel object's rows (the transpose) */
-    int32_t *t_arc;       /* window arcs: the arc of each transpose entry */
-    int32_t *t_row;       /* window arcs: its row */
-    int32_t *tcount;      /* n + 1 */
+    int32_t *t_row;       /* 2 n (2R+1)^2: pixel object q's rows (the transpose):
+                           * the first (2R+1)^2 at q (2R+1)^2 (-1 after the last),
+                           * any more (a prior can crowd windows) at
+                           * n (2R+1)^2 + t_over[q] */
+    int32_t *t_cost;      /* as t_row: the cost of each transpose entry's arc */
+    int32_t *t_over;      /* n + 1: the scan of the entries past (2R+1)^2 */
+    int32_t *tcount;      /* n + 1: each pixel's rows, then those past (2R+1)^2 */
     int32_t *fill;        /* n: the transpose's fill positions */
+    int4 *row_win;        /* n: each row's first arc, its window's left and top, and
+                           * width | height << 16 (an arc's column without a load) */
     unsigned long long *object;   /* 2n: price << id_bits | (owner + 1) */
-    unsigned long long *row_word; /* n: version << 32 | the arc the row holds */
+    unsigned long long *row_word; /* n: in the reverse steps, the row's value (scale
+                                   * cost + price of what it holds) << GCUT_FLOW_LOCAL_BITS
+                                   * | its arc's index within the row; before them, only the
+                                   * index (GCUT_FLOW_LOCAL_FREE: the row holds nothing) */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
+    long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
+    int butterfly;          /* 1: the lanes' bests merged by shuffles (a bench's baseline) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
 } gcut__flow_dassign;
@@ -108,14 +118,33 @@ enum {
     GCUT_FLOW_SCALARS
 };
 
+/* Per-phase statistics of the auction, recorded only where phase_stats is
+ * set (a bench's diagnosis: where a phase's time goes); times are the
+ * device's global timer in ns. */
+enum {
+    GCUT_FLOW_ST_START = 0, /* the phase begins */
+    GCUT_FLOW_ST_FORWARD,   /* the forward auction ended */
+    GCUT_FLOW_ST_REVERSE,   /* the reverse steps ended */
+    GCUT_FLOW_ST_PROOF,     /* the proof's sums done */
+    GCUT_FLOW_ST_FWD_CHAIN, /* the longest forward chain (counted from 8 steps) */
+    GCUT_FLOW_ST_REV_CHAIN, /* the longest reverse chain (likewise) */
+    GCUT_FLOW_ST_EPS,       /* the phase's eps */
+    GCUT_FLOW_ST_SKIPPED,   /* 1 when the proof held before it (it did nothing) */
+    GCUT_FLOW_STATS
+};
+#define GCUT_FLOW_STAT_PHASES 64
+
+/* A row word's arc index bits: a row has at most 33^2 + 1 arcs (radius 16). */
+#define GCUT_FLOW_LOCAL_BITS 11
+#define GCUT_FLOW_LOCAL_FREE ((1 << GCUT_FLOW_LOCAL_BITS) - 1)
+
 /* Bytes CUB's scan needs for n + 1 entries. */
 cudaError_t gcut__flow_assign_scan_bytes(int n, size_t *bytes);
 
 /* Count each row's arcs (the window around p + round(prior) that lies in
  * frame 1, plus the dummy) and each pixel's rows, then the exclusive scans
- * into row_ptr and t_ptr; the total lands in the scalars. The arc arrays
- * must hold n ((2R+1)^2 + 1), the transpose's n (2R+1)^2, the most there
- * can be. */
+ * into row_ptr and t_over; the total lands in the scalars. The arc arrays
+ * must hold n ((2R+1)^2 + 1), the transpose's 2 n (2R+1)^2. */
 cudaError_t gcut__flow_assign_count_launch(gcut__flow_dassign *a, const float *prior,
                                            cudaStream_t stream);
 /* Write the arcs and costs (census signatures or grey frames) and the

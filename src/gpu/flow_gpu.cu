@@ -3,6 +3,7 @@
  * the flow and a few scalars per level (the assignment's proof, counts)
  * downloaded once at the end. One device block holds every buffer, carved
  * in 256-byte aligned pieces. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ typedef struct flow_dev {
     uint8_t *matched, *occluded;
     gcut__flow_dassign a;
     long long *scalars; /* GCUT_FLOW_SCALARS a level */
+    long long *stats;   /* GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS a level */
 } flow_dev;
 
 /* Carves aligned pieces out of one allocation; a first pass (base NULL)
@@ -91,18 +93,21 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->occluded = (uint8_t *)carve(c, nn);
     d->a.row_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.count = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
-    d->a.t_ptr = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
+    d->a.t_over = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.tcount = (int32_t *)carve(c, (nn + 1) * sizeof(int32_t));
     d->a.fill = (int32_t *)carve(c, nn * sizeof(int32_t));
+    d->a.row_win = (int4 *)carve(c, nn * sizeof(int4));
     d->a.arc_col = (int32_t *)carve(c, arcs * sizeof(int32_t));
     d->a.arc_cost = (int32_t *)carve(c, arcs * sizeof(int32_t));
-    d->a.t_arc = (int32_t *)carve(c, arcs * sizeof(int32_t));
-    d->a.t_row = (int32_t *)carve(c, arcs * sizeof(int32_t));
+    d->a.t_cost = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
+    d->a.t_row = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
     d->a.object = (unsigned long long *)carve(c, 2 * nn * sizeof(unsigned long long));
     d->a.row_word = (unsigned long long *)carve(c, nn * sizeof(unsigned long long));
     d->a.scan_temp = carve(c, scan_bytes);
     d->a.scan_temp_bytes = scan_bytes;
     d->scalars = (long long *)carve(c, (size_t)levels * GCUT_FLOW_SCALARS * sizeof(long long));
+    d->stats = (long long *)carve(c, (size_t)levels * GCUT_FLOW_STAT_PHASES * GCUT_FLOW_STATS *
+                                         sizeof(long long));
 }
 
 /* Allocate the block for n pixels (the finest level) and lay it out. */
@@ -143,6 +148,32 @@ static gcut_status check_level(gcut_context *ctx, const long long *sc, int level
     return GCUT_OK;
 }
 
+/* A benchmark's diagnosis of the auction (bench/flow_device.sh): with
+ * GCUT_FLOW_AUCTION_STATS=FILE in the environment, each phase's times and
+ * longest chains on the device are appended to FILE, one line a phase;
+ * nothing changes otherwise (no statistics are recorded). */
+static const char *stats_path(void)
+{
+    return getenv("GCUT_FLOW_AUCTION_STATS");
+}
+
+/* A benchmark's variants of the auction, to compare in one process tree
+ * on the device: GCUT_FLOW_AUCTION_ALPHA=A (2..64) divides eps by A
+ * between phases instead of AUCTION_ALPHA; GCUT_FLOW_AUCTION_BUTTERFLY=1
+ * merges the lanes' bests by shuffles instead of warp reductions. */
+static int auction_alpha(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_ALPHA");
+    int alpha = v ? atoi(v) : 0;
+    return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
+}
+
+static int auction_butterfly(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_BUTTERFLY");
+    return v && *v == '1';
+}
+
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -155,13 +186,38 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     a->occlusion_cost = o->occlusion_cost, a->motion_penalty = o->motion_penalty;
     a->scalars = scalars;
     cudaError_t err;
+    if (a->phase_stats &&
+        (err = cudaMemsetAsync(a->phase_stats, 0, GCUT_FLOW_STAT_PHASES * GCUT_FLOW_STATS *
+                                                      sizeof(long long), stream)))
+        return err;
     if ((err = cudaMemsetAsync(scalars, 0, GCUT_FLOW_SCALARS * sizeof *scalars, stream)) ||
         (err = gcut__flow_assign_count_launch(a, prior, stream)) ||
         (err = gcut__flow_assign_fill_launch(a, i0, i1, sig0, sig1, prior, stream)))
         return err;
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
-    return gcut__flow_assign_solve_launch(a, cost_bound(o), AUCTION_ALPHA, phases, stream);
+    a->butterfly = auction_butterfly();
+    return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(), phases, stream);
+}
+
+static void stats_append(const char *path, const long long *st, int level, int n, int phases)
+{
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    for (int p = 0; p < phases && p < GCUT_FLOW_STAT_PHASES; p++) {
+        const long long *q = st + (size_t)p * GCUT_FLOW_STATS;
+        if (q[GCUT_FLOW_ST_SKIPPED])
+            continue;
+        fprintf(f, "level %d n %d phase %d eps %lld forward_us %.1f reverse_us %.1f "
+                   "proof_us %.1f forward_chain %lld reverse_chain %lld\n",
+                level, n, p, q[GCUT_FLOW_ST_EPS],
+                (q[GCUT_FLOW_ST_FORWARD] - q[GCUT_FLOW_ST_START]) / 1e3,
+                (q[GCUT_FLOW_ST_REVERSE] - q[GCUT_FLOW_ST_FORWARD]) / 1e3,
+                (q[GCUT_FLOW_ST_PROOF] - q[GCUT_FLOW_ST_REVERSE]) / 1e3,
+                q[GCUT_FLOW_ST_FWD_CHAIN], q[GCUT_FLOW_ST_REV_CHAIN]);
+    }
+    fclose(f);
 }
 
 /* Level sizes by the CPU's rule (flow.c's pyramid_build). */
@@ -192,7 +248,7 @@ extern "C" gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *f
     if (st)
         return st;
     cudaStream_t stream = s->stream;
-    int lw[10], lh[10];
+    int lw[10], lh[10], level_phases[10];
     const int levels = level_sizes(width, height, o->levels, lw, lh);
     int64_t offset[10], pyramid_floats = 0;
     for (int l = 0; l < levels; l++) {
@@ -206,8 +262,14 @@ extern "C" gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *f
     int events = 0;
     long long *h_scalars = (long long *)malloc((size_t)levels * GCUT_FLOW_SCALARS *
                                                sizeof(long long));
-    if (!h_scalars)
+    const size_t stats_count = (size_t)levels * GCUT_FLOW_STAT_PHASES * GCUT_FLOW_STATS;
+    long long *h_stats = stats_path() ? (long long *)malloc(stats_count * sizeof *h_stats)
+                                      : NULL;
+    if (!h_scalars || (stats_path() && !h_stats)) {
+        free(h_scalars);
+        free(h_stats);
         return gcut__fail(ctx, GCUT_E_NOMEM, "flow: out of memory");
+    }
     memset(&d, 0, sizeof d);
     if ((st = dev_alloc(ctx, &d, n, raw_bytes, pyramid_floats, levels, o)))
         goto done;
@@ -236,6 +298,10 @@ extern "C" gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *f
             cudaEvent_t *e = ev + l * EV_PER_LEVEL;
             const float *prior = NULL;
             int phases = 0;
+            d.a.phase_stats = stats_path() ? d.stats + (size_t)l * GCUT_FLOW_STAT_PHASES *
+                                                          GCUT_FLOW_STATS
+                                           : NULL;
+            level_phases[l] = 0;
             GPU_CHECK(ctx, cudaEventRecord(e[EV_START], stream));
             if (l + 1 < levels) {
                 GPU_CHECK(ctx, gcut__flow_upsample_launch(d.level_flow, lw[l + 1], lh[l + 1],
@@ -249,6 +315,7 @@ extern "C" gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *f
             GPU_CHECK(ctx, assign_enqueue(&d.a, w, h, i0, i1, d.sig[0], d.sig[1], prior, o,
                                           d.scalars + l * GCUT_FLOW_SCALARS, e[EV_MATCHED],
                                           &phases, stream));
+            level_phases[l] = phases;
             GPU_CHECK(ctx, cudaEventRecord(e[EV_ASSIGNED], stream));
             GPU_CHECK(ctx, gcut__flow_assign_vectors_launch(&d.a, d.match_flow, d.matched,
                                                             d.occluded, stream));
@@ -273,7 +340,13 @@ extern "C" gcut_status gcut__flow_gpu_frames(gcut_context *ctx, const uint8_t *f
     GPU_CHECK(ctx, cudaMemcpyAsync(h_scalars, d.scalars,
                                    (size_t)levels * GCUT_FLOW_SCALARS * sizeof(long long),
                                    cudaMemcpyDeviceToHost, stream));
+    if (h_stats)
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_stats, d.stats, stats_count * sizeof *h_stats,
+                                       cudaMemcpyDeviceToHost, stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    for (int l = levels - 1; h_stats && l >= 0; l--)
+        stats_append(stats_path(), h_stats + (size_t)l * GCUT_FLOW_STAT_PHASES * GCUT_FLOW_STATS,
+                     l, lw[l] * lh[l], level_phases[l]);
     for (int l = levels - 1; l >= 0 && !st; l--) {
         const long long *sc = h_scalars + l * GCUT_FLOW_SCALARS;
         const cudaEvent_t *e = ev + l * EV_PER_LEVEL;
@@ -306,6 +379,7 @@ done:
         cudaEventDestroy(ev[k]);
     cudaFree(d.block);
     free(h_scalars);
+    free(h_stats);
     return st;
 }
 

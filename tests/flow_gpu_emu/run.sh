@@ -17,6 +17,10 @@
 #   CPU_BUILD: a build with -DGCUT_CUDA=OFF (its objects are linked in);
 #   EMU_FLAGS: added to every compile and the link (scripts/test.sh passes the
 #   sanitizers of its AddressSanitizer build, whose objects it links);
+#   EMU_LANES=32: warps of 32 lanes run in lockstep (fibers switched at each
+#   warp intrinsic; threads one warp after another), so the kernels' warp
+#   code paths (reductions, ballots, a lane's share of a scan) run as on a
+#   GPU; slower, for the checks' instances more than for RubberWhale;
 #   EMU_TRACE=1: each auction phase's bids, reverse steps and longest chain
 #   on stderr (counts of a sequential run);
 #   SEQUENCE_DIR: a Middlebury sequence (frame10.png, frame11.png, flow10.flo).
@@ -29,7 +33,9 @@ trap 'rm -rf "$out"' EXIT
 printf '#include <cuda_runtime.h>\nthread_local dim3 blockIdx, threadIdx;\ndim3 blockDim, gridDim;\n' >"$out/globals.cpp"
 extra=(${EMU_FLAGS:-})
 [ "${EMU_TRACE:-}" = 1 ] && extra+=(-DFLOW_ASSIGN_TRACE)
-flags=(-O2 -std=c++17 -w -DFLOW_LANES=1 "${extra[@]}" -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
+lanes=(-DFLOW_LANES=1)
+[ "${EMU_LANES:-1}" = 32 ] && lanes=(-DFLOW_LANES=32 -DEMU_LOCKSTEP)
+flags=(-O2 -std=c++17 -w "${lanes[@]}" "${extra[@]}" -include "$here/cuda_runtime.h" -I"$here" -I"$src/grid_kernels"
        -I"$src/src" -I"$src/include" -I"$build/include")
 for f in grid_kernels/flow_image.cu grid_kernels/flow_refine.cu grid_kernels/flow_assign.cu \
          src/gpu/flow_gpu.cu; do
