@@ -23,9 +23,7 @@ its scribbles1 strokes nearest) to 1152x864 (1mp), 2304x1728 (4mp) and
    same solve's CUDA-event time, both medians of R; the floor = bytes up /
    pinned H2D + bytes down / pinned D2H; goal e2e <= kernel + 1.3 x floor.
    Each row carries the trace of its median solve (`--trace`): the stages'
-   medians are tabled per size. --compare: each image also with the
-   transfers through two pinned halves (`--halves`, as before the staging
-   pool), right after, in the same process tree.
+   medians are tabled per size.
 3. `gcut segment -q --json -d gpu --seeds S -o mask.png IMAGE` at 4 MP per
    image: the process's wall time and gcut's stages; with --eager also the
    same under CUDA_MODULE_LOADING=EAGER; with --cpu the CPU's run too (up to
@@ -155,27 +153,24 @@ def grid_section(a, bench, names, inputs, link, out, raw, t_start):
             "Per image: e2e / kernel ms (medians of %d solves, each of a fresh grid; kernel from "
             "the same solves), the floor (MB up and down at the pinned rates), e2e / (kernel + "
             "1.3 floor): the goal is <= 1; first: the first solve of the process (device "
-            "buffers and pinned halves made). ok: every flow equal, the proof verified.\n"
+            "buffers and pinned staging made). ok: every flow equal, the proof verified.\n"
             % a.reps,
             "| size | image | first ms | e2e ms | kernel ms | floor ms | e2e/(kernel+1.3 floor) "
             "| ok |", "|---|---|---|---|---|---|---|---|")
     rows = raw.setdefault("grid", {})
-    modes = ["pool", "halves"] if a.compare else ["pool"]
-    for tag, n, mode in ((t, n, m) for t in a.sizes.split(",") for n in names for m in modes):
-        tag_mode = tag if mode == "pool" else tag + " halves"
+    for tag, n in ((t, n) for t in a.sizes.split(",") for n in names):
         if time.perf_counter() - t_start > a.budget:
-            out.add("| %s | %s | skipped (--budget %d s) |" % (tag_mode, n, a.budget))
+            out.add("| %s | %s | skipped (--budget %d s) |" % (tag, n, a.budget))
             continue
         image, seeds = inputs[(n, tag)]
         cmd = [bench, "--reps", str(a.reps), "--conn", "8", "--trace"]
-        cmd += ["--halves"] if mode == "halves" else []
         dump = os.path.join(a.work, "graph.bin")
         if tag == "1mp" and a.bk:
             cmd += ["--bk"] + (["--dump", dump] if a.pymaxflow else [])
         r, _, err = run_json(cmd + [image, seeds])
         if not r:
             failed += 1
-            out.add("| %s | %s | failed: %s |" % (tag_mode, n, err.splitlines()[-1][:120] if err else "?"))
+            out.add("| %s | %s | failed: %s |" % (tag, n, err.splitlines()[-1][:120] if err else "?"))
             continue
         r["floor_ms"] = r["bytes_up"] / rate_up + r["bytes_down"] / rate_down
         r["ratio"] = r["e2e_ms"] / (r["kernel_ms"] + 1.3 * r["floor_ms"])
@@ -189,12 +184,12 @@ def grid_section(a, bench, names, inputs, link, out, raw, t_start):
                 r["pymaxflow_ms"] = "failed"
             os.remove(dump)
         failed += not r["ok"]
-        rows.setdefault(tag_mode, []).append(r)
+        rows.setdefault(tag, []).append(r)
         out.add("| %s | %s | %.1f | %.2f | %.2f | %.2f | %.2f | %s |" % (
-            tag_mode, n, r["first_ms"], r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
+            tag, n, r["first_ms"], r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
             "yes" if r["ok"] else "NO"), echo=False)
         print("grid %s %s: e2e %.2f kernel %.2f floor %.2f ratio %.2f %s" % (
-            tag_mode, n, r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
+            tag, n, r["e2e_ms"], r["kernel_ms"], r["floor_ms"], r["ratio"],
             "ok" if r["ok"] else "WRONG"), flush=True)
     out.add("\nMedian (worst) over the images:\n",
             "| size | images | e2e ms | kernel ms | e2e - kernel ms | floor ms | "
@@ -336,8 +331,6 @@ def main():
     ap.add_argument("--bk", action="store_true", help="BK on each 1 MP graph too")
     ap.add_argument("--pymaxflow", action="store_true", help="and PyMaxflow (with --bk)")
     ap.add_argument("--no-grid", action="store_true", help="skip step 2")
-    ap.add_argument("--compare", action="store_true",
-                    help="step 2 also through the two pinned halves (--halves)")
     ap.add_argument("--no-segment", action="store_true", help="skip step 3")
     ap.add_argument("--eager", action="store_true",
                     help="segment again under CUDA_MODULE_LOADING=EAGER")

@@ -3,7 +3,7 @@
  *
  * Usage: grid-e2e-bench --link [--hold MB] [--exit-now]
  *        grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] [--trace]
- *                       [--halves] IMAGE SEEDS
+ *                       IMAGE SEEDS
  *
  * --link: CUDA's start-up in this fresh process (cudaFree(0) before any
  * other CUDA call), then the host<->device bandwidth of 64 MiB copies,
@@ -24,15 +24,14 @@
  * gcut_grid_solve() (e2e) and the run's CUDA-event time (kernel), and the
  * bytes a solve moves (the capacities up, one label byte a node down). The
  * first solve (which also allocates the device buffers and the pinned
- * halves) is reported apart; every solve's flow must equal the first's,
+ * staging ring) is reported apart; every solve's flow must equal the first's,
  * whose proof gcut_grid_verify() checks (fetching the residuals, before
  * the timed solves). --bk: BK on the same graph too (flow compared). --dump FILE:
  * the graph in gpu_grid_pymaxflow.py's raw format. --trace: where the
  * timed solve of the median e2e time spent it ("trace": host stamps in ms
  * from the call, the copies' span on the stream by CUDA events, the host
  * threads' copy and wait times; src/gpu/grid_gpu.cu records them).
- * --halves: the transfers through two pinned halves in 2D copies, as
- * before the staging pool (for comparison). One JSON line. */
+ * One JSON line. */
 #define _POSIX_C_SOURCE 200809L
 #include <cuda_runtime.h>
 #include <math.h>
@@ -48,7 +47,6 @@
 
 /* Bench-only hooks of src/gpu/grid_gpu.cu (declared in gpu/gpu_state.h,
  * a CUDA header). */
-gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on);
 gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf, size_t size);
 
 #define TRACE_CHARS 640
@@ -291,7 +289,7 @@ static int load_inputs(gcut_context *ctx, const char *image, const char *seeds, 
 
 int main(int argc, char **argv)
 {
-    int reps = 9, conn = 8, bk = 0, link = 0, hold_mb = 0, exit_now = 0, trace = 0, halves = 0;
+    int reps = 9, conn = 8, bk = 0, link = 0, hold_mb = 0, exit_now = 0, trace = 0;
     const char *dump_path = NULL, *image = NULL, *seeds = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--link"))
@@ -308,8 +306,6 @@ int main(int argc, char **argv)
             bk = 1;
         else if (!strcmp(argv[i], "--trace"))
             trace = 1;
-        else if (!strcmp(argv[i], "--halves"))
-            halves = 1;
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
             dump_path = argv[++i];
         else if (!image)
@@ -322,7 +318,7 @@ int main(int argc, char **argv)
     if (!image || !seeds || reps < 1 || (conn != 4 && conn != 8)) {
         fprintf(stderr, "Usage: grid-e2e-bench --link [--hold MB] [--exit-now]\n"
                         "       grid-e2e-bench [--reps N] [--conn 4|8] [--bk] [--dump FILE] "
-                        "[--trace] [--halves] IMAGE SEEDS\n");
+                        "[--trace] IMAGE SEEDS\n");
         return 2;
     }
     gcut_options opt;
@@ -332,10 +328,6 @@ int main(int argc, char **argv)
     if (gcut_context_create(&opt, &ctx))
         return 1;
     gcut_context_warm_device(ctx);
-    if (halves && gcut__gpu_grid_xfer_halves(ctx, 1)) {
-        fprintf(stderr, "grid-e2e-bench: %s\n", gcut_last_error(ctx));
-        return 1;
-    }
     uint8_t *px = NULL, *seed = NULL;
     int w = 0, h = 0;
     if (load_inputs(ctx, image, seeds, &px, &seed, &w, &h))
@@ -433,10 +425,10 @@ int main(int argc, char **argv)
     printf("{\"image\": \"%s\", \"width\": %d, \"height\": %d, \"conn\": %d, \"flow\": %lld, "
            "\"first_ms\": %.3f, \"e2e_ms\": %.3f, \"e2e_worst_ms\": %.3f, \"kernel_ms\": %.3f, "
            "\"over_ms\": %.3f, \"over_worst_ms\": %.3f, \"bytes_up\": %.0f, \"bytes_down\": %.0f, "
-           "\"verify_ms\": %.1f, \"bk_ms\": %.1f, \"halves\": %d, \"ok\": %s%s%s}\n",
+           "\"verify_ms\": %.1f, \"bk_ms\": %.1f, \"ok\": %s%s%s}\n",
            image, w, h, conn, (long long)flow, first_ms, bench_median(e2e, reps), worst_e2e,
            bench_median(kernel, reps), bench_median(over, reps), worst_over, nodes * 4 * (conn + 2), nodes,
-           verify_ms, bk_ms, halves, verified && same && bk_same ? "true" : "false",
+           verify_ms, bk_ms, verified && same && bk_same ? "true" : "false",
            trace ? ", \"trace\": " : "", trace ? traces + (size_t)mid * TRACE_CHARS : "");
     free(traces);
     free(e2e);

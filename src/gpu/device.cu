@@ -67,10 +67,7 @@ static void free_grid_buffers(gcut__gpu *s)
     cudaFree(s->dg.queued);
     cudaFree(s->dg.queue);
     cudaFree(s->d_labels);
-    cudaFreeHost(s->pinned);
     memset(&s->dg, 0, sizeof s->dg);
-    s->pinned = NULL;
-    s->pinned_half = 0;
     s->grid_nodes = 0;
     s->grid_ndirs = 0;
     s->grid_tiles = 0;
@@ -166,8 +163,6 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out)
     GPU_CHECK(ctx, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     GPU_CHECK(ctx, cudaEventCreate(&s->start));
     GPU_CHECK(ctx, cudaEventCreate(&s->stop));
-    GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[0], cudaEventDisableTiming));
-    GPU_CHECK(ctx, cudaEventCreateWithFlags(&s->staged[1], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaMallocHost((void **)&s->h_counters,
                                   GCUT_CNT_SLOTS * sizeof(unsigned long long)));
     ctx->gpu = s;
@@ -193,10 +188,6 @@ extern "C" void gcut__gpu_release(gcut_context *ctx)
     free_grid_buffers(s);
     gcut__gpu_release_graph(ctx);
     cudaFreeHost(s->h_counters);
-    if (s->staged[0])
-        cudaEventDestroy(s->staged[0]);
-    if (s->staged[1])
-        cudaEventDestroy(s->staged[1]);
     if (s->start)
         cudaEventDestroy(s->start);
     if (s->stop)

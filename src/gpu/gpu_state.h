@@ -25,7 +25,6 @@ typedef struct gcut__gpu {
     char name[256];
     cudaStream_t stream;
     cudaEvent_t start, stop;
-    cudaEvent_t staged[2];   /* the copy out of each pinned half is done */
 
     /* The grid's device buffers, grown on demand and reused across solves. */
     gcut__dgrid dg;
@@ -43,13 +42,7 @@ typedef struct gcut__gpu {
     void *grid_warm;
     long long warm_starts, cold_starts; /* warm re-solves' starts, over the context's life */
 
-    /* Pinned staging for transfers: two halves, used in turn. */
-    unsigned char *pinned;
-    size_t pinned_half;
     unsigned long long *h_counters; /* pinned, GCUT_CNT_SLOTS */
-    /* Bench only: transfers through the two halves above, in 2D copies of
-     * the host's pitch, as before the staging pool (for comparison). */
-    int xfer_halves;
     gcut__gpu_xfer_trace xfer_trace;
 
     /* General graphs' buffers and state (src/gpu/graph_gpu*.cu), or NULL. */
@@ -95,10 +88,8 @@ gcut_status gcut__gpu_acquire(gcut_context *ctx, gcut__gpu **out);
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Bench only (grid-e2e-bench declares them too): the transfers through the
- * two halves (on = 1) or the staging pool (0, the default); the last
- * grid's trace as one JSON object, its stamps in ms after `t0`. */
-gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on);
+/* Bench only (grid-e2e-bench declares it too): the last grid's transfer
+ * trace as one JSON object, its stamps in ms after `t0`. */
 gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf, size_t size);
 #ifdef __cplusplus
 }

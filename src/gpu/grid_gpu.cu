@@ -27,13 +27,6 @@ extern "C" {
 
 #define THREADS 256
 
-/* Bytes of a pinned half of the bench-only halves path (xfer_halves). */
-#define STAGE_BYTES ((size_t)16 << 20)
-
-/* Threads of the halves path: one core copies about 10 GB/s, a
- * host-to-device link 25 to 55 GB/s. */
-#define STAGE_THREADS 8
-
 /* The staging pool's threads, at most: enough that their copies between
  * pageable and pinned memory (5 to 10 GB/s a core) outrun the link. */
 #define POOL_THREADS 12
@@ -116,169 +109,6 @@ typedef struct xfer_array {
     unsigned char *dev;
     size_t row_bytes, dev_pitch;
 } xfer_array;
-
-/* ---- bench only: batches through two pinned halves ---------------------- */
-
-/* A batch: consecutive rows of one or more arrays, packed into a half. */
-typedef struct xfer_batch {
-    const xfer_array *arrays;
-    unsigned char *pinned;
-    int to_pinned;  /* 1: host -> pinned (upload), 0: pinned -> host */
-    int count;
-    size_t bytes;
-    struct {
-        int array;
-        size_t row0, rows, offset; /* offset: where its bytes start in the half */
-    } piece[GCUT__MAX_DIRS + 3];
-} xfer_batch;
-
-/* The next batch from (*array, *row) on, at most `half` bytes; 0 when done. */
-static int next_batch(const xfer_array *a, int n, size_t rows, int *array, size_t *row,
-                      size_t half, xfer_batch *b)
-{
-    b->arrays = a;
-    b->count = 0;
-    b->bytes = 0;
-    while (*array < n && b->count < (int)(sizeof b->piece / sizeof b->piece[0])) {
-        const size_t room = (half - b->bytes) / a[*array].row_bytes;
-        if (room == 0)
-            break;
-        const size_t take = room < rows - *row ? room : rows - *row;
-        b->piece[b->count].array = *array;
-        b->piece[b->count].row0 = *row;
-        b->piece[b->count].rows = take;
-        b->piece[b->count].offset = b->bytes;
-        b->count++;
-        b->bytes += take * a[*array].row_bytes;
-        *row += take;
-        if (*row == rows) {
-            (*array)++;
-            *row = 0;
-        }
-    }
-    return b->count > 0;
-}
-
-/* Bytes [begin, end) of the batch between the host arrays and the half. */
-static void copy_range(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)part;
-    const xfer_batch *b = (const xfer_batch *)arg;
-    for (int k = 0; k < b->count; k++) {
-        const xfer_array *a = &b->arrays[b->piece[k].array];
-        const size_t lo = b->piece[k].offset, hi = lo + b->piece[k].rows * a->row_bytes;
-        const size_t from = (size_t)begin > lo ? (size_t)begin : lo;
-        const size_t to = (size_t)end < hi ? (size_t)end : hi;
-        if (from >= to)
-            continue;
-        unsigned char *host = a->host + b->piece[k].row0 * a->row_bytes + (from - lo);
-        unsigned char *pinned = b->pinned + from;
-        if (b->to_pinned)
-            memcpy(pinned, host, to - from);
-        else
-            memcpy(host, pinned, to - from);
-    }
-}
-
-static void copy_batch(gcut_context *ctx, xfer_batch *b)
-{
-    int parts = (int)(b->bytes >> 20); /* a thread per MiB at least */
-    if (parts > STAGE_THREADS)
-        parts = STAGE_THREADS;
-    const int cpus = gcut__thread_count(ctx->options.threads, INT64_MAX);
-    if (parts > cpus)
-        parts = cpus;
-    gcut__parallel_for(parts < 1 ? 1 : parts, (int64_t)b->bytes, copy_range, b);
-}
-
-/* Host -> device. Returns with the last copies queued on the stream. */
-static gcut_status halves_up(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                             size_t rows)
-{
-    gcut_status st = GCUT_OK;
-    int array = 0, k = 0;
-    size_t row = 0;
-    xfer_batch b;
-    while (next_batch(a, n, rows, &array, &row, s->pinned_half, &b)) {
-        b.pinned = s->pinned + (size_t)k * s->pinned_half;
-        b.to_pinned = 1;
-        GPU_CHECK(ctx, cudaEventSynchronize(s->staged[k])); /* the half's last copy is done */
-        copy_batch(ctx, &b);
-        for (int p = 0; p < b.count; p++) {
-            const xfer_array *x = &a[b.piece[p].array];
-            GPU_CHECK(ctx, cudaMemcpy2DAsync(x->dev + b.piece[p].row0 * x->dev_pitch,
-                                             x->dev_pitch, b.pinned + b.piece[p].offset,
-                                             x->row_bytes, x->row_bytes, b.piece[p].rows,
-                                             cudaMemcpyHostToDevice, s->stream));
-        }
-        GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
-        k ^= 1;
-    }
-fail:
-    return st;
-}
-
-/* Device -> host, after what the stream holds; done on return. Batch k's
- * copy out of its half overlaps batch k + 1's copy into the other. */
-static gcut_status halves_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                               size_t rows)
-{
-    gcut_status st = GCUT_OK;
-    int array = 0, k = 0, pending = -1;
-    size_t row = 0;
-    xfer_batch b[2];
-    for (;;) {
-        const int more = next_batch(a, n, rows, &array, &row, s->pinned_half, &b[k]);
-        if (more) {
-            b[k].pinned = s->pinned + (size_t)k * s->pinned_half;
-            b[k].to_pinned = 0;
-            for (int p = 0; p < b[k].count; p++) {
-                const xfer_array *x = &a[b[k].piece[p].array];
-                GPU_CHECK(ctx, cudaMemcpy2DAsync(b[k].pinned + b[k].piece[p].offset,
-                                                 x->row_bytes,
-                                                 x->dev + b[k].piece[p].row0 * x->dev_pitch,
-                                                 x->dev_pitch, x->row_bytes, b[k].piece[p].rows,
-                                                 cudaMemcpyDeviceToHost, s->stream));
-            }
-            GPU_CHECK(ctx, cudaEventRecord(s->staged[k], s->stream));
-        }
-        if (pending >= 0) {
-            GPU_CHECK(ctx, cudaEventSynchronize(s->staged[pending]));
-            copy_batch(ctx, &b[pending]);
-            pending = -1;
-        }
-        if (!more)
-            break;
-        pending = k;
-        k ^= 1;
-    }
-fail:
-    return st;
-}
-
-/* The pinned halves, sized for `g`: all its graph when it is small, else
- * STAGE_BYTES, never less than a row. Made at the first transfer, not with
- * the device buffers: a graph built on the device never needs them, and
- * pinning costs about a millisecond per few MiB. */
-static gcut_status ensure_pinned(gcut_grid *g, gcut__gpu *s)
-{
-    gcut_context *ctx = g->ctx;
-    gcut_status st = GCUT_OK;
-    const size_t graph = (size_t)g->n_padded * sizeof(int32_t) * (size_t)(g->ndirs + 2);
-    const size_t row = (size_t)g->pitch * sizeof(int32_t);
-    size_t half = graph < STAGE_BYTES ? graph : STAGE_BYTES;
-    half = half > row ? half : row;
-    if (half <= s->pinned_half)
-        return GCUT_OK;
-    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream)); /* no copy still reads the old halves */
-    cudaFreeHost(s->pinned);
-    s->pinned = NULL;
-    s->pinned_half = 0;
-    GPU_CHECK(ctx, cudaMallocHost((void **)&s->pinned, 2 * half));
-    s->pinned_half = half;
-fail:
-    return st;
-}
 
 /* ---- the staging pool ---------------------------------------------------- */
 
@@ -630,38 +460,14 @@ fail:
 /* Host -> device, `g`'s arrays; returns with the copies queued. */
 static gcut_status xfer_up(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n, size_t rows)
 {
-    if (!s->xfer_halves)
-        return stage_transfer(g->ctx, s, a, n, rows, 1);
-    gcut_context *ctx = g->ctx;
-    stage_pool *pool = NULL; /* its marks time the copies */
-    gcut_status st = pool_get(ctx, s, 0, &pool);
-    if (!st)
-        st = ensure_pinned(g, s);
-    if (st)
-        return st;
-    GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
-    if ((st = halves_up(ctx, s, a, n, rows)))
-        return st;
-    GPU_CHECK(ctx, cudaEventRecord(pool->mark[1], s->stream));
-    s->xfer_trace.copy_ms = s->xfer_trace.wait_ms = 0;
-    s->xfer_trace.up_bytes = 0;
-    for (int k = 0; k < n; k++)
-        s->xfer_trace.up_bytes += (long long)(rows * a[k].row_bytes);
-    s->xfer_trace.chunks = 0;
-    s->xfer_trace.workers = 0;
-    s->xfer_trace.timed = 1;
-fail:
-    return st;
+    return stage_transfer(g->ctx, s, a, n, rows, 1);
 }
 
 /* Device -> host, `g`'s arrays; done on return. */
 static gcut_status xfer_down(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n,
                              size_t rows)
 {
-    if (!s->xfer_halves)
-        return stage_transfer(g->ctx, s, a, n, rows, 0);
-    gcut_status st = ensure_pinned(g, s);
-    return st ? st : halves_down(g->ctx, s, a, n, rows);
+    return stage_transfer(g->ctx, s, a, n, rows, 0);
 }
 
 /* The grid's residual arrays as a transfer (the device's from `s`). */
@@ -764,18 +570,14 @@ fail:
 }
 
 /* Zero what the upload leaves: the rows below the host's raster (the tail
- * of the last tiles), and through the halves the columns right of the
- * host's pitch (the pool's rows come with them zeroed). */
+ * of the last tiles; the columns right of the host's pitch come up zeroed
+ * with their rows). */
 static cudaError_t zero_margins(gcut_grid *g, gcut__gpu *s, int32_t *d)
 {
     const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
     const size_t host_rows = (size_t)g->height + 2;
     cudaError_t err = cudaSuccess;
-    if (s->xfer_halves && s->dg.pitch > g->pitch)
-        err = cudaMemset2DAsync(d + g->pitch, dev_pitch, 0,
-                                (size_t)(s->dg.pitch - g->pitch) * sizeof(int32_t), host_rows,
-                                s->stream);
-    if (err == cudaSuccess && (size_t)s->dg.rows > host_rows)
+    if ((size_t)s->dg.rows > host_rows)
         err = cudaMemsetAsync((unsigned char *)d + host_rows * dev_pitch, 0,
                               ((size_t)s->dg.rows - host_rows) * dev_pitch, s->stream);
     return err;
@@ -974,15 +776,6 @@ extern "C" gcut_status gcut__gpu_grid_stats_get(gcut_context *ctx, gcut__gpu_gri
     return GCUT_OK;
 }
 
-extern "C" gcut_status gcut__gpu_grid_xfer_halves(gcut_context *ctx, int on)
-{
-    gcut__gpu *s = NULL;
-    gcut_status st = gcut__gpu_acquire(ctx, &s);
-    if (!st)
-        s->xfer_halves = on;
-    return st;
-}
-
 extern "C" gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double t0, char *buf,
                                                       size_t size)
 {
@@ -1000,9 +793,9 @@ extern "C" gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double 
              "{\"upload_in\": %.3f, \"reserved\": %.3f, \"queued\": %.3f, \"checked\": %.3f, "
              "\"finish_in\": %.3f, \"finish_out\": %.3f, \"h2d_span_ms\": %.3f, "
              "\"copy_ms\": %.3f, \"wait_ms\": %.3f, \"up_bytes\": %lld, \"chunks\": %d, "
-             "\"threads\": %d, \"halves\": %d}",
+             "\"threads\": %d}",
              t->upload_in - t0, t->reserved - t0, t->queued - t0, t->checked - t0,
              t->finish_in - t0, t->finish_out - t0, h2d_ms, t->copy_ms, t->wait_ms, t->up_bytes,
-             t->chunks, t->workers, s->xfer_halves);
+             t->chunks, t->workers);
     return GCUT_OK;
 }
