@@ -489,9 +489,11 @@ gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s)
         return GCUT_OK;
     s->res_owner = NULL;
     owner->res_on_device = 0;
+    gcut_status st = gcut__grid_alloc_solution(owner); /* owner->ctx is ctx */
     xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(owner, s, a);
-    gcut_status st = xfer_down(owner, s, a, n, (size_t)owner->height + 2); /* owner->ctx is ctx */
+    if (!st)
+        st = xfer_down(owner, s, a, n, (size_t)owner->height + 2);
     (void)ctx;
     if (st)
         owner->solved = 0; /* its proof is gone: verify says so, never reads stale arrays */
@@ -696,7 +698,7 @@ extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
     gcut_status st = gcut__gpu_acquire(ctx, &s);
     if (st)
         return st;
-    if ((st = download_labels(g, s)))
+    if ((st = gcut__grid_alloc_solution(g)) || (st = download_labels(g, s)))
         return st;
     xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(g, s, a);

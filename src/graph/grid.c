@@ -285,15 +285,20 @@ gcut_status gcut_grid_get_edge(const gcut_grid *g, int x, int y, gcut_dir dir, i
     return GCUT_OK;
 }
 
+gcut_status gcut__grid_alloc_labels(gcut_grid *g)
+{
+    if (!g->label && !(g->label = malloc((size_t)g->n_padded)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "grid: out of memory for the labels");
+    return GCUT_OK;
+}
+
 gcut_status gcut__grid_alloc_solution(gcut_grid *g)
 {
     size_t n = (size_t)g->n_padded;
     for (int d = 0; d < g->ndirs; d++)
         if (!g->res[d] && !(g->res[d] = gcut__big_alloc(n * sizeof(int32_t))))
             return gcut__fail(g->ctx, GCUT_E_NOMEM, "grid: out of memory for the residuals");
-    if (!g->label && !(g->label = malloc(n)))
-        return gcut__fail(g->ctx, GCUT_E_NOMEM, "grid: out of memory for the labels");
-    return GCUT_OK;
+    return gcut__grid_alloc_labels(g);
 }
 
 gcut_status gcut__grid_check_overflow_node(gcut_grid *g, int32_t i)

@@ -90,6 +90,10 @@ const char *gcut__dir_name(int dir);
 /* Allocate the solution arrays (res, label) if not yet there. */
 gcut_status gcut__grid_alloc_solution(gcut_grid *g);
 
+/* Allocate the label array alone if not yet there: a GPU solve leaves its
+ * residuals on the device, and their host arrays are made when fetched. */
+gcut_status gcut__grid_alloc_labels(gcut_grid *g);
+
 /* Check that no pixel's incident capacity could overflow int32 during a
  * solve: for every pixel, source + sink + the sum over its arcs of
  * (out + in) capacity fits in int32. Names the pixel otherwise. */

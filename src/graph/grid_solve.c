@@ -75,8 +75,10 @@ gcut_status gcut__grid_run_solver(gcut_grid *g, const gcut__grid_solver *s,
     if (g->res_on_device)
         gcut__gpu_grid_forget(g);
     gcut_status st = s->gpu_variant < 0 ? gcut__grid_check_overflow(g) : GCUT_OK;
+    /* A GPU solve's residuals stay on the device until fetched: making their
+     * host arrays here cost most of a millisecond at 1 MP for nothing. */
     if (!st)
-        st = gcut__grid_alloc_solution(g);
+        st = s->gpu_variant < 0 ? gcut__grid_alloc_solution(g) : gcut__grid_alloc_labels(g);
     /* BK keeps its flow and trees for a warm re-solve, the GPU's tiled
      * solver its flow on the device; any other solver's residuals end that. */
     if (!st && s->solve == gcut__bk_grid_solve)
