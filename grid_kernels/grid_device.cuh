@@ -42,23 +42,6 @@ static __device__ __forceinline__ void block_add(unsigned long long *sum, unsign
         atomicAdd(sum, value);
 }
 
-/* Add `sign` (+1 or -1) times one pixel at `level` into g.level_count, for
- * every thread of the warp (all must call; -1 or a level outside 2 ..
- * tiles - 1 adds nothing): one atomic per distinct level of the warp. A
- * subtraction that empties its level lowers GCUT_CNT_GAP to it. */
-static __device__ __forceinline__ void gcut__level_add(const gcut__dgrid &g, int level, int sign)
-{
-    const int counted = level >= 2 && level < g.tiles_x * g.tiles_y;
-    const unsigned peers = __match_any_sync(0xffffffffu, counted ? level : -1);
-    if (!counted || (int)(threadIdx.x & 31) != __ffs(peers) - 1)
-        return;
-    const int n = __popc(peers);
-    if (sign > 0)
-        atomicAdd(&g.level_count[level], n);
-    else if (atomicSub(&g.level_count[level], n) == n)
-        atomicMin(&g.counters[GCUT_CNT_GAP], (unsigned long long)level);
-}
-
 /* Flag `tile` in flag[out] and, the first time, append it to list[out]. */
 static __device__ __forceinline__ void gcut__mark_tile(const gcut__dgrid &g, int out, int tile)
 {

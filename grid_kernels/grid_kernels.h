@@ -54,8 +54,6 @@ enum {
     GCUT_CNT_CUTOFF_PX,     /* diagnosis: pixels of infinite height */
     GCUT_CNT_CUTOFF_EXCESS, /* diagnosis: excess held by them (it stays on the source side) */
     GCUT_CNT_ACTIVE_EXCESS, /* diagnosis: excess held by active pixels */
-    GCUT_CNT_GAP,           /* the lowest level that push runs emptied since the relabel, else
-                               GCUT_HEIGHT_INF (the gap heuristic, grid_tiled.cu) */
     GCUT_CNT_SLOTS = 24
 };
 
@@ -76,8 +74,6 @@ typedef struct gcut__dgrid {
     int32_t *touched;    /* relabel (keep): per tile, 1 once its first pass reset a pixel */
     unsigned long long *queue; /* worklist: queue_cap slots (grid_relabel.cu) */
     long long queue_cap;
-    int32_t *level_count; /* gap heuristic: pixels at each height 2 .. tiles - 1, or NULL (off);
-                             the run lends it `touched`, which only keep uses */
 } gcut__dgrid;
 
 /* Cancel min(source, sink) at every pixel into GCUT_CNT_CANCELLED and sum the
@@ -114,11 +110,6 @@ cudaError_t gcut__grid_count_active_launch(const gcut__dgrid *g, int out, int he
  * pixels, added into their GCUT_CNT_ slots (zeroed by the relabel's prep). */
 cudaError_t gcut__grid_diagnose_launch(const gcut__dgrid *g, cudaStream_t stream);
 
-/* After the relabel, with g->level_count: the pixels at each height from 2
- * to tiles - 1 into level_count (zeroed by the relabel's prep), which the
- * push launches then keep up to date (grid_tiled.cu). */
-cudaError_t gcut__grid_level_count_launch(const gcut__dgrid *g, cudaStream_t stream);
-
 /* Sum the final sink residuals into GCUT_CNT_SINK_END. */
 cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream);
 
@@ -128,9 +119,7 @@ cudaError_t gcut__grid_sink_sum_launch(const gcut__dgrid *g, cudaStream_t stream
  * with `cap_margin` > 0 a pixel whose relabel would lift it above the
  * last global relabel's largest finite height (GCUT_CNT_HEIGHT_MAX) plus
  * the margin goes to infinite height instead (it waits for the next
- * global relabel, which sets every height again); with level_count as
- * well, so does every pixel above a level that the pushes emptied (the
- * gap, GCUT_CNT_GAP);
+ * global relabel, which sets every height again);
  * the tiles that still have work or received flow go to flag[1 - in] and
  * list[1 - in], which must be empty (flag zero, count zero) on entry. On
  * return flag[in] is all zero and list[in]'s count is zero again, so

@@ -103,7 +103,6 @@ static __device__ __forceinline__ void reset_counters(const gcut__dgrid &g,
     g.counters[GCUT_CNT_CUTOFF_PX] = 0;
     g.counters[GCUT_CNT_CUTOFF_EXCESS] = 0;
     g.counters[GCUT_CNT_ACTIVE_EXCESS] = 0;
-    g.counters[GCUT_CNT_GAP] = GCUT_HEIGHT_INF;
 }
 
 /* The relabel's queue and counters, reset by the prep's blocks: every tile
@@ -151,10 +150,6 @@ static __global__ __launch_bounds__(256) void relabel_prep_kernel(gcut__dgrid g,
                                                                         int sweep_blocks)
 {
     const int last_x = g.tiles_x * GCUT_TILE_W - 1, last_y = g.tiles_y * GCUT_TILE_H - 1;
-    if (g.level_count) /* gcut__grid_level_count_launch() counts after the relabel */
-        for (int i = blockIdx.x * 256 + threadIdx.x; i < g.tiles_x * g.tiles_y;
-             i += gridDim.x * 256)
-            g.level_count[i] = 0;
     for (int y = blockIdx.x; y < g.rows; y += gridDim.x) {
         const int py = min(max(y - 1, 0), last_y);
         const int32_t *dirty_row = g.dirty + (py / GCUT_TILE_H) * g.tiles_x;
@@ -619,24 +614,6 @@ extern "C" cudaError_t gcut__grid_relabel_launch(const gcut__dgrid *g, int all_d
             return err;
     }
     return cudaLaunchCooperativeKernel(kernel, dim3((unsigned)*blocks), block, args, 0, stream);
-}
-
-/* One block per tile: the levels of the relabel's heights (the gap
- * heuristic's start, exact like the heights). */
-static __global__ __launch_bounds__(GCUT_TILE_PIXELS) void level_count_kernel(gcut__dgrid g)
-{
-    const int tile = blockIdx.x;
-    const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
-    const long long p = ((long long)ty * GCUT_TILE_H + threadIdx.y + 1) * g.pitch +
-                        (long long)tx * GCUT_TILE_W + threadIdx.x + 1;
-    gcut__level_add(g, g.height[p], 1);
-}
-
-extern "C" cudaError_t gcut__grid_level_count_launch(const gcut__dgrid *g, cudaStream_t stream)
-{
-    level_count_kernel<<<(unsigned)(g->tiles_x * g->tiles_y), dim3(GCUT_TILE_W, GCUT_TILE_H), 0,
-                         stream>>>(*g);
-    return cudaPeekAtLastError();
 }
 
 extern "C" cudaError_t gcut__resident_blocks(const void *kernel, int tiles, int *blocks)

@@ -51,24 +51,12 @@ struct tile_smem {
  * last relabel's shortest paths no longer carry (mostly excess circling in
  * a region about to be cut off, each sweep lifting it by one); it stops
  * pushing until the next global relabel, which sets every height again
- * from scratch or from exact values, so this costs no exactness.
- * (A relabel whose lowest neighbour is at the cap or above goes to
- * infinity, so finite heights stay at or below the cap.) With level_count
- * (the gap heuristic) the cap is at most the lowest level that the push
- * runs emptied: a path to the sink steps down
- * one level at most per arc while the labelling is valid, so no pixel
- * above an empty level reaches the sink, and its excess is stranded. The
- * labelling can be broken for a while (stale halos), so a gap may cut off
- * a pixel too early; like the cap, that costs a relabel, not exactness. */
+ * from scratch or from exact values, so this costs no exactness. */
 static __device__ __forceinline__ int tile_cap(const gcut__dgrid &g, int cap_margin)
 {
     if (cap_margin <= 0)
         return GCUT_HEIGHT_INF;
-    long long c = (long long)__ldcg(&g.counters[GCUT_CNT_HEIGHT_MAX]) + cap_margin;
-    if (g.level_count) {
-        const long long gap = (long long)__ldcg(&g.counters[GCUT_CNT_GAP]);
-        c = gap < c ? gap : c;
-    }
+    const long long c = (long long)__ldcg(&g.counters[GCUT_CNT_HEIGHT_MAX]) + cap_margin;
     return c < GCUT_HEIGHT_INF ? (int)c : GCUT_HEIGHT_INF;
 }
 
@@ -148,13 +136,8 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps, tile
     int e = e_start;
     int sink_res = __ldcg(&g.sink[p]);
     int h = __ldcg(&g.height[p]); /* the value this thread's halo load may not cover */
-    __syncthreads();
-    /* Above the cap only once a gap lowered it (the caller's sm.cap, read
-     * after the barrier): cut off. Tile-mates may still read the old
-     * height in sm.h this sweep; it is higher than any pixel they would
-     * push from, and a relabel on it goes to infinity as well. */
-    h = h > sm.cap ? GCUT_HEIGHT_INF : h;
     int active = e > 0 && h < GCUT_HEIGHT_INF;
+    __syncthreads();
 
     for (int s = 0; s < sweeps; s++) {
         if (active)
@@ -189,13 +172,6 @@ static __device__ int push_tile(const gcut__dgrid &g, int tile, int sweeps, tile
             break;
     }
 
-    if (g.level_count) { /* the same in every thread */
-        /* Only this run writes the pixel's height: read back, not kept in
-         * a register over the sweeps. */
-        const int h_start = __ldcg(&g.height[p]);
-        gcut__level_add(g, h != h_start ? h : -1, 1);
-        gcut__level_add(g, h != h_start ? h_start : -1, -1);
-    }
     g.height[p] = h;
     g.sink[p] = sink_res;
 #pragma unroll

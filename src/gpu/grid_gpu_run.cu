@@ -11,7 +11,6 @@
  * the source side of a minimum cut, every arc leaving them is saturated, and
  * the flow into the sink (plus what the initial cancel sent straight
  * through) equals that cut's capacity. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "graph/grid.h"
@@ -40,15 +39,6 @@
  * push phases that double while relabels leave more than half the active
  * pixels of the one before (fewer relabels, more launches, slower). */
 #define CAP_MARGIN 16
-
-/* The gap heuristic (grid_tiled.cu): where the cap is on and keep is off
- * (it lends keep's `touched` array as its level counts), each relabel
- * counts the pixels at each height and the push launches keep the counts,
- * so that the pixels above a level the pushes emptied stop pushing their
- * stranded excess. The environment variable GCUT_GRID_GAP (a bench-only
- * switch) turns it off ("0") or keeps it to the push phases that follow a
- * relabel leaving few active tiles ("tail"). */
-enum { GAP_OFF, GAP_ALL, GAP_TAIL };
 
 /* Cycles of a lock-free launch between global relabels. */
 #define LOCKFREE_CYCLES 256
@@ -84,7 +74,7 @@ enum { GAP_OFF, GAP_ALL, GAP_TAIL };
 
 typedef struct plan {
     int tiled;          /* else lock-free pushes */
-    int keep, sweep, tail_worklist, gap;
+    int keep, sweep, tail_worklist;
     long long tiles;
     int push_blocks;    /* resident blocks of a tiled launch */
     int sweeps, push_launches, cap_margin;
@@ -103,18 +93,17 @@ static int knob(int value, int fallback)
  * end records it again). `all_dirty`: every tile's direction bytes are
  * stale (the run's first relabel, or lock-free pushes, which keep no dirty
  * flags). */
-static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, const gcut__dgrid *dg,
-                                   const plan *pl, int all_dirty, int keep)
+static gcut_status relabel_enqueue(gcut_context *ctx, gcut__gpu *s, const plan *pl, int all_dirty,
+                                   int keep)
 {
     gcut_status st = GCUT_OK;
     int blocks = 0;
-    GPU_CHECK(ctx, gcut__grid_relabel_launch(dg, all_dirty, keep, pl->sweep, &blocks, s->stream));
-    GPU_CHECK(ctx, gcut__grid_count_active_launch(dg, 0, pl->cap_margin > 0 || pl->trace,
+    GPU_CHECK(ctx, gcut__grid_relabel_launch(&s->dg, all_dirty, keep, pl->sweep, &blocks,
+                                             s->stream));
+    GPU_CHECK(ctx, gcut__grid_count_active_launch(&s->dg, 0, pl->cap_margin > 0 || pl->trace,
                                                   s->stream));
-    if (dg->level_count)
-        GPU_CHECK(ctx, gcut__grid_level_count_launch(dg, s->stream));
     if (pl->trace)
-        GPU_CHECK(ctx, gcut__grid_diagnose_launch(dg, s->stream));
+        GPU_CHECK(ctx, gcut__grid_diagnose_launch(&s->dg, s->stream));
     GPU_CHECK(ctx, cudaMemcpyAsync(s->h_counters, s->dg.counters,
                                    GCUT_CNT_SLOTS * sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost, s->stream));
@@ -144,10 +133,10 @@ fail:
  * those launches would have had at most, each counted as at least
  * TAIL_RUNS (GCUT_CNT_TAKEN counts every run of the solve; the first launch
  * adds `listed` to the count read). */
-static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const gcut__dgrid *dg,
-                                   const plan *pl)
+static gcut_status push_phase_rest(gcut_context *ctx, gcut__gpu *s, const plan *pl)
 {
     gcut_status st = GCUT_OK;
+    const gcut__dgrid *dg = &s->dg;
     const unsigned long long *c = s->h_counters;
     const long long listed = (long long)c[GCUT_CNT_LIST0];
     const int few = 4 * listed <= pl->push_blocks;
@@ -227,14 +216,6 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
                                     pl.tail_worklist ? CAP_MARGIN : 0)
                              : 0;
     pl.trace = s->grid_knobs.trace;
-    {
-        const char *gap = getenv("GCUT_GRID_GAP");
-        pl.gap = !pl.tiled || pl.cap_margin <= 0 || pl.keep ? GAP_OFF
-                 : !gap                                    ? GAP_ALL
-                 : !strcmp(gap, "0")                       ? GAP_OFF
-                 : !strcmp(gap, "tail")                    ? GAP_TAIL
-                                                           : GAP_ALL;
-    }
     s->grid_trace_n = 0;
     cudaEvent_t mark[2] = {NULL, NULL}; /* a traced run: the relabel's start, the phase's end */
     if (pl.trace) {
@@ -255,21 +236,14 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             goto fail;
         }
         const int keep = pl.keep && active_tiles * 16 <= pl.tiles;
-        /* This cycle's device grid: with the level counts when the gap
-         * heuristic runs in it (with "tail", after a relabel that left few
-         * active tiles, as the next one mostly does too). */
-        gcut__dgrid cycle_dg = *dg;
-        const int gap = pl.gap == GAP_ALL ||
-                        (pl.gap == GAP_TAIL && round > 0 && 4 * active_tiles <= pl.push_blocks);
-        cycle_dg.level_count = gap ? dg->touched : NULL;
         if (pl.trace)
             GPU_CHECK(ctx, cudaEventRecord(mark[0], s->stream));
-        if ((st = relabel_enqueue(ctx, s, &cycle_dg, &pl, !pl.tiled || round == 0, keep)))
+        if ((st = relabel_enqueue(ctx, s, &pl, !pl.tiled || round == 0, keep)))
             goto fail;
         /* The first push launch runs while the host reads the count; after
          * the last relabel it finds no active tile and ends. */
         if (pl.tiled)
-            GPU_CHECK(ctx, gcut__grid_tiled_launch(&cycle_dg, 0, pl.sweeps, pl.cap_margin, 0,
+            GPU_CHECK(ctx, gcut__grid_tiled_launch(dg, 0, pl.sweeps, pl.cap_margin, 0,
                                                    s->stream));
         if ((st = relabel_collect(ctx, s)))
             goto fail;
@@ -279,7 +253,7 @@ extern "C" gcut_status gcut__gpu_grid_run(gcut_grid *g, int variant, int64_t *it
             s->grid_stats.push_launches++;
             if (!pl.tiled)
                 GPU_CHECK(ctx, gcut__grid_lockfree_launch(dg, LOCKFREE_CYCLES, s->stream));
-            else if ((st = push_phase_rest(ctx, s, &cycle_dg, &pl)))
+            else if ((st = push_phase_rest(ctx, s, &pl)))
                 goto fail;
         }
         if (pl.trace && (st = trace_cycle(ctx, s, mark, s->grid_stats.push_launches -
