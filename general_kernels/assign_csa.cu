@@ -371,128 +371,173 @@ static __global__ void resume_state_kernel(gcut__dassign d)
     d.bids[3] = 0;
 }
 
-/* Global price update (seed 001 section 5.2) as Bellman-Ford passes: the
- * label of column z held by row x is min over x's other arcs v of
- * label[v] + floor((c'(x, v) - c'(x, z)) / eps) + 1, free columns 0, capped
- * at d.label_cap. A column is written only by its holder's worker, labels
- * only fall, so in-place passes converge; a pass that changes nothing is
- * the fixed point, the exact (capped) distances. */
-template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void relax_kernel(gcut__dassign d, long long eps,
-                                                                      const int32_t *row_col,
-                                                                      int32_t *changed)
+/* Global price update (seed 001 section 5.2) in one cooperative launch:
+ * the label of column z held by row x is min over x's other arcs v of
+ * label[v] + floor((c'(x, v) - c'(x, z)) / eps) + 1, free columns 0,
+ * capped at d.label_cap, found by Bellman-Ford passes with a grid-wide
+ * barrier between them and the fixed-point test on the device. Launched
+ * one pass at a time, an update cost a launch and a host round trip a pass
+ * (about 1 ms an update on dense 2000^2, half of that phase time); here
+ * a pass costs its scan and one barrier.
+ *
+ * A column is written only by its holder's worker, labels only fall, so
+ * in-place passes converge; a pass that changes nothing is the fixed
+ * point, the exact (capped) distances. Labels and the assignment are
+ * written during the launch, so they are read through L2 (__ldcg,
+ * volatile), never from a block's L1. */
+/* The minima of a and b over a row's group of `lanes` threads (a tile, or
+ * the whole block when lanes > 32), valid in the group's rank-0 thread.
+ * Every thread of the group calls it. */
+template <int lanes>
+static __device__ __forceinline__ void group_min2(long long &a, long long &b)
 {
-    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
-    const unsigned shift = (unsigned)d.bits;
-    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
-    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
-         x += groups) {
-        const int32_t z = row_col[x];
-        if (z < 0)
-            continue;
-        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
-        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
-        long long reach = INF64, held = INF64;
-        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
-            const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
-            const long long c =
-                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
-            const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
-            if (v == z) {
-                held = min(held, w);
-                continue;
-            }
-            const int32_t l = *(volatile int32_t *)&d.label[v];
-            if (l < d.label_cap)
-                reach = min(reach, w + eps * l);
-        }
+    if constexpr (lanes <= 32) {
+        const cg::thread_block_tile<lanes> tile =
+            cg::tiled_partition<lanes>(cg::this_thread_block());
 #pragma unroll
         for (int off = lanes / 2; off > 0; off /= 2) {
-            reach = min(reach, tile.shfl_xor(reach, off));
-            held = min(held, tile.shfl_xor(held, off));
+            a = min(a, tile.shfl_xor(a, off));
+            b = min(b, tile.shfl_xor(b, off));
         }
-        if (tile.thread_rank() == 0 && reach != INF64) {
-            const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
-            const long long l = gap > 0 ? gap / eps : 0;
-            if (l < d.label[z]) {
-                d.label[z] = (int32_t)l;
-                *changed = 1;
+    } else {
+        __shared__ long long s_a[lanes / 32], s_b[lanes / 32];
+#pragma unroll
+        for (int off = 16; off > 0; off /= 2) {
+            a = min(a, __shfl_xor_sync(0xffffffffu, a, off));
+            b = min(b, __shfl_xor_sync(0xffffffffu, b, off));
+        }
+        if (threadIdx.x % 32 == 0) {
+            s_a[threadIdx.x / 32] = a;
+            s_b[threadIdx.x / 32] = b;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int w = 1; w < lanes / 32; w++) {
+                a = min(a, s_a[w]);
+                b = min(b, s_b[w]);
             }
-        }
+        __syncthreads(); /* s_a, s_b are reused by the group's next row */
     }
 }
 
-/* The largest label of an active row (min over its arcs of
- * label[v] + floor((c'(x, v) - min c') / eps)) into scratch[0]; columns
- * past it get it + 1, as the bucket update leaves unscanned nodes. */
+/* scratch: [0] the largest label of an active row, [1] 1 when a new price
+ * would pass pmin, [2] the last pass that changed a label, [3] passes run,
+ * [4] 1 when the prices were lowered. */
 template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void active_reach_kernel(gcut__dassign d,
-                                                                             long long eps,
-                                                                             const int32_t *row_col,
-                                                                             int32_t *scratch)
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
+    gcut__dassign d, long long eps, int max_passes, int32_t *row_col, int32_t *scratch)
 {
-    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
+    const cg::grid_group grid = cg::this_grid();
+    const unsigned long long none = (1ull << d.bits) - 1;
     const unsigned shift = (unsigned)d.bits;
+    const int32_t rank = lanes > 32 ? (int32_t)threadIdx.x
+                                    : (int32_t)(threadIdx.x % (unsigned)lanes);
     const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
-    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
-         x += groups) {
-        if (row_col[x] >= 0)
+    const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+    const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
+
+    /* labels 0 at free columns, label_cap elsewhere; the assignment */
+    for (int32_t y = tid; y < d.n; y += threads) {
+        d.label[y] = (d.key[y] & none) == none ? 0 : d.label_cap;
+        row_col[y] = -1;
+    }
+    if (tid == 0)
+        scratch[0] = scratch[1] = scratch[2] = scratch[3] = scratch[4] = 0;
+    grid.sync();
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const unsigned long long k = d.key[y];
+        if ((k & none) != none)
+            row_col[k & none] = y;
+    }
+    grid.sync();
+
+    int converged = 0, pass = 0;
+    while (pass < max_passes && !converged) {
+        ++pass;
+        for (int32_t x = first_row; x < d.n; x += groups) {
+            const int32_t z = __ldcg(&row_col[x]);
+            if (z < 0)
+                continue; /* the same for the whole group */
+            const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+            const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+            long long reach = INF64, held = INF64;
+            for (long long a = begin + rank; a < end; a += lanes) {
+                const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+                const long long c =
+                    d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+                const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
+                if (v == z) {
+                    held = min(held, w);
+                    continue;
+                }
+                const int32_t l = *(volatile int32_t *)&d.label[v];
+                if (l < d.label_cap)
+                    reach = min(reach, w + eps * l);
+            }
+            group_min2<lanes>(reach, held);
+            if (rank == 0 && reach != INF64) {
+                const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
+                const long long l = gap > 0 ? gap / eps : 0;
+                if (l < *(volatile int32_t *)&d.label[z]) {
+                    *(volatile int32_t *)&d.label[z] = (int32_t)l;
+                    /* the pass numbers only grow, so a block that reads
+                     * this after the barrier sees it or a later one */
+                    *(volatile int32_t *)&scratch[2] = pass;
+                }
+            }
+        }
+        grid.sync();
+        converged = *(volatile int32_t *)&scratch[2] < pass;
+    }
+    if (!converged) { /* the same in every block: prices unchanged */
+        if (tid == 0)
+            scratch[3] = pass;
+        return;
+    }
+
+    /* The largest label of an active row (min over its arcs of label[v] +
+     * floor((c'(x, v) - min c') / eps)); columns past it get it + 1, as
+     * the bucket update leaves unscanned nodes. */
+    for (int32_t x = first_row; x < d.n; x += groups) {
+        if (__ldcg(&row_col[x]) >= 0)
             continue;
         const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
         const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
         long long reach = INF64, best = INF64;
-        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
+        for (long long a = begin + rank; a < end; a += lanes) {
             const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
             const long long c =
                 d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
             const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
             best = min(best, w);
-            if (d.label[v] < d.label_cap)
-                reach = min(reach, w + eps * d.label[v]);
+            const int32_t l = __ldcg(&d.label[v]);
+            if (l < d.label_cap)
+                reach = min(reach, w + eps * l);
         }
-#pragma unroll
-        for (int off = lanes / 2; off > 0; off /= 2) {
-            reach = min(reach, tile.shfl_xor(reach, off));
-            best = min(best, tile.shfl_xor(best, off));
-        }
-        if (tile.thread_rank() == 0) {
+        group_min2<lanes>(reach, best);
+        if (rank == 0) {
             const long long l = reach == INF64 ? d.label_cap : (reach - best) / eps;
             atomicMax(&scratch[0], (int32_t)min(l, (long long)d.label_cap));
         }
     }
-}
-
-/* scratch[1] = 1 when some column's new price would pass pmin (the update
- * is then left out). */
-static __global__ void lower_check_kernel(gcut__dassign d, long long eps, int32_t *scratch)
-{
-    const long long top = (long long)scratch[0] + 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
-        const long long l = min((long long)d.label[y], top);
-        if ((long long)(d.key[y] >> d.bits) < eps * l)
-            scratch[1] = 1;
+    grid.sync();
+    const long long top = (long long)__ldcg(&scratch[0]) + 1;
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const long long l = min((long long)__ldcg(&d.label[y]), top);
+        if ((long long)(d.key[y] >> shift) < eps * l)
+            scratch[1] = 1; /* the update is left out */
     }
-}
-
-static __global__ void lower_kernel(gcut__dassign d, long long eps, const int32_t *scratch)
-{
-    if (scratch[1])
-        return;
-    const long long top = (long long)scratch[0] + 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
-        const long long l = min((long long)d.label[y], top);
-        d.key[y] -= (unsigned long long)(eps * l) << d.bits;
+    grid.sync();
+    if (__ldcg(&scratch[1]) == 0)
+        for (int32_t y = tid; y < d.n; y += threads) {
+            const long long l = min((long long)__ldcg(&d.label[y]), top);
+            d.key[y] -= (unsigned long long)(eps * l) << shift;
+        }
+    if (tid == 0) {
+        scratch[3] = pass;
+        scratch[4] = __ldcg(&scratch[1]) == 0;
     }
-}
-
-/* Labels 0 at free columns, label_cap elsewhere; scratch cleared. */
-static __global__ void label_init_kernel(gcut__dassign d, int32_t *scratch)
-{
-    const unsigned long long none = (1ull << d.bits) - 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x)
-        d.label[y] = (d.key[y] & none) == none ? 0 : d.label_cap;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        scratch[0] = scratch[1] = scratch[2] = 0;
 }
 
 static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t *row_col)
@@ -530,74 +575,54 @@ cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-template <int lanes, bool dense>
-static cudaError_t price_update_passes(const gcut__dassign *d, long long eps, int max_passes,
-                                       int32_t *row_col, int32_t *scratch, int32_t *h_flag,
-                                       int *converged, int *passes, cudaStream_t stream)
+static const void *price_update_fn(int group, int dense)
 {
-    const int blocks = row_blocks(d->n, lanes);
-    *converged = 0;
-    for (*passes = 0; *passes < max_passes && !*converged;) {
-        cudaError_t err = cudaMemsetAsync(scratch + 2, 0, sizeof *scratch, stream);
-        if (err != cudaSuccess)
-            return err;
-        relax_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
-                                                                        scratch + 2);
-        if ((err = cudaGetLastError()) != cudaSuccess)
-            return err;
-        if ((err = cudaMemcpyAsync(h_flag, scratch + 2, sizeof *h_flag, cudaMemcpyDeviceToHost,
-                                   stream)) != cudaSuccess ||
-            (err = cudaStreamSynchronize(stream)) != cudaSuccess)
-            return err;
-        ++*passes;
-        *converged = *h_flag == 0;
-    }
-    if (!*converged)
-        return cudaSuccess;
-    active_reach_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
-                                                                           scratch);
-    return cudaGetLastError();
+    if (dense)
+        return (const void *)price_update_kernel<ASSIGN_BLOCK, true>;
+    if (group >= 32)
+        return (const void *)price_update_kernel<32, false>;
+    return group == 8 ? (const void *)price_update_kernel<8, false>
+                      : (const void *)price_update_kernel<4, false>;
+}
+
+/* Threads a row of the price update: a whole block for dense rows (n
+ * arcs; a row's scan is the pass's latency), else the bid's tile of up to
+ * 32 lanes. */
+static int update_lanes(int group, int dense)
+{
+    return dense ? ASSIGN_BLOCK : group < 32 ? group : 32;
+}
+
+cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max)
+{
+    int per_sm = 0;
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, price_update_fn(group, dense), ASSIGN_BLOCK, 0);
+    if (err != cudaSuccess)
+        return err;
+    *blocks_max = per_sm * sms;
+    return cudaSuccess;
 }
 
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
-                                      int max_passes, int32_t *row_col, int32_t *scratch,
-                                      int32_t *h_flag, int *applied, int *passes,
-                                      cudaStream_t stream)
+                                      int blocks_max, int max_passes, int32_t *row_col,
+                                      int32_t *scratch, int32_t *h_result, int *applied,
+                                      int *passes, cudaStream_t stream)
 {
-    const int lanes = group < 32 ? group : 32;
-    *applied = 0;
-    cudaError_t err = gcut__assign_unpack(d, NULL, row_col, stream);
-    if (err != cudaSuccess)
-        return err;
-    label_init_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    int converged = 0;
-    if (d->dense)
-        err = price_update_passes<32, true>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    else if (lanes == 32)
-        err = price_update_passes<32, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                             &converged, passes, stream);
-    else if (lanes == 8)
-        err = price_update_passes<8, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    else
-        err = price_update_passes<4, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    if (err != cudaSuccess || !converged)
-        return err;
-    lower_check_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    lower_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    if ((err = cudaMemcpyAsync(h_flag, scratch + 1, sizeof *h_flag, cudaMemcpyDeviceToHost,
-                               stream)) != cudaSuccess ||
+    const int needed = row_blocks(d->n, update_lanes(group, d->dense));
+    const int blocks = needed < blocks_max ? needed : blocks_max;
+    gcut__dassign copy = *d;
+    void *args[] = {&copy, &eps, &max_passes, &row_col, &scratch};
+    cudaError_t err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
+                                                  dim3(blocks > 0 ? blocks : 1),
+                                                  dim3(ASSIGN_BLOCK), args, 0, stream);
+    if (err != cudaSuccess ||
+        (err = cudaMemcpyAsync(h_result, scratch + 3, 2 * sizeof *h_result,
+                               cudaMemcpyDeviceToHost, stream)) != cudaSuccess ||
         (err = cudaStreamSynchronize(stream)) != cudaSuccess)
         return err;
-    *applied = *h_flag == 0;
+    *passes = h_result[0];
+    *applied = h_result[1];
     return cudaSuccess;
 }
 

@@ -72,14 +72,20 @@ cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int group
  * (the caller then swaps list and resume). */
 cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream);
 
-/* The global price update at `eps`, from the keys (row_col: n entries of
- * scratch, scratch: 3 ints). It runs Bellman-Ford passes, up to
- * `max_passes`; *applied is 1 when they reached the fixed point and every
- * column's price was lowered by eps times its label (0: prices unchanged). */
+/* The most blocks of the price update (group and layout as the refine's)
+ * resident at once on `sms` multiprocessors: its launch is cooperative. */
+cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max);
+
+/* The global price update at `eps`, from the keys, in one cooperative
+ * launch of at most `blocks_max` blocks (row_col: n entries of scratch,
+ * scratch: 5 ints, h_result: 2 pinned ints). It runs Bellman-Ford passes,
+ * up to `max_passes`; *applied is 1 when they reached the fixed point and
+ * every column's price was lowered by eps times its label (0: prices
+ * unchanged). Waits for the launch (the caller needs *applied). */
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
-                                      int max_passes, int32_t *row_col, int32_t *scratch,
-                                      int32_t *h_flag, int *applied, int *passes,
-                                      cudaStream_t stream);
+                                      int blocks_max, int max_passes, int32_t *row_col,
+                                      int32_t *scratch, int32_t *h_result, int *applied,
+                                      int *passes, cudaStream_t stream);
 
 /* The solution from the keys: price[y] (unless price is NULL) and
  * row_col[x] (-1 for a row without a column; cleared here first). */
