@@ -30,12 +30,13 @@
  *
  * Global price updates (section 5.2, knob update_every): a launch with a
  * bid budget pauses once the budget is spent, or once its list is used up
- * and the last chains made tail_bids bids (the rows in the workers' hands
- * go back on a list); one cooperative launch gives every column its
- * distance in eps to a free column (Bellman-Ford passes), lowers the
- * prices by eps times it and shifts the rows along the shortest paths of
- * the active rows that do not meet (price_update_kernel), and the phase
- * goes on with the rows left. Arc fixing is not built on the GPU.
+ * and the chains left ran as long as the last update took (the rows in
+ * the workers' hands go back on a list); one cooperative launch gives
+ * every column its distance in eps to a free column (Bellman-Ford
+ * passes), lowers the prices by eps times it and shifts the rows along
+ * the shortest paths of the active rows that do not meet
+ * (price_update_kernel), and the phase goes on with the rows left. Arc
+ * fixing is not built on the GPU.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid
@@ -207,26 +208,29 @@ static __device__ int32_t bid(const gcut__dassign &d, int32_t x, long long b1, l
 
 /* The next row from the phase's list, or -1 when it is used up (or the
  * phase is stopped). The worker that finds it used up first notes the
- * launch's bids then (bids[4]): the tail starts. */
+ * time (bids[4]): the launch's tail starts. */
 static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
 {
     const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
                           ? atomicAdd(&d.state[0], 1)
                           : count + 1;
     if (i == count && d.bid_budget > 0)
-        atomicExch(&d.bids[4], atomicAdd(&d.bids[3], 0ull));
+        atomicExch(&d.bids[4], (unsigned long long)now_ns());
     return i < count ? d.list[i] : -1;
 }
 
-/* A price update is due: the launch made bid_budget bids, or tail_bids
- * since its list was used up (a tail of a few chains, which an update's
- * paths end at once; see price_update_kernel). `made`: the launch's bids. */
+/* A price update is due: the launch made bid_budget bids (`made`), or its
+ * tail, the chains left once its list was used up, ran tail_ns. An
+ * update's paths place a tail's rows at once, where its chains bid one at
+ * a time; waiting for as long as an update takes before paying for one
+ * costs at most twice the better of the two. */
 static __device__ bool update_due(const gcut__dassign &d, unsigned long long made)
 {
     if (made >= d.bid_budget)
         return true;
     const unsigned long long drained = *(volatile unsigned long long *)&d.bids[4];
-    return d.tail_bids > 0 && drained != ~0ull && made >= drained + d.tail_bids;
+    return d.tail_ns > 0 && drained != ~0ull &&
+           (long long)((unsigned long long)now_ns() - drained) >= d.tail_ns;
 }
 
 /* A phase: every worker (a group of `group` threads: a tile of 4, 8 or 32

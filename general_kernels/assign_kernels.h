@@ -38,9 +38,9 @@ typedef struct gcut__dassign {
                                     stopped it, [3] rows on the list, [4] rows given back */
     unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all, [2] the longest
                                     chain (bids), [3] bids of this launch (with a budget),
-                                    [4] [3] when the list was used up (~0: not yet) */
+                                    [4] the time (ns) its list was used up (~0: not yet) */
     unsigned long long bid_budget; /* a launch pauses past this many bids (0: never) */
-    unsigned long long tail_bids;  /* or this many after its list was used up (0: never) */
+    long long tail_ns;             /* or this long after its list was used up (0: never) */
     int32_t *label;              /* n: the price update's column distances (in eps) */
     int32_t *holder;             /* n: the price update's copy of the columns' rows (-1: free) */
     int32_t *via;                /* 2n: the next column of a column's shortest path, then an

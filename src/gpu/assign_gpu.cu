@@ -114,11 +114,6 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     for (size_t y = 0; y < nn; y++) /* price 0, free */
         h_key[y] = (unsigned long long)(-d->pmin) << d->bits | ((1ULL << d->bits) - 1);
     d->time_limit_ns = PHASE_LIMIT_NS;
-    /* An update also once a launch's list is used up and its last chains
-     * made n / 16 bids (at least 64): its paths place those chains' rows
-     * at once, where a lone chain bids one at a time (a few us a bid,
-     * about the cost of 50 bids an update on dense 2000^2). */
-    d->tail_bids = (unsigned long long)(d->n / 16 > 64 ? d->n / 16 : 64);
 
     GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
     sv->group = gcut__assign_group(d->dense, mean_degree);
@@ -210,6 +205,9 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                                                          stream));
                 const int passes = sv->h_update[0], applied = sv->h_update[1];
                 update_ms += gcut__now_ms() - tu;
+                /* a launch's tail may run as long as the last update took
+                 * (see update_due in general_kernels/assign_csa.cu) */
+                d->tail_ns = (long long)((gcut__now_ms() - tu) * 1e6);
                 res->price_updates += applied;
                 updates_here += applied;
                 passes_here += passes;
