@@ -2,7 +2,7 @@
 # One device session for gpu-csa within about four minutes: build, the
 # assignment checks (GPU against the Hungarian reference and the CPU; the
 # row-major dense squares take the dense device path), compute-sanitizer
-# memcheck and racecheck on small instances, the benchmark against scipy
+# memcheck and racecheck on small instances (racecheck last), the benchmark against scipy
 # (bench/assign_bench.py: dense 1000-5000 and sparse 10^6 arcs with the
 # CPU's CSA, then dense 10000 and sparse 10^7 arcs once each), and the knobs
 # (bench/gpu_assign_knobs_bench.c: the dense device path against the
@@ -43,21 +43,14 @@ for t in ${COMPARE_TREES:-}; do
 done
 
 step checks
-timeout "$(lim 20)" "$CHECK" -o assign.gpu_vs_hungarian 2>&1 | tail -3 | tee -a "$log"
-timeout "$(lim 20)" "$CHECK" -o assign.gpu_knobs 2>&1 | tail -3 | tee -a "$log"
-timeout "$(lim 25)" "$CHECK" -o assign.gpu_vs_cpu -n "${CPU_N:-20}" 2>&1 | tail -3 | tee -a "$log"
+for c in "assign.gpu_vs_hungarian" "assign.gpu_knobs" "assign.gpu_vs_cpu -n ${CPU_N:-20}"; do
+    timeout "$(lim 25)" "$CHECK" -o $c 2>&1 | tee -a "$OUT/checks.log" | tail -3 | tee -a "$log"
+done
 
-step sanitizers
+step memcheck
 timeout "$(lim 40)" compute-sanitizer --tool memcheck --error-exitcode 9 "$CHECK" \
     -o assign.gpu_vs_hungarian -n "${MEMCHECK_N:-14}" >"$OUT/sanitizer.log" 2>&1
 echo "memcheck (vs hungarian) exit $?" | tee -a "$OUT/sanitizer.log" "$log"
-timeout "$(lim 25)" compute-sanitizer --tool memcheck --error-exitcode 9 "$CHECK" \
-    -o assign.gpu_vs_cpu -n 1 >>"$OUT/sanitizer.log" 2>&1
-echo "memcheck (dense vs cpu) exit $?" | tee -a "$OUT/sanitizer.log" "$log"
-timeout "$(lim 30)" compute-sanitizer --tool racecheck --error-exitcode 9 "$CHECK" \
-    -o assign.gpu_knobs -n "${RACECHECK_N:-14}" >>"$OUT/sanitizer.log" 2>&1
-echo "racecheck exit $?" | tee -a "$OUT/sanitizer.log" "$log"
-grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed" "$OUT/sanitizer.log" | tee -a "$log"
 
 if [ -n "${COMPARE_TREES:-}" ]; then
     step compare
@@ -153,6 +146,15 @@ step knobs
 timeout "$(lim "${KNOBS_LIMIT:-40}")" "$KNOBS" -o "$OUT/knobs_$name.md" --no-cpu \
     --reps "${KNOBS_REPS:-2}" -d 1000 -d 2000 -d 5000 -s 100000x10 \
     --variants "${VARIANTS:-0/0/0,0/0/0/1,4/0/0,30/0/0,0/0/0/0/30,0/0/2}" 2>&1 | tee -a "$log"
+
+step sanitizers
+timeout "$(lim 25)" compute-sanitizer --tool memcheck --error-exitcode 9 "$CHECK" \
+    -o assign.gpu_vs_cpu -n 1 >>"$OUT/sanitizer.log" 2>&1
+echo "memcheck (dense vs cpu) exit $?" | tee -a "$OUT/sanitizer.log" "$log"
+timeout "$(lim 30)" compute-sanitizer --tool racecheck --error-exitcode 9 "$CHECK" \
+    -o assign.gpu_knobs -n "${RACECHECK_N:-14}" >>"$OUT/sanitizer.log" 2>&1
+echo "racecheck exit $?" | tee -a "$OUT/sanitizer.log" "$log"
+grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed" "$OUT/sanitizer.log" | tee -a "$log"
 
 if [ "${LARGE:-1}" = 1 ]; then
     step large
