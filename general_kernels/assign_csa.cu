@@ -603,14 +603,14 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
         d.key[y] -= (unsigned long long)(eps * l) << shift;
     }
 
-    /* Each active row (the list's) claims its path; a row that claimed it
-     * all marks itself placed (row_col, a copy the refine never reads). */
+    /* Each active row (the list's, holding no column) claims its path; a
+     * row that did not claim it all clears its via_row. */
     const int32_t count = d.state[3];
     for (int32_t i = tid; i < count; i += threads) {
         const int32_t x = d.list[i];
         int32_t u = __ldcg(&via_row[x]);
         if (u < 0 || __ldcg(&row_col[x]) >= 0)
-            continue;
+            continue; /* (a row on the list holds none; row_col[x] >= 0 is never seen) */
         for (;;) {
             const unsigned old = __ldcg(&d.claim[u]);
             if (old == seq || atomicCAS(&d.claim[u], old, seq) != old) {
@@ -620,16 +620,18 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
             if (__ldcg(&d.holder[u]) < 0)
                 break; /* a free column: the path is whole */
             u = __ldcg(&d.via[u]);
+            if (u < 0)
+                break; /* no next column (cannot happen at the fixed point) */
         }
-        if (u >= 0)
-            row_col[x] = __ldcg(&via_row[x]);
+        if (u < 0)
+            via_row[x] = -1;
     }
     grid.sync();
     /* The placed rows shift their paths (each column is one path's); the
      * others go to d.resume, the next refine's list. */
     for (int32_t i = tid; i < count; i += threads) {
         const int32_t x = d.list[i];
-        if (__ldcg(&row_col[x]) < 0) {
+        if (__ldcg(&row_col[x]) >= 0 || __ldcg(&via_row[x]) < 0) {
             d.resume[atomicAdd(&scratch[5], 1)] = x;
             continue;
         }
@@ -723,12 +725,20 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
                                       cudaStream_t stream)
 {
     const int needed = row_blocks(d->n, update_lanes(group, d->dense));
-    const int blocks = needed < blocks_max ? needed : blocks_max;
+    int blocks = needed < blocks_max ? needed : blocks_max;
     gcut__dassign copy = *d;
     void *args[] = {&copy, &eps, &max_passes, &seq, &row_col, &scratch};
-    cudaError_t err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
-                                                  dim3(blocks > 0 ? blocks : 1),
-                                                  dim3(ASSIGN_BLOCK), args, 0, stream);
+    cudaError_t err;
+    /* fewer blocks where fewer fit than the occupancy said (a tool's
+     * instrumented kernels): the loops stride over any grid */
+    while ((err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
+                                              dim3(blocks > 0 ? blocks : 1), dim3(ASSIGN_BLOCK),
+                                              args, 0, stream)) ==
+               cudaErrorCooperativeLaunchTooLarge &&
+           blocks > 1) {
+        cudaGetLastError();
+        blocks /= 2;
+    }
     if (err != cudaSuccess ||
         (err = cudaMemcpyAsync(h_result, scratch + 3, 4 * sizeof *h_result,
                                cudaMemcpyDeviceToHost, stream)) != cudaSuccess)
