@@ -24,7 +24,12 @@ log="$OUT/steps.log"
 end=$(( $(date +%s) + ${DEADLINE:-230} ))
 step() { echo "== $(date +%T) $*" | tee -a "$log"; }
 # a step's time limit: its own, or what is left of the deadline
-lim() { local l=$(( end - $(date +%s) )); [ "$1" -lt "$l" ] && l=$1; [ "$l" -lt 1 ] && l=1; echo $l; }
+lim() {
+    local l=$(( end - $(date +%s) ))
+    [ "$1" -lt "$l" ] && l=$1
+    [ "$l" -lt 1 ] && l=1
+    echo $l
+}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr ' ' '_')
 
@@ -68,7 +73,8 @@ CHILD = r"""
 import json, sys
 sys.path.insert(0, "bench")
 import assign_bench as ab, numpy as np
-lib, kind, n, d, reps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+lib, kind = sys.argv[1], sys.argv[2]
+n, d, reps = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 if kind == "dense":
     cost = ab.dense_instance(n, 1000 + n).reshape(-1)
     row_ptr = np.arange(0, n * n + 1, n, dtype=np.int64)
@@ -83,7 +89,8 @@ for _ in range(reps):
 v = ab.Gcut(lib, verbose=True)
 v.assign("gpu-csa", n, n, row_ptr, col, cost)
 print(json.dumps({"runs": runs, "cost": total, "device": info.device.decode(),
-                  "work": f"{info.refines} phases, {info.pushes} bids, {info.price_updates} updates"}))
+                  "work": f"{info.refines} phases, {info.pushes} bids, "
+                          f"{info.price_updates} updates"}))
 """
 inst = [("dense", int(x), 0) for x in dense.split(",") if x] + \
        [("sparse", int(x.split("x")[0]), int(x.split("x")[1])) for x in sparse.split(",") if x]
