@@ -222,8 +222,10 @@ static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
 /* A price update is due: the launch made bid_budget bids (`made`), or its
  * tail, the chains left once its list was used up, ran tail_ns. An
  * update's paths place a tail's rows at once, where its chains bid one at
- * a time; waiting for as long as an update takes before paying for one
- * costs at most twice the better of the two. */
+ * a time; waiting as long as an update takes before paying for one costs
+ * at most twice the better choice where the update ends the tail (the
+ * ski-rental rule). On an H100 the longest chain fell 4-22x on dense
+ * 1000^2-5000^2 (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
 static __device__ bool update_due(const gcut__dassign &d, unsigned long long made)
 {
     if (made >= d.bid_budget)
