@@ -28,11 +28,15 @@
  * a phase, where a few chains run alone, bids follow one another and that
  * latency is the phase's time.
  *
- * Global price updates (section 5.2, knob update_every; off by default):
- * a launch with a bid budget pauses once the budget is spent (the rows in
- * the workers' hands go back on a list), Bellman-Ford passes give every
- * column its distance in eps to a free column, prices fall by eps times
- * it, and the phase goes on. Arc fixing is not built on the GPU.
+ * Global price updates (section 5.2, knob update_every): a launch with a
+ * bid budget pauses once the budget is spent, or once its list is used up
+ * and the chains left ran as long as the last update took (the rows in
+ * the workers' hands go back on a list); one cooperative launch gives
+ * every column its distance in eps to a free column (Bellman-Ford
+ * passes), lowers the prices by eps times it and shifts the rows along
+ * the shortest paths of the active rows that do not meet
+ * (price_update_kernel), and the phase goes on with the rows left. Arc
+ * fixing is not built on the GPU.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid
@@ -203,13 +207,32 @@ static __device__ int32_t bid(const gcut__dassign &d, int32_t x, long long b1, l
 }
 
 /* The next row from the phase's list, or -1 when it is used up (or the
- * phase is stopped). */
+ * phase is stopped). The worker that finds it used up first notes the
+ * time (bids[4]): the launch's tail starts. */
 static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
 {
     const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
                           ? atomicAdd(&d.state[0], 1)
-                          : count;
+                          : count + 1;
+    if (i == count && d.bid_budget > 0)
+        atomicExch(&d.bids[4], (unsigned long long)now_ns());
     return i < count ? d.list[i] : -1;
+}
+
+/* A price update is due: the launch made bid_budget bids (`made`), or its
+ * tail, the chains left once its list was used up, ran tail_ns. An
+ * update's paths place a tail's rows at once, where its chains bid one at
+ * a time; waiting as long as an update takes before paying for one costs
+ * at most twice the better choice where the update ends the tail (the
+ * ski-rental rule). On an H100 the longest chain fell 4-22x on dense
+ * 1000^2-5000^2 (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
+static __device__ bool update_due(const gcut__dassign &d, unsigned long long made)
+{
+    if (made >= d.bid_budget)
+        return true;
+    const unsigned long long drained = *(volatile unsigned long long *)&d.bids[4];
+    return d.tail_ns > 0 && drained != ~0ull &&
+           (long long)((unsigned long long)now_ns() - drained) >= d.tail_ns;
 }
 
 /* A phase: every worker (a group of `group` threads: a tile of 4, 8 or 32
@@ -266,7 +289,7 @@ static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refi
                         d.resume[atomicAdd(&d.state[4], 1)] = x;
                     next = -1;
                 } else if (d.bid_budget > 0 && ((bids + chain) & 15) == 0 &&
-                           atomicAdd(&d.bids[3], 16ull) + 16 >= d.bid_budget) {
+                           update_due(d, atomicAdd(&d.bids[3], 16ull) + 16)) {
                     stop(d, GCUT__DASSIGN_PAUSE, x);
                 }
             }
@@ -297,6 +320,7 @@ static __global__ void first_phase_kernel(gcut__dassign d)
         d.state[2] = -1;
         d.state[3] = d.n;
         d.state[4] = 0;
+        d.bids[4] = ~0ull;
     }
 }
 
@@ -308,6 +332,7 @@ static __global__ void clear_state_kernel(gcut__dassign d)
     d.state[3] = 0;
     d.state[4] = 0;
     d.bids[3] = 0;
+    d.bids[4] = ~0ull;
 }
 
 /* Later phases: row x keeps its column y while c'(x, y) <= min c' + eps
@@ -369,130 +394,273 @@ static __global__ void resume_state_kernel(gcut__dassign d)
     d.state[2] = -1;
     d.state[4] = 0;
     d.bids[3] = 0;
+    d.bids[4] = ~0ull;
 }
 
-/* Global price update (seed 001 section 5.2) as Bellman-Ford passes: the
- * label of column z held by row x is min over x's other arcs v of
- * label[v] + floor((c'(x, v) - c'(x, z)) / eps) + 1, free columns 0, capped
- * at d.label_cap. A column is written only by its holder's worker, labels
- * only fall, so in-place passes converge; a pass that changes nothing is
- * the fixed point, the exact (capped) distances. */
-template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void relax_kernel(gcut__dassign d, long long eps,
-                                                                      const int32_t *row_col,
-                                                                      int32_t *changed)
+/* Global price update (seed 001 section 5.2) in one cooperative launch,
+ * then an augmentation along its shortest paths.
+ *
+ * Labels: the label of column z held by row x is min over x's other arcs
+ * v of label[v] + floor((c'(x, v) - c'(x, z)) / eps) + 1 (via[z] = the
+ * arg min), free columns 0, capped at d.label_cap, found by Bellman-Ford
+ * passes with a grid-wide barrier between them and the fixed-point test on
+ * the device. Launched one pass at a time, an update cost a launch and a
+ * host round trip a pass: on an H100, 0.88 ms an update on dense 2000^2
+ * against 0.38 ms in one launch (bench/results/assign_NVIDIA_H100_80GB_HBM3.md,
+ * median 43.1 -> 29.5 ms). A column is written only by its holder's
+ * worker, labels only fall, so in-place passes converge; a pass that
+ * changes nothing is the fixed point, where
+ * label[z] = label[via[z]] + the length of z -> via[z] with the final
+ * labels.
+ *
+ * Augmentation: after prices fall by eps times the labels (capped at the
+ * active rows' reach), an active row's best column u0 (the arg min of its
+ * reach) starts a path u0, via[u0], ... down to a free column. Moving u0's
+ * holder h to via[u0] keeps h eps-optimal: with the new prices c'(h,
+ * via[u0]) - c'(h, u0) = delta - eps (floor(delta / eps) + 1) < 0 for delta
+ * = the old difference, and u0 was within eps of h's best; so does every
+ * later step, and the active row takes its best column. Shifting every row
+ * of the path one step places the active row with no bid and no price
+ * change, as the Hungarian method's augmentation does; where the auction
+ * would walk that path one bid (a few us) a step, one thread walks it in a
+ * load a step. Paths of different rows may meet: a row claims its path's
+ * columns (claim[u] = this update's `seq`, by atomicCAS) and shifts it only
+ * if it claimed all of them; the others stay on the list for the bids.
+ * The paths alone did not pay (the chains between two updates still ran
+ * to their ends); with the tail pauses (update_due) they end the late
+ * phases' chains: medians against the update alone, dense 2000^2 29.5 ->
+ * 26.3 ms, 5000^2 85.7 -> 57.3 ms, sparse 10^6 arcs 329 -> 252 ms.
+ *
+ * Labels, the assignment and the claims are written during the launch, so
+ * they are read through L2 (__ldcg, volatile), never from a block's L1. */
+
+/* The minimum of a (with its index ia, ties to the lower index) and of b
+ * over a row's group of `lanes` threads (a tile, or the whole block when
+ * lanes > 32), valid in the group's rank-0 thread. Every thread of the
+ * group calls it. */
+template <int lanes>
+static __device__ __forceinline__ void group_min_arg(long long &a, int32_t &ia, long long &b)
 {
-    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
-    const unsigned shift = (unsigned)d.bits;
-    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
-    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
-         x += groups) {
-        const int32_t z = row_col[x];
-        if (z < 0)
-            continue;
-        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
-        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
-        long long reach = INF64, held = INF64;
-        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
-            const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
-            const long long c =
-                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
-            const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
-            if (v == z) {
-                held = min(held, w);
-                continue;
-            }
-            const int32_t l = *(volatile int32_t *)&d.label[v];
-            if (l < d.label_cap)
-                reach = min(reach, w + eps * l);
+    auto take = [&](long long oa, int32_t oi, long long ob) {
+        if (oa < a || (oa == a && oi < ia)) {
+            a = oa;
+            ia = oi;
         }
+        b = min(b, ob);
+    };
+    if constexpr (lanes <= 32) {
+        const cg::thread_block_tile<lanes> tile =
+            cg::tiled_partition<lanes>(cg::this_thread_block());
 #pragma unroll
-        for (int off = lanes / 2; off > 0; off /= 2) {
-            reach = min(reach, tile.shfl_xor(reach, off));
-            held = min(held, tile.shfl_xor(held, off));
+        for (int off = lanes / 2; off > 0; off /= 2)
+            take(tile.shfl_xor(a, off), tile.shfl_xor(ia, off), tile.shfl_xor(b, off));
+    } else {
+        __shared__ long long s_a[lanes / 32], s_b[lanes / 32];
+        __shared__ int32_t s_i[lanes / 32];
+#pragma unroll
+        for (int off = 16; off > 0; off /= 2)
+            take(__shfl_xor_sync(0xffffffffu, a, off), __shfl_xor_sync(0xffffffffu, ia, off),
+                 __shfl_xor_sync(0xffffffffu, b, off));
+        if (threadIdx.x % 32 == 0) {
+            s_a[threadIdx.x / 32] = a;
+            s_i[threadIdx.x / 32] = ia;
+            s_b[threadIdx.x / 32] = b;
         }
-        if (tile.thread_rank() == 0 && reach != INF64) {
-            const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
-            const long long l = gap > 0 ? gap / eps : 0;
-            if (l < d.label[z]) {
-                d.label[z] = (int32_t)l;
-                *changed = 1;
-            }
-        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int w = 1; w < lanes / 32; w++)
+                take(s_a[w], s_i[w], s_b[w]);
+        __syncthreads(); /* the arrays are reused by the group's next row */
     }
 }
 
-/* The largest label of an active row (min over its arcs of
- * label[v] + floor((c'(x, v) - min c') / eps)) into scratch[0]; columns
- * past it get it + 1, as the bucket update leaves unscanned nodes. */
+/* scratch: [0] the largest label of an active row, [1] 1 when a new price
+ * would pass pmin, [2] the last pass that changed a label, [3] passes run,
+ * [4] 1 when the prices were lowered (then the list's rows left active are
+ * in d.resume, state[3] of them), [5] those rows, [6] rows placed by the
+ * augmentation. */
 template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void active_reach_kernel(gcut__dassign d,
-                                                                             long long eps,
-                                                                             const int32_t *row_col,
-                                                                             int32_t *scratch)
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
+    gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
+    int32_t *scratch)
 {
-    const cg::thread_block_tile<lanes> tile = cg::tiled_partition<lanes>(cg::this_thread_block());
+    const cg::grid_group grid = cg::this_grid();
+    const unsigned long long none = (1ull << d.bits) - 1;
     const unsigned shift = (unsigned)d.bits;
+    const int32_t rank = lanes > 32 ? (int32_t)threadIdx.x
+                                    : (int32_t)(threadIdx.x % (unsigned)lanes);
     const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
-    for (int32_t x = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes); x < d.n;
-         x += groups) {
-        if (row_col[x] >= 0)
+    const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+    const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
+    int32_t *const via_row = d.via + d.n; /* an active row's best column */
+
+    /* labels 0 at free columns, label_cap elsewhere; the assignment both
+     * ways */
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const unsigned long long k = d.key[y];
+        d.label[y] = (k & none) == none ? 0 : d.label_cap;
+        d.holder[y] = (k & none) == none ? -1 : (int32_t)(k & none);
+        row_col[y] = -1;
+    }
+    if (tid == 0)
+        for (int i = 0; i < 7; i++)
+            scratch[i] = 0;
+    grid.sync();
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const int32_t h = __ldcg(&d.holder[y]);
+        if (h >= 0)
+            row_col[h] = y;
+    }
+    grid.sync();
+
+    int converged = 0, pass = 0;
+    while (pass < max_passes && !converged) {
+        ++pass;
+        for (int32_t x = first_row; x < d.n; x += groups) {
+            const int32_t z = __ldcg(&row_col[x]);
+            if (z < 0)
+                continue; /* the same for the whole group */
+            const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+            const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+            long long reach = INF64, held = INF64;
+            int32_t arg = -1;
+            for (long long a = begin + rank; a < end; a += lanes) {
+                const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+                const long long c =
+                    d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+                const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
+                if (v == z) {
+                    held = min(held, w);
+                    continue;
+                }
+                const int32_t l = *(volatile int32_t *)&d.label[v];
+                if (l < d.label_cap && w + eps * l < reach) {
+                    reach = w + eps * l;
+                    arg = v;
+                }
+            }
+            group_min_arg<lanes>(reach, arg, held);
+            if (rank == 0 && reach != INF64) {
+                const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
+                const long long l = gap > 0 ? gap / eps : 0;
+                if (l < *(volatile int32_t *)&d.label[z]) {
+                    *(volatile int32_t *)&d.label[z] = (int32_t)l;
+                    d.via[z] = arg;
+                    /* the pass numbers only grow, so a block that reads
+                     * this after the barrier sees it or a later one */
+                    *(volatile int32_t *)&scratch[2] = pass;
+                }
+            }
+        }
+        grid.sync();
+        converged = *(volatile int32_t *)&scratch[2] < pass;
+    }
+    if (!converged) { /* the same in every block: prices unchanged */
+        if (tid == 0)
+            scratch[3] = pass;
+        return;
+    }
+
+    /* The largest label of an active row (min over its arcs of label[v] +
+     * floor((c'(x, v) - min c') / eps)); columns past it get it + 1, as
+     * the bucket update leaves unscanned nodes. An active row's path
+     * starts at the arg min, where that label is below the cap (so that
+     * the arg min is the row's best column at the new prices). */
+    for (int32_t x = first_row; x < d.n; x += groups) {
+        if (__ldcg(&row_col[x]) >= 0)
             continue;
         const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
         const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
         long long reach = INF64, best = INF64;
-        for (long long a = begin + tile.thread_rank(); a < end; a += lanes) {
+        int32_t arg = -1;
+        for (long long a = begin + rank; a < end; a += lanes) {
             const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
             const long long c =
                 d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
             const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
             best = min(best, w);
-            if (d.label[v] < d.label_cap)
-                reach = min(reach, w + eps * d.label[v]);
+            const int32_t l = __ldcg(&d.label[v]);
+            if (l < d.label_cap && w + eps * l < reach) {
+                reach = w + eps * l;
+                arg = v;
+            }
         }
-#pragma unroll
-        for (int off = lanes / 2; off > 0; off /= 2) {
-            reach = min(reach, tile.shfl_xor(reach, off));
-            best = min(best, tile.shfl_xor(best, off));
-        }
-        if (tile.thread_rank() == 0) {
+        group_min_arg<lanes>(reach, arg, best);
+        if (rank == 0) {
             const long long l = reach == INF64 ? d.label_cap : (reach - best) / eps;
             atomicMax(&scratch[0], (int32_t)min(l, (long long)d.label_cap));
+            via_row[x] = l < d.label_cap ? arg : -1;
         }
     }
-}
-
-/* scratch[1] = 1 when some column's new price would pass pmin (the update
- * is then left out). */
-static __global__ void lower_check_kernel(gcut__dassign d, long long eps, int32_t *scratch)
-{
-    const long long top = (long long)scratch[0] + 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
-        const long long l = min((long long)d.label[y], top);
-        if ((long long)(d.key[y] >> d.bits) < eps * l)
-            scratch[1] = 1;
+    grid.sync();
+    const long long top = (long long)__ldcg(&scratch[0]) + 1;
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const long long l = min((long long)__ldcg(&d.label[y]), top);
+        if ((long long)(d.key[y] >> shift) < eps * l)
+            scratch[1] = 1; /* the update is left out */
     }
-}
-
-static __global__ void lower_kernel(gcut__dassign d, long long eps, const int32_t *scratch)
-{
-    if (scratch[1])
+    grid.sync();
+    if (__ldcg(&scratch[1]) != 0) {
+        if (tid == 0)
+            scratch[3] = pass;
         return;
-    const long long top = (long long)scratch[0] + 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x) {
-        const long long l = min((long long)d.label[y], top);
-        d.key[y] -= (unsigned long long)(eps * l) << d.bits;
     }
-}
+    for (int32_t y = tid; y < d.n; y += threads) {
+        const long long l = min((long long)__ldcg(&d.label[y]), top);
+        d.key[y] -= (unsigned long long)(eps * l) << shift;
+    }
 
-/* Labels 0 at free columns, label_cap elsewhere; scratch cleared. */
-static __global__ void label_init_kernel(gcut__dassign d, int32_t *scratch)
-{
-    const unsigned long long none = (1ull << d.bits) - 1;
-    for (int32_t y = blockIdx.x * blockDim.x + threadIdx.x; y < d.n; y += gridDim.x * blockDim.x)
-        d.label[y] = (d.key[y] & none) == none ? 0 : d.label_cap;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        scratch[0] = scratch[1] = scratch[2] = 0;
+    /* Each active row (the list's, holding no column) claims its path; a
+     * row that did not claim it all clears its via_row. */
+    const int32_t count = d.state[3];
+    for (int32_t i = tid; i < count; i += threads) {
+        const int32_t x = d.list[i];
+        int32_t u = __ldcg(&via_row[x]);
+        if (u < 0 || __ldcg(&row_col[x]) >= 0)
+            continue; /* (a row on the list holds none; row_col[x] >= 0 is never seen) */
+        for (;;) {
+            const unsigned old = __ldcg(&d.claim[u]);
+            if (old == seq || atomicCAS(&d.claim[u], old, seq) != old) {
+                u = -1; /* met another path, or its own */
+                break;
+            }
+            if (__ldcg(&d.holder[u]) < 0)
+                break; /* a free column: the path is whole */
+            u = __ldcg(&d.via[u]);
+            if (u < 0)
+                break; /* no next column (cannot happen at the fixed point) */
+        }
+        if (u < 0)
+            via_row[x] = -1;
+    }
+    grid.sync();
+    /* The placed rows shift their paths (each column is one path's); the
+     * others go to d.resume, the next refine's list. */
+    for (int32_t i = tid; i < count; i += threads) {
+        const int32_t x = d.list[i];
+        if (__ldcg(&row_col[x]) >= 0 || __ldcg(&via_row[x]) < 0) {
+            d.resume[atomicAdd(&scratch[5], 1)] = x;
+            continue;
+        }
+        int32_t u = __ldcg(&via_row[x]), owner = x;
+        for (;;) {
+            const int32_t h = __ldcg(&d.holder[u]);
+            /* through L2: another block lowered this price above */
+            d.key[u] = (__ldcg(&d.key[u]) & ~none) | (unsigned long long)owner;
+            if (h < 0)
+                break;
+            owner = h;
+            u = __ldcg(&d.via[u]);
+        }
+        atomicAdd(&scratch[6], 1);
+    }
+    grid.sync();
+    if (tid == 0) {
+        d.state[3] = __ldcg(&scratch[5]);
+        scratch[3] = pass;
+        scratch[4] = 1;
+    }
 }
 
 static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t *row_col)
@@ -530,75 +698,60 @@ cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-template <int lanes, bool dense>
-static cudaError_t price_update_passes(const gcut__dassign *d, long long eps, int max_passes,
-                                       int32_t *row_col, int32_t *scratch, int32_t *h_flag,
-                                       int *converged, int *passes, cudaStream_t stream)
+static const void *price_update_fn(int group, int dense)
 {
-    const int blocks = row_blocks(d->n, lanes);
-    *converged = 0;
-    for (*passes = 0; *passes < max_passes && !*converged;) {
-        cudaError_t err = cudaMemsetAsync(scratch + 2, 0, sizeof *scratch, stream);
-        if (err != cudaSuccess)
-            return err;
-        relax_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
-                                                                        scratch + 2);
-        if ((err = cudaGetLastError()) != cudaSuccess)
-            return err;
-        if ((err = cudaMemcpyAsync(h_flag, scratch + 2, sizeof *h_flag, cudaMemcpyDeviceToHost,
-                                   stream)) != cudaSuccess ||
-            (err = cudaStreamSynchronize(stream)) != cudaSuccess)
-            return err;
-        ++*passes;
-        *converged = *h_flag == 0;
-    }
-    if (!*converged)
-        return cudaSuccess;
-    active_reach_kernel<lanes, dense><<<blocks, ASSIGN_BLOCK, 0, stream>>>(*d, eps, row_col,
-                                                                           scratch);
-    return cudaGetLastError();
+    if (dense)
+        return (const void *)price_update_kernel<ASSIGN_BLOCK, true>;
+    if (group >= 32)
+        return (const void *)price_update_kernel<32, false>;
+    return group == 8 ? (const void *)price_update_kernel<8, false>
+                      : (const void *)price_update_kernel<4, false>;
+}
+
+/* Threads a row of the price update: a whole block for dense rows (n
+ * arcs; a row's scan is the pass's latency), else the bid's tile of up to
+ * 32 lanes. */
+static int update_lanes(int group, int dense)
+{
+    return dense ? ASSIGN_BLOCK : group < 32 ? group : 32;
+}
+
+cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max)
+{
+    int per_sm = 0;
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, price_update_fn(group, dense), ASSIGN_BLOCK, 0);
+    if (err != cudaSuccess)
+        return err;
+    *blocks_max = per_sm * sms;
+    return cudaSuccess;
 }
 
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
-                                      int max_passes, int32_t *row_col, int32_t *scratch,
-                                      int32_t *h_flag, int *applied, int *passes,
+                                      int blocks_max, int max_passes, unsigned seq,
+                                      int32_t *row_col, int32_t *scratch, int32_t *h_result,
                                       cudaStream_t stream)
 {
-    const int lanes = group < 32 ? group : 32;
-    *applied = 0;
-    cudaError_t err = gcut__assign_unpack(d, NULL, row_col, stream);
-    if (err != cudaSuccess)
+    const int needed = row_blocks(d->n, update_lanes(group, d->dense));
+    int blocks = needed < blocks_max ? needed : blocks_max;
+    gcut__dassign copy = *d;
+    void *args[] = {&copy, &eps, &max_passes, &seq, &row_col, &scratch};
+    cudaError_t err;
+    /* fewer blocks where fewer fit than the occupancy said (a tool's
+     * instrumented kernels): the loops stride over any grid */
+    while ((err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
+                                              dim3(blocks > 0 ? blocks : 1), dim3(ASSIGN_BLOCK),
+                                              args, 0, stream)) ==
+               cudaErrorCooperativeLaunchTooLarge &&
+           blocks > 1) {
+        cudaGetLastError();
+        blocks /= 2;
+    }
+    if (err != cudaSuccess ||
+        (err = cudaMemcpyAsync(h_result, scratch + 3, 4 * sizeof *h_result,
+                               cudaMemcpyDeviceToHost, stream)) != cudaSuccess)
         return err;
-    label_init_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    int converged = 0;
-    if (d->dense)
-        err = price_update_passes<32, true>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    else if (lanes == 32)
-        err = price_update_passes<32, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                             &converged, passes, stream);
-    else if (lanes == 8)
-        err = price_update_passes<8, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    else
-        err = price_update_passes<4, false>(d, eps, max_passes, row_col, scratch, h_flag,
-                                            &converged, passes, stream);
-    if (err != cudaSuccess || !converged)
-        return err;
-    lower_check_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    lower_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, eps, scratch);
-    if ((err = cudaGetLastError()) != cudaSuccess)
-        return err;
-    if ((err = cudaMemcpyAsync(h_flag, scratch + 1, sizeof *h_flag, cudaMemcpyDeviceToHost,
-                               stream)) != cudaSuccess ||
-        (err = cudaStreamSynchronize(stream)) != cudaSuccess)
-        return err;
-    *applied = *h_flag == 0;
-    return cudaSuccess;
+    return cudaStreamSynchronize(stream);
 }
 
 cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int group,

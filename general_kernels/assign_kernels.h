@@ -37,9 +37,15 @@ typedef struct gcut__dassign {
     int32_t *state;              /* [0] rows taken from the list, [1] stop code, [2] the row that
                                     stopped it, [3] rows on the list, [4] rows given back */
     unsigned long long *bids;    /* [0] chains (rows taken), [1] bids in all, [2] the longest
-                                    chain (bids), [3] bids of this launch (with a budget) */
+                                    chain (bids), [3] bids of this launch (with a budget),
+                                    [4] the time (ns) its list was used up (~0: not yet) */
     unsigned long long bid_budget; /* a launch pauses past this many bids (0: never) */
+    long long tail_ns;             /* or this long after its list was used up (0: never) */
     int32_t *label;              /* n: the price update's column distances (in eps) */
+    int32_t *holder;             /* n: the price update's copy of the columns' rows (-1: free) */
+    int32_t *via;                /* 2n: the next column of a column's shortest path, then an
+                                    active row's first column (-1: none) */
+    unsigned *claim;             /* n: the update that claimed a column for a path (0: none) */
     int32_t label_cap;           /* labels stop here (eps * label_cap fits the prices) */
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
@@ -72,13 +78,22 @@ cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int group
  * (the caller then swaps list and resume). */
 cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream);
 
-/* The global price update at `eps`, from the keys (row_col: n entries of
- * scratch, scratch: 3 ints). It runs Bellman-Ford passes, up to
- * `max_passes`; *applied is 1 when they reached the fixed point and every
- * column's price was lowered by eps times its label (0: prices unchanged). */
+/* The most blocks of the price update (group and layout as the refine's)
+ * resident at once on `sms` multiprocessors: its launch is cooperative. */
+cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max);
+
+/* The global price update at `eps`, from the keys, in one cooperative
+ * launch of at most `blocks_max` blocks, then the augmentation along its
+ * shortest paths (row_col: n entries of scratch, scratch: 7 ints; seq: a
+ * number no earlier update of this solve used, above 0). It runs
+ * Bellman-Ford passes, up to `max_passes`. Waits for the launch and sets
+ * h_result (4 pinned ints): [0] passes, [1] 1 when they reached the fixed
+ * point and every column's price was lowered by eps times its label (0:
+ * prices unchanged), and then [2] the list's rows left active, written to
+ * d->resume (the caller swaps list and resume), [3] the rows placed. */
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
-                                      int max_passes, int32_t *row_col, int32_t *scratch,
-                                      int32_t *h_flag, int *applied, int *passes,
+                                      int blocks_max, int max_passes, unsigned seq,
+                                      int32_t *row_col, int32_t *scratch, int32_t *h_result,
                                       cudaStream_t stream);
 
 /* The solution from the keys: price[y] (unless price is NULL) and

@@ -53,10 +53,11 @@ typedef struct solver {
     gcut__dassign d;
     long long *price;              /* n column prices */
     int32_t *row_col;              /* n */
-    int32_t *scratch;              /* 3, the price update's */
-    int32_t *h_state, *h_flag;     /* pinned */
+    int32_t *scratch;              /* 7, the price update's */
+    int32_t *h_state, *h_update;   /* pinned (h_update: 4, the update's result) */
+    unsigned updates;              /* price updates launched (their claims' numbers) */
     unsigned long long *h_bids;    /* pinned */
-    int group, workers, update_every, alpha, start_div;
+    int group, workers, update_blocks, update_every, alpha, start_div;
 } solver;
 
 static void solver_free(solver *sv)
@@ -68,10 +69,13 @@ static void solver_free(solver *sv)
     cudaFree(sv->d.list);
     cudaFree(sv->d.resume);
     cudaFree(sv->d.label);
+    cudaFree(sv->d.holder);
+    cudaFree(sv->d.via);
+    cudaFree(sv->d.claim);
     cudaFree(sv->d.state);
     cudaFree(sv->d.bids);
     cudaFreeHost(sv->h_state);
-    cudaFreeHost(sv->h_flag);
+    cudaFreeHost(sv->h_update);
     cudaFreeHost(sv->h_bids);
     memset(sv, 0, sizeof *sv);
 }
@@ -119,9 +123,21 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     GPU_CHECK(ctx, gcut__assign_workers(sv->group, d->dense, sms, &sv->workers));
     if (sv->workers > d->n)
         sv->workers = d->n;
+    if (sv->update_every > 0) {
+        /* the price update is one cooperative launch; without them the
+         * phases bid on without updates (as exact, slower) */
+        int cooperative = 0;
+        GPU_CHECK(ctx, cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch,
+                                              s->device));
+        if (cooperative)
+            GPU_CHECK(ctx, gcut__assign_update_blocks(sv->group, d->dense, sms,
+                                                      &sv->update_blocks));
+        if (!cooperative || sv->update_blocks < 1)
+            sv->update_every = 0;
+    }
     GPU_CHECK(ctx, cudaMalloc((void **)&d->key, nn * sizeof *d->key));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->state, 5 * sizeof *d->state));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d->bids, 4 * sizeof *d->bids));
+    GPU_CHECK(ctx, cudaMalloc((void **)&d->bids, 5 * sizeof *d->bids));
     GPU_CHECK(ctx, cudaMalloc((void **)&d->list, nn * sizeof *d->list));
     GPU_CHECK(ctx, cudaMalloc((void **)&sv->price, nn * sizeof *sv->price));
     GPU_CHECK(ctx, cudaMalloc((void **)&sv->row_col, nn * sizeof *sv->row_col));
@@ -130,12 +146,16 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     if (sv->update_every > 0) {
         GPU_CHECK(ctx, cudaMalloc((void **)&d->resume, nn * sizeof *d->resume));
         GPU_CHECK(ctx, cudaMalloc((void **)&d->label, nn * sizeof *d->label));
-        GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 3 * sizeof *sv->scratch));
-        GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_flag, sizeof *sv->h_flag));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->holder, nn * sizeof *d->holder));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->via, 2 * nn * sizeof *d->via));
+        GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, nn * sizeof *d->claim));
+        GPU_CHECK(ctx, cudaMemsetAsync(d->claim, 0, nn * sizeof *d->claim, s->stream));
+        GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 7 * sizeof *sv->scratch));
+        GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_update, 4 * sizeof *sv->h_update));
     }
     GPU_CHECK(ctx, cudaMemcpyAsync(d->key, h_key, nn * sizeof *d->key, cudaMemcpyHostToDevice,
                                    s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 4 * sizeof *d->bids, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 5 * sizeof *d->bids, s->stream));
     /* h_key is read by the copy above before it is freed */
     GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
 fail:
@@ -174,23 +194,35 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
         const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
         d->label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
         int updating = sv->update_every > 0 && !first && d->label_cap >= 2;
-        int launches = 0, updates_here = 0;
+        int launches = 0, updates_here = 0, passes_here = 0, placed_here = 0;
         double update_ms = 0;
         for (;;) {
             if (updating) {
                 const double tu = gcut__now_ms();
-                int applied = 0, passes = 0;
-                GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, UPDATE_PASSES,
-                                                         sv->row_col, sv->scratch, sv->h_flag,
-                                                         &applied, &passes, stream));
+                GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
+                                                         UPDATE_PASSES, ++sv->updates,
+                                                         sv->row_col, sv->scratch, sv->h_update,
+                                                         stream));
+                const int passes = sv->h_update[0], applied = sv->h_update[1];
                 update_ms += gcut__now_ms() - tu;
+                /* a launch's tail may run as long as the last update took
+                 * (see update_due in general_kernels/assign_csa.cu) */
+                d->tail_ns = (long long)((gcut__now_ms() - tu) * 1e6);
                 res->price_updates += applied;
                 updates_here += applied;
-                gcut__log(ctx, 4, "assign: gpu price update, eps %lld: %d passes, %s",
-                          (long long)eps, passes, applied ? "applied" : "left out");
-                /* no fixed point in reach: bid on without pauses */
-                if (!applied)
-                    updating = 0;
+                passes_here += passes;
+                gcut__log(ctx, 4, "assign: gpu price update, eps %lld: %d passes, %s, %d rows "
+                          "placed by its paths, %d left", (long long)eps, passes,
+                          applied ? "applied" : "left out", applied ? sv->h_update[3] : 0,
+                          applied ? sv->h_update[2] : -1);
+                if (applied) { /* the rows left active are the next list */
+                    placed_here += sv->h_update[3];
+                    int32_t *swap = d->list;
+                    d->list = d->resume;
+                    d->resume = swap;
+                } else {
+                    updating = 0; /* no fixed point in reach: bid on without pauses */
+                }
             }
             d->bid_budget =
                 updating ? (unsigned long long)sv->update_every * (unsigned long long)n : 0;
@@ -212,10 +244,11 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
         /* the longest chain against the bids tells whether a phase's
          * time is its tail (a few chains alone) or its volume */
         gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
-                  "chain %llu, %d launches, %d price updates (%.3f ms), stop %d",
+                  "chain %llu, %d launches, %d price updates (%d passes, %d rows placed by paths, "
+                  "%.3f ms), stop %d",
                   (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
-                  sv->h_bids[1] - bids_before, sv->h_bids[2], launches, updates_here, update_ms,
-                  sv->h_state[1]);
+                  sv->h_bids[1] - bids_before, sv->h_bids[2], launches, updates_here, passes_here,
+                  placed_here, update_ms, sv->h_state[1]);
         bids_before = sv->h_bids[1];
         if (sv->h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
             res->stuck_row = sv->h_state[2];
