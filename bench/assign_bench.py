@@ -17,6 +17,12 @@ exit status 1.
 Usage: assign_bench.py LIBGCUT OUT.md [--algos csa,gpu-csa] [--dense 1000,2000]
                        [--sparse 100000x10,...] [--window 3,5 --frames DIR]
                        [--repeat 3] [--scipy-timeout S] [--cpu-max-arcs M] [--verbose]
+                       [--base LIB] [--threads T]
+
+--base LIB runs the CPU algorithms of a second libgcut (another build, say
+main's) on the same arrays in the same process, its runs alternating with
+LIB's so that both see the same machine; its rows say "ALGO@base".
+--threads T gives the contexts T threads (0: one per core, the default).
 """
 import argparse
 import ctypes
@@ -60,7 +66,7 @@ def print_log(user, level, message):
 
 
 class Gcut:
-    def __init__(self, path, verbose=False):
+    def __init__(self, path, verbose=False, threads=0):
         self.lib = ctypes.CDLL(path)
         self.lib.gcut_assign_csr_info.restype = ctypes.c_int
         self.lib.gcut_last_error.restype = ctypes.c_char_p
@@ -72,6 +78,7 @@ class Gcut:
             opt = Options()
             self.lib.gcut_options_init(ctypes.byref(opt))
             opt.device = device
+            opt.threads = threads
             if verbose:
                 opt.verbosity = 3
                 opt.log = ctypes.cast(print_log, ctypes.c_void_p)
@@ -234,9 +241,14 @@ def main():
                     help="skip the CPU solver above this many arcs (0: never)")
     ap.add_argument("--device-name", default=None)
     ap.add_argument("--verbose", action="store_true", help="print gcut's debug log (phases)")
+    ap.add_argument("--base", default="",
+                    help="a second libgcut whose CPU algorithms run beside LIB's (rows ALGO@base)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="the contexts' threads (0: one per core)")
     args = ap.parse_args()
 
-    g = Gcut(args.lib, args.verbose)
+    g = Gcut(args.lib, args.verbose, args.threads)
+    base = Gcut(args.base, args.verbose, args.threads) if args.base else None
     algos = [a for a in args.algos.split(",") if a]
     rows_out = []
     bad = 0
@@ -296,33 +308,51 @@ def main():
             if args.cpu_max_arcs and not algo.startswith("gpu") and arcs > args.cpu_max_arcs:
                 print(f"  {algo}: skipped (more than {args.cpu_max_arcs} arcs)", file=sys.stderr)
                 continue
-            times = []
-            cost_g = None
-            info = None
-            try:
-                for _ in range(args.repeat):
-                    cost_g, info = g.assign(algo, n, n, row_ptr, col, cost)
-                    times.append(info.time_ms)
-            except RuntimeError as e:
-                print(f"  {algo}: {e}", file=sys.stderr)
-                rows_out.append((name, arcs, algo, "error", sp_ms, None, None, str(e)))
-                bad = 1
-                continue
-            ms = median(times)
-            same = None if sp_cost is None else cost_g == sp_cost
-            if same is False:
-                bad = 1
-                print(f"  MISMATCH {algo}: gcut {cost_g}, scipy {sp_cost}", file=sys.stderr)
-            ratio = f"{sp_ms / ms:.1f}x" if sp_ms else f"> {args.scipy_timeout * 1e3 / ms:.1f}x"
-            print(f"  {algo} on {info.device.decode()}: {ms:.1f} ms cost {cost_g} "
-                  f"({ratio} scipy; refines {info.refines}, pushes {info.pushes}, "
-                  f"updates {info.price_updates}, fixed {info.arcs_fixed}; runs "
-                  f"{', '.join(f'{x:.1f}' for x in times)})", file=sys.stderr)
-            rows_out.append((name, arcs, algo, info.device.decode(), sp_ms, ms, same,
-                             f"{info.refines} phases, {info.pushes} "
-                             f"{'bids' if algo.startswith('gpu') else 'pushes'}, "
-                             f"{info.price_updates} price updates, {info.arcs_fixed} arcs fixed"))
+            # (label, library): LIB's, then the base's on the CPU, run by turns
+            sides = [(algo, g)]
+            if base is not None and not algo.startswith("gpu"):
+                sides.append((algo + "@base", base))
+            runs = {label: [] for label, _ in sides}
+            errors = {}
+            for _ in range(args.repeat):
+                for label, lib in sides:
+                    if label in errors:
+                        continue
+                    try:
+                        runs[label].append(lib.assign(algo, n, n, row_ptr, col, cost))
+                    except RuntimeError as e:
+                        errors[label] = str(e)
+            for label, _ in sides:
+                if label in errors:
+                    print(f"  {label}: {errors[label]}", file=sys.stderr)
+                    rows_out.append((name, arcs, label, "error", sp_ms, None, None, errors[label]))
+                    bad = 1
+                    continue
+                bad |= report_runs(name, arcs, label, runs[label], sp_ms, sp_cost, args, rows_out)
         write_table(args.out, device, rows_out, args)
+    return bad
+
+
+def report_runs(name, arcs, algo, runs, sp_ms, sp_cost, args, rows_out):
+    """One table row from an algorithm's runs [(cost, info)]; 1 when its cost
+    differs from scipy's."""
+    bad = 0
+    times = [info.time_ms for _, info in runs]
+    cost_g, info = runs[-1]
+    ms = median(times)
+    same = None if sp_cost is None else cost_g == sp_cost
+    if same is False:
+        bad = 1
+        print(f"  MISMATCH {algo}: gcut {cost_g}, scipy {sp_cost}", file=sys.stderr)
+    ratio = f"{sp_ms / ms:.1f}x" if sp_ms else f"> {args.scipy_timeout * 1e3 / ms:.1f}x"
+    print(f"  {algo} on {info.device.decode()}: {ms:.1f} ms cost {cost_g} "
+          f"({ratio} scipy; refines {info.refines}, pushes {info.pushes}, "
+          f"updates {info.price_updates}, fixed {info.arcs_fixed}; runs "
+          f"{', '.join(f'{x:.1f}' for x in times)})", file=sys.stderr)
+    rows_out.append((name, arcs, algo, info.device.decode(), sp_ms, ms, same,
+                     f"{info.refines} phases, {info.pushes} "
+                     f"{'bids' if algo.startswith('gpu') else 'pushes'}, "
+                     f"{info.price_updates} price updates, {info.arcs_fixed} arcs fixed"))
     return bad
 
 
