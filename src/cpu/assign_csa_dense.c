@@ -40,11 +40,11 @@
 typedef struct dense_csa {
     int32_t n;
     const int32_t *cost;
-    int32_t mul;         /* sign * S: the scaled cost is cost * mul */
-    int64_t *price;      /* columns */
-    int32_t *row_col;    /* matched column of each row, -1 */
-    int32_t *col_row;    /* owner of each column, -1 */
-    int32_t *stack;      /* active rows */
+    int32_t mul;      /* sign * S: the scaled cost is cost * mul */
+    int64_t *price;   /* columns */
+    int32_t *row_col; /* matched column of each row, -1 */
+    int32_t *col_row; /* owner of each column, -1 */
+    int32_t *stack;   /* active rows */
     int32_t top;
     int cache;
     int32_t *cache_col;  /* n * cache */
@@ -136,8 +136,7 @@ SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
 /* The two best c' of row x (n >= 1): v1 at column *y1 of scaled cost *c1,
  * and v2 (INF64 when n = 1). The cache holds them while both are within
  * its bound (prices only fall, so an uncached arc's c' only rises). */
-static void best_two(dense_csa *s, int32_t x, int32_t *y1, int64_t *c1, int64_t *v1,
-                     int64_t *v2)
+static void best_two(dense_csa *s, int32_t x, int32_t *y1, int64_t *c1, int64_t *v1, int64_t *v2)
 {
     const int k = s->cache;
     for (int pass = 0;; pass++) {
@@ -233,7 +232,8 @@ gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *
      * / 7.9 ms, 1500 17.7 / 15.2 / 18.4, 2000 39.0 / 31.1 / 29.6, 5000 - /
      * 294 / 238. */
     const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 50;
-    const int cache = knobs && knobs->cache > 1 ? (knobs->cache > CACHE_MAX ? CACHE_MAX : knobs->cache)
+    const int cache = knobs && knobs->cache > 1
+                          ? (knobs->cache > CACHE_MAX ? CACHE_MAX : knobs->cache)
                       : n < 1200 ? 8
                       : n < 2000 ? 16
                                  : 32;
@@ -255,8 +255,7 @@ gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *
     s.cache_len = calloc(nn, 1);
     s.cache_bound = malloc(nn * sizeof *s.cache_bound);
     gcut_status st = GCUT_OK;
-    if (!s.col_row || !s.stack || !s.cache_col || !s.cache_cost || !s.cache_len ||
-        !s.cache_bound) {
+    if (!s.col_row || !s.stack || !s.cache_col || !s.cache_cost || !s.cache_len || !s.cache_bound) {
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
         goto done;
     }
