@@ -17,12 +17,14 @@ exit status 1.
 Usage: assign_bench.py LIBGCUT OUT.md [--algos csa,gpu-csa] [--dense 1000,2000]
                        [--sparse 100000x10,...] [--window 3,5 --frames DIR]
                        [--repeat 3] [--scipy-timeout S] [--cpu-max-arcs M] [--verbose]
-                       [--base LIB] [--threads T]
+                       [--base LIB] [--threads T] [--dense-costs uniform,line,...]
 
 --base LIB runs the CPU algorithms of a second libgcut (another build, say
 main's) on the same arrays in the same process, its runs alternating with
 LIB's so that both see the same machine; its rows say "ALGO@base".
 --threads T gives the contexts T threads (0: one per core, the default).
+--dense-costs picks the dense cost families (DENSE_COSTS below; uniform: the
+[0, 1000] instances of the issue, the default).
 """
 import argparse
 import ctypes
@@ -124,9 +126,28 @@ class Gcut:
         return px[:, :, 0]
 
 
-def dense_instance(n, seed):
+DENSE_COSTS = {
+    # name in the table, then the n x n int32 matrix from (rng, n)
+    "uniform": ("[0,1000]", lambda rng, n: rng.integers(0, 1001, size=(n, n), dtype=np.int32)),
+    "wide": ("[0,1e6]", lambda rng, n: rng.integers(0, 1_000_001, size=(n, n), dtype=np.int32)),
+    # (i j) mod 1001: structured, many repeated values
+    "product": ("(i j) mod 1001", lambda rng, n: (np.outer(np.arange(n, dtype=np.int64),
+                                                            np.arange(n)) % 1001)
+                .astype(np.int32)),
+    # |x_i - y_j| for random points on a line: long chains of near ties
+    "line": ("|x_i - y_j|", lambda rng, n: np.abs(
+        rng.integers(0, 100_000, size=(n, 1)) - rng.integers(0, 100_000, size=(1, n)))
+             .astype(np.int32)),
+    # a_i b_j, a and b in [0, 1000): rank one
+    "lowrank": ("a_i b_j", lambda rng, n: np.outer(rng.integers(0, 1000, size=n),
+                                                   rng.integers(0, 1000, size=n))
+                .astype(np.int32)),
+}
+
+
+def dense_instance(n, seed, family="uniform"):
     rng = np.random.default_rng(seed)
-    return rng.integers(0, 1001, size=(n, n), dtype=np.int32)
+    return DENSE_COSTS[family][1](rng, n)
 
 
 def sparse_instance(n, degree, seed):
@@ -230,6 +251,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--algos", default="csa")
     ap.add_argument("--dense", default="1000,2000")
+    ap.add_argument("--dense-costs", default="uniform",
+                    help="cost families of the dense instances: " + ",".join(DENSE_COSTS))
     ap.add_argument("--sparse", default="100000x10")
     ap.add_argument("--window", default="", help="radii of the windowed flow instance")
     ap.add_argument("--frames", default="", help="directory with frame10.png and frame11.png")
@@ -253,8 +276,11 @@ def main():
     rows_out = []
     bad = 0
     instances = []
-    for n in [int(x) for x in args.dense.split(",") if x]:
-        instances.append(("dense", n, None))
+    for family in [x for x in args.dense_costs.split(",") if x]:
+        if family not in DENSE_COSTS:
+            ap.error(f"--dense-costs: no family '{family}' (have: {', '.join(DENSE_COSTS)})")
+        for n in [int(x) for x in args.dense.split(",") if x]:
+            instances.append(("dense", n, family))
     for spec in [x for x in args.sparse.split(",") if x]:
         n, d = spec.split("x")
         instances.append(("sparse", int(n), int(d)))
@@ -266,14 +292,14 @@ def main():
 
     device = args.device_name or platform.node()
     for kind, n, d in instances:
-        seed = 1000 + n + (d or 0)
+        seed = 1000 + n + (d if kind == "sparse" else 0)
         t = time.perf_counter()
         if kind == "dense":
-            mat = dense_instance(n, seed)
+            mat = dense_instance(n, seed, d)
             row_ptr = np.arange(0, n * n + 1, n, dtype=np.int64)
             col = np.tile(np.arange(n, dtype=np.int32), n)
             cost = mat.reshape(-1)
-            name = f"dense {n}x{n} [0,1000]"
+            name = f"dense {n}x{n} {DENSE_COSTS[d][0]}"
             arrays = {"mat": mat}
         elif kind == "sparse":
             row_ptr, col, cost = sparse_instance(n, d, seed)
