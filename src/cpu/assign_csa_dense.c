@@ -20,9 +20,9 @@
 /* A row's scan is two passes over its costs and the prices, both loops
  * that vectorize: the first keeps the least c' of each of LANES lanes
  * (LANES_FEW where the cache keeps fewer; arc y in lane y % lanes), whose
- * (k+1)-th smallest bounds the row's (k+1)-th
- * best from above (they are k+1 distinct arcs); the second takes the arcs
- * within that bound, CHUNK at a time, and inserts the few it finds. */
+ * (k+1)-th smallest bounds the row's (k+1)-th best from above (they are
+ * k+1 distinct arcs); the second takes the arcs within that bound, CHUNK
+ * at a time, and inserts the few it finds. */
 #define LANES 64
 #define LANES_FEW 16 /* where the cache keeps under 16 */
 #define CHUNK 16
