@@ -17,6 +17,14 @@ exit status 1.
 Usage: assign_bench.py LIBGCUT OUT.md [--algos csa,gpu-csa] [--dense 1000,2000]
                        [--sparse 100000x10,...] [--window 3,5 --frames DIR]
                        [--repeat 3] [--scipy-timeout S] [--cpu-max-arcs M] [--verbose]
+                       [--base LIB] [--threads T] [--dense-costs uniform,line,...]
+
+--base LIB runs the CPU algorithms of a second libgcut (another build, say
+main's) on the same arrays in the same process, its runs alternating with
+LIB's so that both see the same machine; its rows say "ALGO@base".
+--threads T gives the contexts T threads (0: one per core, the default).
+--dense-costs picks the dense cost families (DENSE_COSTS below; uniform: the
+[0, 1000] instances of the issue, the default).
 """
 import argparse
 import ctypes
@@ -60,7 +68,7 @@ def print_log(user, level, message):
 
 
 class Gcut:
-    def __init__(self, path, verbose=False):
+    def __init__(self, path, verbose=False, threads=0):
         self.lib = ctypes.CDLL(path)
         self.lib.gcut_assign_csr_info.restype = ctypes.c_int
         self.lib.gcut_last_error.restype = ctypes.c_char_p
@@ -72,6 +80,7 @@ class Gcut:
             opt = Options()
             self.lib.gcut_options_init(ctypes.byref(opt))
             opt.device = device
+            opt.threads = threads
             if verbose:
                 opt.verbosity = 3
                 opt.log = ctypes.cast(print_log, ctypes.c_void_p)
@@ -117,9 +126,28 @@ class Gcut:
         return px[:, :, 0]
 
 
-def dense_instance(n, seed):
+DENSE_COSTS = {
+    # name in the table, then the n x n int32 matrix from (rng, n)
+    "uniform": ("[0,1000]", lambda rng, n: rng.integers(0, 1001, size=(n, n), dtype=np.int32)),
+    "wide": ("[0,1e6]", lambda rng, n: rng.integers(0, 1_000_001, size=(n, n), dtype=np.int32)),
+    # (i j) mod 1001: structured, many repeated values
+    "product": ("(i j) mod 1001", lambda rng, n: (np.outer(np.arange(n, dtype=np.int64),
+                                                            np.arange(n)) % 1001)
+                .astype(np.int32)),
+    # |x_i - y_j| for random points on a line: long chains of near ties
+    "line": ("|x_i - y_j|", lambda rng, n: np.abs(
+        rng.integers(0, 100_000, size=(n, 1)) - rng.integers(0, 100_000, size=(1, n)))
+             .astype(np.int32)),
+    # a_i b_j, a and b in [0, 1000): rank one
+    "lowrank": ("a_i b_j", lambda rng, n: np.outer(rng.integers(0, 1000, size=n),
+                                                   rng.integers(0, 1000, size=n))
+                .astype(np.int32)),
+}
+
+
+def dense_instance(n, seed, family="uniform"):
     rng = np.random.default_rng(seed)
-    return rng.integers(0, 1001, size=(n, n), dtype=np.int32)
+    return DENSE_COSTS[family][1](rng, n)
 
 
 def sparse_instance(n, degree, seed):
@@ -223,6 +251,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--algos", default="csa")
     ap.add_argument("--dense", default="1000,2000")
+    ap.add_argument("--dense-costs", default="uniform",
+                    help="cost families of the dense instances: " + ",".join(DENSE_COSTS))
     ap.add_argument("--sparse", default="100000x10")
     ap.add_argument("--window", default="", help="radii of the windowed flow instance")
     ap.add_argument("--frames", default="", help="directory with frame10.png and frame11.png")
@@ -234,15 +264,23 @@ def main():
                     help="skip the CPU solver above this many arcs (0: never)")
     ap.add_argument("--device-name", default=None)
     ap.add_argument("--verbose", action="store_true", help="print gcut's debug log (phases)")
+    ap.add_argument("--base", default="",
+                    help="a second libgcut whose CPU algorithms run beside LIB's (rows ALGO@base)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="the contexts' threads (0: one per core)")
     args = ap.parse_args()
 
-    g = Gcut(args.lib, args.verbose)
+    g = Gcut(args.lib, args.verbose, args.threads)
+    base = Gcut(args.base, args.verbose, args.threads) if args.base else None
     algos = [a for a in args.algos.split(",") if a]
     rows_out = []
     bad = 0
     instances = []
-    for n in [int(x) for x in args.dense.split(",") if x]:
-        instances.append(("dense", n, None))
+    for family in [x for x in args.dense_costs.split(",") if x]:
+        if family not in DENSE_COSTS:
+            ap.error(f"--dense-costs: no family '{family}' (have: {', '.join(DENSE_COSTS)})")
+        for n in [int(x) for x in args.dense.split(",") if x]:
+            instances.append(("dense", n, family))
     for spec in [x for x in args.sparse.split(",") if x]:
         n, d = spec.split("x")
         instances.append(("sparse", int(n), int(d)))
@@ -254,14 +292,14 @@ def main():
 
     device = args.device_name or platform.node()
     for kind, n, d in instances:
-        seed = 1000 + n + (d or 0)
+        seed = 1000 + n + (d if kind == "sparse" else 0)
         t = time.perf_counter()
         if kind == "dense":
-            mat = dense_instance(n, seed)
+            mat = dense_instance(n, seed, d)
             row_ptr = np.arange(0, n * n + 1, n, dtype=np.int64)
             col = np.tile(np.arange(n, dtype=np.int32), n)
             cost = mat.reshape(-1)
-            name = f"dense {n}x{n} [0,1000]"
+            name = f"dense {n}x{n} {DENSE_COSTS[d][0]}"
             arrays = {"mat": mat}
         elif kind == "sparse":
             row_ptr, col, cost = sparse_instance(n, d, seed)
@@ -296,33 +334,51 @@ def main():
             if args.cpu_max_arcs and not algo.startswith("gpu") and arcs > args.cpu_max_arcs:
                 print(f"  {algo}: skipped (more than {args.cpu_max_arcs} arcs)", file=sys.stderr)
                 continue
-            times = []
-            cost_g = None
-            info = None
-            try:
-                for _ in range(args.repeat):
-                    cost_g, info = g.assign(algo, n, n, row_ptr, col, cost)
-                    times.append(info.time_ms)
-            except RuntimeError as e:
-                print(f"  {algo}: {e}", file=sys.stderr)
-                rows_out.append((name, arcs, algo, "error", sp_ms, None, None, str(e)))
-                bad = 1
-                continue
-            ms = median(times)
-            same = None if sp_cost is None else cost_g == sp_cost
-            if same is False:
-                bad = 1
-                print(f"  MISMATCH {algo}: gcut {cost_g}, scipy {sp_cost}", file=sys.stderr)
-            ratio = f"{sp_ms / ms:.1f}x" if sp_ms else f"> {args.scipy_timeout * 1e3 / ms:.1f}x"
-            print(f"  {algo} on {info.device.decode()}: {ms:.1f} ms cost {cost_g} "
-                  f"({ratio} scipy; refines {info.refines}, pushes {info.pushes}, "
-                  f"updates {info.price_updates}, fixed {info.arcs_fixed}; runs "
-                  f"{', '.join(f'{x:.1f}' for x in times)})", file=sys.stderr)
-            rows_out.append((name, arcs, algo, info.device.decode(), sp_ms, ms, same,
-                             f"{info.refines} phases, {info.pushes} "
-                             f"{'bids' if algo.startswith('gpu') else 'pushes'}, "
-                             f"{info.price_updates} price updates, {info.arcs_fixed} arcs fixed"))
+            # (label, library): LIB's, then the base's on the CPU, run by turns
+            sides = [(algo, g)]
+            if base is not None and not algo.startswith("gpu"):
+                sides.append((algo + "@base", base))
+            runs = {label: [] for label, _ in sides}
+            errors = {}
+            for _ in range(args.repeat):
+                for label, lib in sides:
+                    if label in errors:
+                        continue
+                    try:
+                        runs[label].append(lib.assign(algo, n, n, row_ptr, col, cost))
+                    except RuntimeError as e:
+                        errors[label] = str(e)
+            for label, _ in sides:
+                if label in errors:
+                    print(f"  {label}: {errors[label]}", file=sys.stderr)
+                    rows_out.append((name, arcs, label, "error", sp_ms, None, None, errors[label]))
+                    bad = 1
+                    continue
+                bad |= report_runs(name, arcs, label, runs[label], sp_ms, sp_cost, args, rows_out)
         write_table(args.out, device, rows_out, args)
+    return bad
+
+
+def report_runs(name, arcs, algo, runs, sp_ms, sp_cost, args, rows_out):
+    """One table row from an algorithm's runs [(cost, info)]; 1 when its cost
+    differs from scipy's."""
+    bad = 0
+    times = [info.time_ms for _, info in runs]
+    cost_g, info = runs[-1]
+    ms = median(times)
+    same = None if sp_cost is None else cost_g == sp_cost
+    if same is False:
+        bad = 1
+        print(f"  MISMATCH {algo}: gcut {cost_g}, scipy {sp_cost}", file=sys.stderr)
+    ratio = f"{sp_ms / ms:.1f}x" if sp_ms else f"> {args.scipy_timeout * 1e3 / ms:.1f}x"
+    print(f"  {algo} on {info.device.decode()}: {ms:.1f} ms cost {cost_g} "
+          f"({ratio} scipy; refines {info.refines}, pushes {info.pushes}, "
+          f"updates {info.price_updates}, fixed {info.arcs_fixed}; runs "
+          f"{', '.join(f'{x:.1f}' for x in times)})", file=sys.stderr)
+    rows_out.append((name, arcs, algo, info.device.decode(), sp_ms, ms, same,
+                     f"{info.refines} phases, {info.pushes} "
+                     f"{'bids' if algo.startswith('gpu') else 'pushes'}, "
+                     f"{info.price_updates} price updates, {info.arcs_fixed} arcs fixed"))
     return bad
 
 

@@ -29,6 +29,7 @@
 #include "core/memory_budget.h"
 #include "core/parallel.h"
 #include "core/solver_device.h"
+#include "cpu/assign_csa_dense.h"
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
 
@@ -506,6 +507,121 @@ static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const 
     return st;
 }
 
+/* The proof of a dense square solve, from the caller's matrix: each row's
+ * dual u(x) = min over y of c(x, y) * mul - V(y) (feasible by its making)
+ * and its assigned arc's reduced cost above it, capped at the scale, so
+ * that the gap, their sum, is optimal when below the scale. */
+typedef struct dense_proof {
+    const int32_t *cost;
+    int32_t n;
+    int64_t mul, scale;
+    const int64_t *price;
+    const int32_t *row_col;
+    int64_t *dual;
+    int64_t gap[GCUT__MAX_THREADS];
+} dense_proof;
+
+static void dense_proof_rows(void *arg, int64_t begin, int64_t end, int part)
+{
+    dense_proof *d = arg;
+    const int32_t n = d->n;
+    int64_t gap = 0;
+    for (int64_t x = begin; x < end; x++) {
+        const int32_t *row = d->cost + x * n;
+        int64_t u = INT64_MAX;
+        for (int32_t y = 0; y < n; y++) {
+            const int64_t v = row[y] * d->mul - d->price[y];
+            u = v < u ? v : u;
+        }
+        d->dual[x] = u;
+        const int32_t c = d->row_col[x];
+        const int64_t term = c >= 0 && c < n ? row[c] * d->mul - d->price[c] - u : d->scale;
+        gap += term < d->scale ? term : d->scale;
+    }
+    d->gap[part] = gap;
+}
+
+/* A dense square request by CPU cost scaling on the caller's matrix
+ * (src/cpu/assign_csa_dense.c), its proof checked here from the matrix as
+ * run_gpu_dense does: a permutation, the total its arcs' cost, the gap
+ * below the scale. */
+static gcut_status run_cpu_dense(gcut_context *ctx, int32_t n, const int32_t *cost,
+                                 unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
+                                 const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
+                                 int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+{
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
+    gcut__assign_result res;
+    memset(&res, 0, sizeof res);
+    res.row_col = row_to_col;
+    res.price = malloc(((size_t)n + 1) * sizeof *res.price);
+    dense_proof *proof = malloc(sizeof *proof);
+    int64_t *dual = malloc(((size_t)n + 1) * sizeof *dual);
+    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    int64_t total = 0, gap = 0;
+    gcut_status st = GCUT_OK;
+    if (!res.price || !proof || !dual || !owner)
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+    const double t_start = gcut__now_ms();
+    if (!st)
+        st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
+    const double t_solved = gcut__now_ms();
+    for (int32_t y = 0; y < n && !st; y++)
+        owner[y] = -1;
+    for (int32_t r = 0; r < n && !st; r++) {
+        const int32_t c = row_to_col[r];
+        if (c < 0 || c >= n || owner[c] >= 0)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: csa gives row %d column "
+                            "%d%s", r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
+        else
+            owner[c] = r, total += cost[(int64_t)r * n + c];
+    }
+    if (!st) {
+        proof->cost = cost;
+        proof->n = n;
+        proof->mul = sign * scale;
+        proof->scale = scale;
+        proof->price = res.price;
+        proof->row_col = row_to_col;
+        proof->dual = dual;
+        int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, (int64_t)n * n);
+        if (parts > n)
+            parts = n;
+        gcut__parallel_for(parts, n, dense_proof_rows, proof);
+        for (int i = 0; i < parts; i++)
+            gap += proof->gap[i]; /* each part's at most n * scale: no overflow */
+        if (gap >= scale)
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: "
+                            "the gap reaches the scale %lld (not optimal)", (long long)scale);
+    }
+    if (!st) {
+        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve on the caller's matrix %.1f ms, "
+                  "proof %.1f ms", t_start - t0, t_solved - t_start, gcut__now_ms() - t_solved);
+        *total_cost = total;
+        if (prices) {
+            memcpy(prices, dual, (size_t)n * sizeof *prices);
+            memcpy(prices + n, res.price, (size_t)n * sizeof *prices);
+        }
+        if (info) {
+            memset(info, 0, sizeof *info);
+            info->cost = total;
+            info->assigned = n;
+            info->scale = scale;
+            info->time_ms = gcut__now_ms() - t0;
+            info->device = "cpu";
+            info->algo = "csa";
+            info->refines = res.refines;
+            info->pushes = res.pushes;
+        }
+    }
+    free(res.price);
+    free(proof);
+    free(dual);
+    free(owner);
+    return st;
+}
+
 #ifdef GCUT_HAVE_CUDA
 /* A dense square request on the GPU (gcut__gpu_assign_dense): the solve and
  * the proof's pass over the matrix run on the device; here only what takes
@@ -671,6 +787,14 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
         on_gpu = 0;
     }
 #endif
+    /* A dense square request on the CPU: cost scaling on the caller's
+     * matrix, nothing built (bench/results/assign_csa_dev-vm-2core.md);
+     * price updates and arc fixing, when a knob asks for them, are the CSR
+     * solver's. */
+    if (!on_gpu && square && in_order && rows > 0 &&
+        !(knobs && (knobs->update_every > 0 || knobs->fix_factor > 0)))
+        return run_cpu_dense(ctx, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
+                             total_cost, prices, info);
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
     const double t_built = gcut__now_ms();

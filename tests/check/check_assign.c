@@ -349,6 +349,78 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
     gcut_context_destroy(ctx);
 }
 
+/* A dense square matrix (rows list the columns 0..n-1 in order: the CPU's
+ * dense path on the caller's matrix), n across the scan's rounds of 16 and
+ * 64 arcs and its chunks of 16; costs by index: uniform, ties, signed,
+ * the whole int32 range, huge and tied at either end, one value. With
+ * `reversed`, each row's arcs in the opposite order: the CSR path. */
+static int make_dense(instance *in, uint64_t seed, int index, int reversed)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0x2545f4914f6cdd1dULL + 7};
+    memset(in, 0, sizeof *in);
+    static const int32_t sides[] = {1, 2, 3, 7, 15, 16, 17, 31, 63, 64, 65, 100, 127, 128, 129};
+    const int nsides = (int)(sizeof sides / sizeof sides[0]);
+    const int32_t n = index % 7 == 6 ? (int32_t)rng_range(&g, 130, 200)
+                                     : sides[rng_below(&g, nsides)];
+    int64_t lo, hi;
+    switch ((index / 7) % 6) {
+    case 0: lo = 0, hi = 1000; break;
+    case 1: lo = 0, hi = 3; break;
+    case 2: lo = -1000, hi = 1000; break;
+    case 3: lo = INT32_MIN, hi = INT32_MAX; break;
+    case 4: lo = index % 2 ? INT32_MIN : INT32_MAX - 5, hi = lo + 5; break;
+    default: lo = hi = (int64_t)rng_range(&g, -50, 50); break;
+    }
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * n * sizeof *in->col);
+    in->cost = malloc((size_t)n * n * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+    for (int32_t r = 0; r <= n; r++)
+        in->row_ptr[r] = (int64_t)r * n;
+    for (int32_t r = 0; r < n; r++)
+        for (int32_t c = 0; c < n; c++) {
+            const int64_t k = (int64_t)r * n + (reversed ? n - 1 - c : c);
+            in->col[k] = c;
+            in->cost[k] = (int32_t)rng_range(&g, lo, hi);
+        }
+    in->flags = rng_below(&g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name, "dense %d: %dx%d%s, costs %lld..%lld%s", index, n, n,
+             reversed ? " reversed" : "", (long long)lo, (long long)hi,
+             in->flags & GCUT_ASSIGN_MAXIMIZE ? ", maximize" : "");
+    return 1;
+}
+
+void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    if (!ctx) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    /* the defaults, the smallest cache, caches of 16 and 32 (the large-n
+     * defaults, whose rounds of 64 arcs start at n = 64), alpha 2 and 7 */
+    static const gcut__assign_knobs variants[] = {
+        {0, 0, 0, 0, 0, 0, 0},  {0, 0, 0, 2, 0, 0, 0},  {0, 0, 0, 16, 0, 0, 0},
+        {0, 0, 0, 32, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0},  {7, 0, 0, 16, 0, 0, 0},
+    };
+    const int nv = (int)(sizeof variants / sizeof variants[0]);
+    for (int i = 0; i < count; i++) {
+        for (int reversed = 0; reversed < 2; reversed++) {
+            instance in;
+            if (!make_dense(&in, seed, i, reversed)) {
+                check_fail(r, "out of memory");
+                instance_free(&in);
+                return;
+            }
+            one_vs_hungarian(r, ctx, "csa", reversed ? NULL : &variants[i % nv], &in);
+            instance_free(&in);
+        }
+    }
+    gcut_context_destroy(ctx);
+}
+
 static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
                                  const char *algo, uint64_t seed, int index)
 {

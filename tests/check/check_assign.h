@@ -20,6 +20,11 @@ void check_assign_ssp_vs_hungarian(check_report *r, int count, uint64_t seed);
  * aggressive), the smallest quick-minima cache, alpha 2 and 10: the same costs. */
 void check_assign_csa_knobs(check_report *r, int count, uint64_t seed);
 
+/* CSA on dense square matrices (the CPU's path on the caller's matrix,
+ * with its knobs) and on the same matrices with each row's arcs reversed
+ * (the CSR path) against the Hungarian reference. */
+void check_assign_csa_dense(check_report *r, int count, uint64_t seed);
+
 /* GPU cost scaling against the Hungarian reference (skipped without a GPU). */
 void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed);
 
