@@ -97,7 +97,6 @@ typedef struct gcut__flow_dassign {
                                    * index (GCUT_FLOW_LOCAL_FREE: the row holds nothing) */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
     long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
-    int butterfly;          /* 1: the lanes' bests merged by shuffles (a bench's baseline) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
 } gcut__flow_dassign;
@@ -130,6 +129,7 @@ enum {
     GCUT_FLOW_ST_REV_CHAIN, /* the longest reverse chain (likewise) */
     GCUT_FLOW_ST_EPS,       /* the phase's eps */
     GCUT_FLOW_ST_SKIPPED,   /* 1 when the proof held before it (it did nothing) */
+    GCUT_FLOW_ST_TIGHTEN,   /* the tightening after it ended (0: none) */
     GCUT_FLOW_STATS
 };
 #define GCUT_FLOW_STAT_PHASES 64
