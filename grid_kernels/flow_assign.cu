@@ -64,10 +64,10 @@
  * After a phase the duality gap is about 0.4 n eps (RubberWhale, every level,
  * emulated), below the scale 3n + 1 for eps up to about 7, so the proof
  * usually holds at 6 and the phases at eps < 6 are not needed. */
-/* After each phase from the second of a level on (after the first the
- * assignment is rarely optimal yet), prices are tightened (tighten_kernel)
- * in up to TIGHTEN_ROUNDS rounds of TIGHTEN_SWEEPS sweeps, the proof after
- * each round. Emulated on RubberWhale (sweeps in place and Jacobi alike):
+/* After each phase from a level's tighten_from-th on (2: after the first
+ * the assignment is rarely optimal yet), prices are tightened
+ * (tighten_kernel) in up to TIGHTEN_ROUNDS rounds of TIGHTEN_SWEEPS sweeps,
+ * the proof after each round. Emulated on RubberWhale (sweeps in place and Jacobi alike):
  * 25 -> 14 phases, the phases' longest forward chains summed 11.5 k ->
  * 9.7-10.2 k, reverse 18.8 k -> 4.1-4.3 k, with 21-24 rounds; after the
  * first phase too: 13 phases, but forward chains 24 k (the tight prices
@@ -77,9 +77,6 @@
 #endif
 #ifndef TIGHTEN_ROUNDS
 #define TIGHTEN_ROUNDS 4
-#endif
-#ifndef TIGHTEN_FROM
-#define TIGHTEN_FROM 2
 #endif
 
 #ifndef FLOW_EPS_END /* the emulation may set it */
@@ -921,8 +918,8 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 }
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
-                                                      int alpha, int *phases,
-                                                      cudaStream_t stream)
+                                                      int alpha, int tighten_from,
+                                                      int *phases, cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -992,7 +989,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;
-        if (*phases >= TIGHTEN_FROM)
+        if (*phases >= tighten_from)
             for (int round = 0; round < TIGHTEN_ROUNDS; round++) {
                 for (int t = 0; t < TIGHTEN_SWEEPS; t++)
                     tighten_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
@@ -1003,7 +1000,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
                               a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
                 proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
             }
-        if (st && *phases >= TIGHTEN_FROM)
+        if (st && *phases >= tighten_from)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_TIGHTEN, eps, a->scalars);
         eps = eps / alpha < 1 ? 1 : eps / alpha;
         release_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, eps);
