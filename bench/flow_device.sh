@@ -83,11 +83,11 @@ if [ "${3:-}" = ab ]; then
     done
     # The CPU path on the 640x480 pair (its time is the issue's "state the CPU time").
     one "$build/gcut" this-cpu rw640 "" cpu
-    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 3 "$chk" -q -o flow.gpu \
+    timeout 90 compute-sanitizer --tool memcheck --error-exitcode 3 "$chk" -q -o flow.gpu \
         >"$out/memcheck.log" 2>&1
     echo "memcheck flow.gpu: rc $? $(grep -h 'SUMMARY' "$out/memcheck.log" | tail -n 1)" |
         tee -a "$out/summary.txt"
-    timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 "$chk" -n 1 \
+    timeout 40 compute-sanitizer --tool racecheck --error-exitcode 3 "$chk" -n 1 \
         -o flow.gpu_synthetic >"$out/racecheck.log" 2>&1
     echo "racecheck flow.gpu_synthetic: rc $? $(grep -h 'SUMMARY' "$out/racecheck.log" | tail -n 1)" |
         tee -a "$out/summary.txt"
