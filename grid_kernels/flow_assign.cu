@@ -59,19 +59,15 @@
 #endif
 #define FULL_MASK 0xffffffffu
 
-/* The eps the schedule is laid out to end on (eps falls by alpha each phase
- * and reaches it exactly; below it only if the proof does not hold yet).
- * After a phase the duality gap is about 0.4 n eps (RubberWhale, every level,
- * emulated), below the scale 3n + 1 for eps up to about 7, so the proof
- * usually holds at 6 and the phases at eps < 6 are not needed. */
 /* After each phase from a level's tighten_from-th on (2: after the first
  * the assignment is rarely optimal yet), prices are tightened
  * (tighten_kernel) in up to TIGHTEN_ROUNDS rounds of TIGHTEN_SWEEPS sweeps,
- * the proof after each round. Emulated on RubberWhale (sweeps in place and Jacobi alike):
- * 25 -> 14 phases, the phases' longest forward chains summed 11.5 k ->
- * 9.7-10.2 k, reverse 18.8 k -> 4.1-4.3 k, with 21-24 rounds; after the
- * first phase too: 13 phases, but forward chains 24 k (the tight prices
- * tie everywhere, and a level's second phase wars over them). */
+ * the proof after each round. Emulated on RubberWhale (sweeps in place or
+ * Jacobi alike): 25 -> 14 phases, the phases' longest chains summed forward
+ * 11.5 k -> 10.0 k and reverse 18.8 k -> 4.1 k. Measured on an H100:
+ * RubberWhale 66.6 -> 36.7 ms, the 640x480 pair 114.0 -> 63.7 (25 -> 15
+ * phases, reverse kernels 72.6 -> 15.0 ms; the sweeps and their proofs
+ * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md). */
 #ifndef TIGHTEN_SWEEPS /* the emulation may set these */
 #define TIGHTEN_SWEEPS 4
 #endif
@@ -79,6 +75,11 @@
 #define TIGHTEN_ROUNDS 4
 #endif
 
+/* The eps the schedule is laid out to end on (eps falls by alpha each phase
+ * and reaches it exactly; below it only if the proof does not hold yet).
+ * After a phase the duality gap is about 0.4 n eps (RubberWhale, every level,
+ * emulated), below the scale 3n + 1 for eps up to about 7, so the proof
+ * usually holds at 6 and the phases at eps < 6 are not needed. */
 #ifndef FLOW_EPS_END /* the emulation may set it */
 #define FLOW_EPS_END 6
 #endif

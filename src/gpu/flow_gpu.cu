@@ -27,7 +27,9 @@ extern "C" {
 #endif
 
 /* Prices are tightened after each phase from a level's this-th on
- * (grid_kernels/flow_assign.cu). */
+ * (grid_kernels/flow_assign.cu). From the first instead: on an H100, slower
+ * on RubberWhale (43.1 against 36.7 ms), Dimetrodon and the 640x480 pair,
+ * faster on Venus (bench/results/flow_h100.md). */
 #ifndef AUCTION_TIGHTEN_FROM /* the emulation may set it */
 #define AUCTION_TIGHTEN_FROM 2
 #endif
@@ -163,23 +165,14 @@ static const char *stats_path(void)
     return getenv("GCUT_FLOW_AUCTION_STATS");
 }
 
-/* A benchmark's variants of the auction, to compare in one process tree
+/* A benchmark's variant of the auction, to compare in one process tree
  * on the device: GCUT_FLOW_AUCTION_ALPHA=A (2..64) divides eps by A
- * between phases instead of AUCTION_ALPHA; GCUT_FLOW_AUCTION_TIGHTEN_FROM=F
- * (1..64) tightens prices from a level's F-th phase on instead of
- * AUCTION_TIGHTEN_FROM (past the last phase: never). */
+ * between phases instead of AUCTION_ALPHA. */
 static int auction_alpha(void)
 {
     const char *v = getenv("GCUT_FLOW_AUCTION_ALPHA");
     int alpha = v ? atoi(v) : 0;
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
-}
-
-static int auction_tighten_from(void)
-{
-    const char *v = getenv("GCUT_FLOW_AUCTION_TIGHTEN_FROM");
-    int from = v ? atoi(v) : 0;
-    return from >= 1 && from <= 64 ? from : AUCTION_TIGHTEN_FROM;
 }
 
 /* Enqueue one level's assignment: arcs, auction, proof. */
@@ -205,7 +198,7 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
     return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
-                                          auction_tighten_from(), phases, stream);
+                                          AUCTION_TIGHTEN_FROM, phases, stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
