@@ -776,7 +776,8 @@ static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int
     long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[held] * scale;
     p = p < 0 ? 0 : p;
     if ((unsigned long long)p < word >> id_bits) /* the owner alone writes its object here */
-        store_word(&a.object[h], (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1)));
+        store_word(&a.object[h],
+                   (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1)));
 }
 
 /* One thread, after a phase (unless done): the phase counted; done when
