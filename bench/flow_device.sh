@@ -89,8 +89,8 @@ if [ "${3:-}" = ab ]; then
         tee -a "$out/summary.txt"
     timeout 40 compute-sanitizer --tool racecheck --error-exitcode 3 "$chk" -n 1 \
         -o flow.gpu_synthetic >"$out/racecheck.log" 2>&1
-    echo "racecheck flow.gpu_synthetic: rc $? $(grep -h 'SUMMARY' "$out/racecheck.log" | tail -n 1)" |
-        tee -a "$out/summary.txt"
+    echo "racecheck flow.gpu_synthetic: rc $? $(grep -h 'SUMMARY' "$out/racecheck.log" |
+        tail -n 1)" | tee -a "$out/summary.txt"
     exit 0
 fi
 step() { # NAME LIMIT CMD...
