@@ -7,14 +7,15 @@
 # Usage: bench/flow_device.sh OUT [BUILD] ; DATA=.../middlebury PAIR="F0 F1"
 #        bench/flow_device.sh OUT BUILD ab BASE_SRC
 # The second form compares this tree with the one at BASE_SRC (built beside
-# it in BASE_SRC/build-flow-base, `gcut` only) on the GPU flow: the checks and
-# compute-sanitizer's memcheck and racecheck on this tree, then each
-# Middlebury pair and RubberWhale resized to 640x480 by both trees in turn,
-# twice (`gcut flow -d gpu --repeat 6 --json`, one JSON line a run in
-# ab.jsonl), this tree also in the variants its bench knobs name
-# (AB_VARIANTS, src/gpu/flow_gpu.cu), and this tree's per-phase auction
-# statistics (GCUT_FLOW_AUCTION_STATS, auction_stats.txt, each run's phases
-# in turn).
+# it in BASE_SRC/build-flow-base, `gcut` only) on the GPU flow: each
+# Middlebury pair and RubberWhale resized to 640x480 by both trees in turn
+# (`gcut flow -d gpu --repeat 6 --json`, one JSON line a run in ab.jsonl),
+# first once, then the checks on this tree, then AB_ROUNDS more rounds;
+# BASE_VARIANTS and AB_VARIANTS (TAG:ENV ...) name runs of either tree with
+# its bench knobs (src/gpu/flow_gpu.cu) in each round; then both trees'
+# per-phase auction statistics (GCUT_FLOW_AUCTION_STATS, auction_stats.txt),
+# this tree's CPU flow on the 640x480 pair, and compute-sanitizer's memcheck
+# of the GPU flow checks and racecheck of the synthetic ones.
 set -u
 out=${1:?usage: flow_device.sh OUT [BUILD]}
 build=${2:-build}
@@ -32,55 +33,64 @@ if [ "${3:-}" = ab ]; then
     echo "base build rc $?" | tee -a "$out/summary.txt"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$out/summary.txt"
     chk=$build/tests/gcut-check
-    # The variants this tree runs besides its default (TAG:ENV, bench/flow_bench knobs).
-    variants=${AB_VARIANTS:-"this-butterfly:GCUT_FLOW_AUCTION_BUTTERFLY=1 this-alpha6:GCUT_FLOW_AUCTION_ALPHA=6 this-alpha12:GCUT_FLOW_AUCTION_ALPHA=12 this-alpha16:GCUT_FLOW_AUCTION_ALPHA=16"}
+    # The variants each tree runs besides its default (TAG:ENV, the bench knobs of
+    # src/gpu/flow_gpu.cu in that tree).
+    variants=${AB_VARIANTS:-}
+    base_variants=${BASE_VARIANTS:-}
     check() { # ENV ARGS...
         local e=$1
         shift
-        env $e timeout 150 "$chk" "$@" >"$out/check.log" 2>&1
+        env $e timeout 90 "$chk" "$@" >"$out/check.log" 2>&1
         echo "gcut-check $* ${e:+($e)}: rc $? $(tail -n 1 "$out/check.log")" |
             tee -a "$out/summary.txt"
     }
-    check "" -q -o flow.gpu
-    check "" -o flow.gpu_assignment
-    for v in $variants; do check "${v#*:}" -n 100 -o flow.gpu_assignment; done
     work=$(mktemp -d)
     python3 -c "import cv2, sys; cv2.imwrite(sys.argv[3], cv2.resize(cv2.imread(sys.argv[1]), (640, 480), interpolation=cv2.INTER_LINEAR)); cv2.imwrite(sys.argv[4], cv2.resize(cv2.imread(sys.argv[2]), (640, 480), interpolation=cv2.INTER_LINEAR))" \
         "$data/RubberWhale/frame10.png" "$data/RubberWhale/frame11.png" \
         "$work/rw640_0.png" "$work/rw640_1.png" 2>>"$out/summary.txt"
-    one() { # GCUT TAG PAIR [ENV]
+    one() { # GCUT TAG PAIR [ENV] [DEVICE]
         local dir=$data/$3 f0 f1 gt=()
         if [ "$3" = rw640 ]; then f0=$work/rw640_0.png f1=$work/rw640_1.png
         else f0=$dir/frame10.png f1=$dir/frame11.png; fi
         [ -f "$dir/flow10.flo" ] && gt=(-g "$dir/flow10.flo")
         local line
-        line=$(env ${4:-} timeout 60 "$1" flow -d gpu --repeat 6 --json \
+        line=$(env ${4:-} timeout 60 "$1" flow -d "${5:-gpu}" --repeat 6 --json \
                "${gt[@]}" -o "$work/out.flo" "$f0" "$f1" 2>>"$out/summary.txt")
         echo "{\"tree\": \"$2\", \"pair\": \"$3\", \"run\": $line}" | tee -a "$out/ab.jsonl"
     }
-    for round in ${AB_ROUNDS:-1 2}; do
+    ab_round() {
         for pair in RubberWhale Dimetrodon Venus rw640; do
             one "$base/build-flow-base/gcut" base $pair
             one "$build/gcut" this $pair
+            for v in $base_variants; do
+                one "$base/build-flow-base/gcut" "${v%%:*}" $pair "${v#*:}"
+            done
             for v in $variants; do one "$build/gcut" "${v%%:*}" $pair "${v#*:}"; done
         done
-    done
+    }
+    ab_round
+    check "" -q -o flow.gpu
+    check "" -o flow.gpu_assignment
+    for v in $variants; do check "${v#*:}" -n 100 -o flow.gpu_assignment; done
+    for round in ${AB_ROUNDS:-2}; do ab_round; done
+    # Each tree's per-phase auction statistics (each run's phases in turn).
     stats=$out/auction_stats.txt
     for pair in RubberWhale Dimetrodon Venus rw640; do
+        echo "pair $pair base" >>"$stats"
+        one "$base/build-flow-base/gcut" base-stats $pair "GCUT_FLOW_AUCTION_STATS=$stats"
         echo "pair $pair this" >>"$stats"
         one "$build/gcut" this-stats $pair "GCUT_FLOW_AUCTION_STATS=$stats"
-        for v in $variants; do
-            [ "$pair" = RubberWhale ] || [ "$pair" = rw640 ] || continue
-            echo "pair $pair ${v%%:*}" >>"$stats"
-            one "$build/gcut" "${v%%:*}-stats" $pair "${v#*:} GCUT_FLOW_AUCTION_STATS=$stats"
-        done
     done
-    for tool in memcheck racecheck; do
-        timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$chk" -n 1 \
-            -o flow.gpu_synthetic >"$out/$tool.log" 2>&1
-        echo "$tool: rc $? $(grep -h 'SUMMARY' "$out/$tool.log" | tail -n 1)" |
-            tee -a "$out/summary.txt"
-    done
+    # The CPU path on the 640x480 pair (its time is the issue's "state the CPU time").
+    one "$build/gcut" this-cpu rw640 "" cpu
+    timeout 90 compute-sanitizer --tool memcheck --error-exitcode 3 "$chk" -q -o flow.gpu \
+        >"$out/memcheck.log" 2>&1
+    echo "memcheck flow.gpu: rc $? $(grep -h 'SUMMARY' "$out/memcheck.log" | tail -n 1)" |
+        tee -a "$out/summary.txt"
+    timeout 40 compute-sanitizer --tool racecheck --error-exitcode 3 "$chk" -n 1 \
+        -o flow.gpu_synthetic >"$out/racecheck.log" 2>&1
+    echo "racecheck flow.gpu_synthetic: rc $? $(grep -h 'SUMMARY' "$out/racecheck.log" |
+        tail -n 1)" | tee -a "$out/summary.txt"
     exit 0
 fi
 step() { # NAME LIMIT CMD...

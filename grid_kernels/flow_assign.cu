@@ -59,6 +59,22 @@
 #endif
 #define FULL_MASK 0xffffffffu
 
+/* After each phase from a level's tighten_from-th on (2: after the first
+ * the assignment is rarely optimal yet), prices are tightened
+ * (tighten_kernel) in up to TIGHTEN_ROUNDS rounds of TIGHTEN_SWEEPS sweeps,
+ * the proof after each round. Emulated on RubberWhale (sweeps in place or
+ * Jacobi alike): 25 -> 14 phases, the phases' longest chains summed forward
+ * 11.5 k -> 10.0 k and reverse 18.8 k -> 4.1 k. Measured on an H100:
+ * RubberWhale 66.6 -> 36.7 ms, the 640x480 pair 114.0 -> 63.7 (25 -> 15
+ * phases, reverse kernels 72.6 -> 15.0 ms; the sweeps and their proofs
+ * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md). */
+#ifndef TIGHTEN_SWEEPS /* the emulation may set these */
+#define TIGHTEN_SWEEPS 4
+#endif
+#ifndef TIGHTEN_ROUNDS
+#define TIGHTEN_ROUNDS 4
+#endif
+
 /* The eps the schedule is laid out to end on (eps falls by alpha each phase
  * and reaches it exactly; below it only if the proof does not hold yet).
  * After a phase the duality gap is about 0.4 n eps (RubberWhale, every level,
@@ -318,21 +334,11 @@ static __device__ __forceinline__ void bid_merge(bid_best *a, long long d1, long
     }
 }
 
-/* The lanes' shares merged (values are >= 0, LLONG_MAX for none); every
- * lane gets d1 and d2, and the lane whose arc is best (k0: the row's first
- * arc). By warp reductions, or (butterfly, a bench's baseline) by a
- * butterfly of shuffles, ties to the lower arc. */
-static __device__ __forceinline__ int bid_reduce(bid_best *a, int butterfly, int k0)
+/* The lanes' shares merged (values are >= 0, LLONG_MAX for none) by warp
+ * reductions; every lane gets d1 and d2, and the lane whose arc is best
+ * (against a butterfly of shuffles: bench/results/flow_h100.md). */
+static __device__ __forceinline__ int bid_reduce(bid_best *a)
 {
-    if (butterfly) {
-        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-            long long d1 = __shfl_xor_sync(FULL_MASK, a->d1, off);
-            long long d2 = __shfl_xor_sync(FULL_MASK, a->d2, off);
-            int k = __shfl_xor_sync(FULL_MASK, a->k, off);
-            bid_merge(a, d1, d2, k);
-        }
-        return (a->k - k0) % FLOW_LANES;
-    }
     int best_lane;
     const long long d1 = (long long)warp_argmin((unsigned long long)a->d1, &best_lane);
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -361,7 +367,7 @@ static __global__ void __launch_bounds__(256)
                    int rows, int w, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
-                   long long eps, long long *scalars, long long *chain_max, int butterfly)
+                   long long eps, long long *scalars, long long *chain_max)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -393,7 +399,7 @@ static __global__ void __launch_bounds__(256)
                 bid_merge(&b, value, LLONG_MAX, k);
             }
             /* The winning arc's word and object, from the lane that read them. */
-            const int src = bid_reduce(&b, butterfly, k0);
+            const int src = bid_reduce(&b);
             best_word = __shfl_sync(FULL_MASK, best_word, src);
             const int best = __shfl_sync(FULL_MASK, best_col, src);
             if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
@@ -479,20 +485,10 @@ static __device__ __forceinline__ long long key_gain(unsigned long long k)
     return (long long)(~k ^ 0x8000000000000000ull);
 }
 
-/* The lanes' shares merged as bid_reduce does (ties to the lower lane, or
- * by the butterfly to the lower entry; t0: the object's first entry); t
+/* The lanes' shares merged as bid_reduce does (ties to the lower lane); t
  * becomes INT_MAX when no lane has a row. */
-static __device__ __forceinline__ int rev_reduce(rev_best *a, int butterfly, int t0)
+static __device__ __forceinline__ int rev_reduce(rev_best *a)
 {
-    if (butterfly) {
-        for (int off = FLOW_LANES / 2; off > 0; off /= 2) {
-            long long b1 = __shfl_xor_sync(FULL_MASK, a->b1, off);
-            long long b2 = __shfl_xor_sync(FULL_MASK, a->b2, off);
-            int t = __shfl_xor_sync(FULL_MASK, a->t, off);
-            rev_merge(a, b1, b2, t);
-        }
-        return a->t == INT_MAX ? 0 : (a->t - t0) % FLOW_LANES;
-    }
     int best_lane;
     const unsigned long long k1 = warp_argmin(gain_key(a->b1), &best_lane);
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -566,7 +562,7 @@ static __device__ __forceinline__ int claim_wait(const gcut__flow_dassign *a, in
  * load beside that compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
     reverse_kernel(gcut__flow_dassign a, long long scale, int id_bits, long long eps,
-                   long long *chain_max, int butterfly)
+                   long long *chain_max)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1, claimed = id_mask;
     const int n = a.n, w = a.w, lane = (int)(threadIdx.x % FLOW_LANES);
@@ -622,7 +618,7 @@ static __global__ void __launch_bounds__(256)
                     best_row = i, best_cost = cost, best_rw = rw, best_win = win;
                 rev_merge(&b, gain, LLONG_MIN, slot);
             }
-            const int src = rev_reduce(&b, butterfly, 0);
+            const int src = rev_reduce(&b);
             int stalled = 0;
             if (lane == 0 && !claim_wait(&a, j, claim_held, claim_after, claim_seen))
                 a.scalars[GCUT_FLOW_S_STALLED] = 1, stalled = 1;
@@ -753,6 +749,37 @@ static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, 
     warp_add(&a.scalars[GCUT_FLOW_S_UNOWNED], unowned);
 }
 
+/* One thread a row, after a phase whose proof failed: the price of the
+ * object the row holds lowered to the least that keeps the row on its
+ * cheapest arc (never below 0; free objects stay). Repeated, this is
+ * Bellman-Ford towards the greatest prices that make every row exactly
+ * happy: if the assignment is optimal already (on RubberWhale it is from
+ * the first or second phase of every level, the later phases only tighten
+ * the prices), a few sweeps bring the gap under the scale and the phases
+ * left are not needed. Rows and objects are not moved, so the proof after
+ * it is the usual one; any prices are a valid start for the next phase. */
+static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int id_bits)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
+        return;
+    const int held = row_arc(a, r), h = a.arc_col[held];
+    long long m = LLONG_MAX;
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
+        if (k == held)
+            continue;
+        const long long value = (long long)a.arc_cost[k] * scale +
+                                (long long)(load_word(&a.object[a.arc_col[k]]) >> id_bits);
+        m = value < m ? value : m;
+    }
+    const unsigned long long word = load_word(&a.object[h]);
+    long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[held] * scale;
+    p = p < 0 ? 0 : p;
+    if ((unsigned long long)p < word >> id_bits) /* the owner alone writes its object here */
+        store_word(&a.object[h],
+                   (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1)));
+}
+
 /* One thread, after a phase (unless done): the phase counted; done when
  * the proof holds already (rows and objects agree, the gap below the
  * scale: the assignment is optimal, whatever eps the phase had), else the
@@ -768,6 +795,19 @@ static __global__ void phase_end_kernel(long long *scalars, long long scale, int
     }
     if (!last) /* the last phase's sums are the level's proof, failed or not */
         scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
+}
+
+/* One thread, after the proof of tightened prices: as phase_end_kernel,
+ * no phase counted. */
+static __global__ void proof_end_kernel(long long *scalars, long long scale)
+{
+    if (scalars[GCUT_FLOW_S_DONE])
+        return;
+    if (!scalars[GCUT_FLOW_S_UNOWNED] && scalars[GCUT_FLOW_S_GAP] < scale) {
+        scalars[GCUT_FLOW_S_DONE] = 1;
+        return;
+    }
+    scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
 /* One thread: the gap against the scale. */
@@ -880,8 +920,8 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 }
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
-                                                      int alpha, int *phases,
-                                                      cudaStream_t stream)
+                                                      int alpha, int tighten_from,
+                                                      int *phases, cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -923,8 +963,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
             a->row_win, a->arc_cost, rows, a->w, scale, a->row_word, a->object, id_bits,
-            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL,
-            a->butterfly);
+            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,
@@ -932,7 +971,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
               trace_bids = trace_chain = 0;)
         rows_from_owners_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, scale, id_bits);
         reverse_kernel<<<blocks_for((long long)objects * FLOW_LANES), 256, 0, stream>>>(
-            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL, a->butterfly);
+            *a, scale, id_bits, eps, st ? st + GCUT_FLOW_ST_REV_CHAIN : NULL);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_REVERSE, eps, a->scalars);
         TRACE(fprintf(stderr, " | reverse steps %lld longest chain %lld\n", trace_rev,
@@ -943,7 +982,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
          * holds, and every later launch returns at once. */
         objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
         rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
-        TRACE(fprintf(stderr, "n %d eps %lld: gap %lld of scale %lld%s\n", rows, eps,
+        TRACE(fprintf(stderr, "n %d eps %lld: cost %lld gap %lld of scale %lld%s\n", rows, eps,
+                      a->scalars[GCUT_FLOW_S_COST],
                       a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
                       a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
         if (st)
@@ -951,6 +991,19 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;
+        if (*phases >= tighten_from)
+            for (int round = 0; round < TIGHTEN_ROUNDS; round++) {
+                for (int t = 0; t < TIGHTEN_SWEEPS; t++)
+                    tighten_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+                objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+                rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+                TRACE(fprintf(stderr, "n %d eps %lld: tightened, gap %lld%s\n", rows, eps,
+                              a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP],
+                              a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+                proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
+            }
+        if (st && *phases >= tighten_from)
+            phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_TIGHTEN, eps, a->scalars);
         eps = eps / alpha < 1 ? 1 : eps / alpha;
         release_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, eps);
     }

@@ -97,7 +97,6 @@ typedef struct gcut__flow_dassign {
                                    * index (GCUT_FLOW_LOCAL_FREE: the row holds nothing) */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
     long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
-    int butterfly;          /* 1: the lanes' bests merged by shuffles (a bench's baseline) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
 } gcut__flow_dassign;
@@ -130,6 +129,7 @@ enum {
     GCUT_FLOW_ST_REV_CHAIN, /* the longest reverse chain (likewise) */
     GCUT_FLOW_ST_EPS,       /* the phase's eps */
     GCUT_FLOW_ST_SKIPPED,   /* 1 when the proof held before it (it did nothing) */
+    GCUT_FLOW_ST_TIGHTEN,   /* the tightening after it ended (0: none) */
     GCUT_FLOW_STATS
 };
 #define GCUT_FLOW_STAT_PHASES 64
@@ -157,10 +157,11 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
  * its proof checked on the device after every phase until it holds (at
  * eps = 1 at the latest): scalars UNOWNED, GAP, GAP_OVER, COST, PHASES (and
  * OVERFLOW, STALLED from the auction). maxcost: a bound on the arc costs
- * (eps starts at most at scale * maxcost / alpha^2); *phases gets the
- * number of eps phases enqueued (PHASES: those run). */
+ * (eps starts at most at scale * maxcost / alpha^2); prices tightened after
+ * each phase from the tighten_from-th on; *phases gets the number of eps
+ * phases enqueued (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
-                                           int *phases, cudaStream_t stream);
+                                           int tighten_from, int *phases, cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
  * and their negation (occluded). */
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,

@@ -26,6 +26,14 @@ extern "C" {
 #define AUCTION_ALPHA 8
 #endif
 
+/* Prices are tightened after each phase from a level's this-th on
+ * (grid_kernels/flow_assign.cu). From the first instead: on an H100, slower
+ * on RubberWhale (43.1 against 36.7 ms), Dimetrodon and the 640x480 pair,
+ * faster on Venus (bench/results/flow_h100.md). */
+#ifndef AUCTION_TIGHTEN_FROM /* the emulation may set it */
+#define AUCTION_TIGHTEN_FROM 2
+#endif
+
 /* The device buffers of one call, sized for the finest level. */
 typedef struct flow_dev {
     void *block;
@@ -157,21 +165,14 @@ static const char *stats_path(void)
     return getenv("GCUT_FLOW_AUCTION_STATS");
 }
 
-/* A benchmark's variants of the auction, to compare in one process tree
+/* A benchmark's variant of the auction, to compare in one process tree
  * on the device: GCUT_FLOW_AUCTION_ALPHA=A (2..64) divides eps by A
- * between phases instead of AUCTION_ALPHA; GCUT_FLOW_AUCTION_BUTTERFLY=1
- * merges the lanes' bests by shuffles instead of warp reductions. */
+ * between phases instead of AUCTION_ALPHA. */
 static int auction_alpha(void)
 {
     const char *v = getenv("GCUT_FLOW_AUCTION_ALPHA");
     int alpha = v ? atoi(v) : 0;
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
-}
-
-static int auction_butterfly(void)
-{
-    const char *v = getenv("GCUT_FLOW_AUCTION_BUTTERFLY");
-    return v && *v == '1';
 }
 
 /* Enqueue one level's assignment: arcs, auction, proof. */
@@ -196,8 +197,8 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
         return err;
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
-    a->butterfly = auction_butterfly();
-    return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(), phases, stream);
+    return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
+                                          AUCTION_TIGHTEN_FROM, phases, stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
@@ -210,11 +211,13 @@ static void stats_append(const char *path, const long long *st, int level, int n
         if (q[GCUT_FLOW_ST_SKIPPED])
             continue;
         fprintf(f, "level %d n %d phase %d eps %lld forward_us %.1f reverse_us %.1f "
-                   "proof_us %.1f forward_chain %lld reverse_chain %lld\n",
+                   "proof_us %.1f tighten_us %.1f forward_chain %lld reverse_chain %lld\n",
                 level, n, p, q[GCUT_FLOW_ST_EPS],
                 (q[GCUT_FLOW_ST_FORWARD] - q[GCUT_FLOW_ST_START]) / 1e3,
                 (q[GCUT_FLOW_ST_REVERSE] - q[GCUT_FLOW_ST_FORWARD]) / 1e3,
                 (q[GCUT_FLOW_ST_PROOF] - q[GCUT_FLOW_ST_REVERSE]) / 1e3,
+                q[GCUT_FLOW_ST_TIGHTEN] ? (q[GCUT_FLOW_ST_TIGHTEN] - q[GCUT_FLOW_ST_PROOF]) / 1e3
+                                        : 0.0,
                 q[GCUT_FLOW_ST_FWD_CHAIN], q[GCUT_FLOW_ST_REV_CHAIN]);
     }
     fclose(f);
