@@ -74,6 +74,9 @@
 #ifndef TIGHTEN_ROUNDS
 #define TIGHTEN_ROUNDS 4
 #endif
+#ifndef TIGHTEN_GAIN /* a round must divide the gap by this, or the rounds end */
+#define TIGHTEN_GAIN 2
+#endif
 
 /* The eps the schedule is laid out to end on (eps falls by alpha each phase
  * and reaches it exactly; below it only if the proof does not hold yet).
@@ -255,18 +258,42 @@ static __global__ void clear_objects_kernel(unsigned long long *object, int obje
         object[j] = 0;
 }
 
+/* The least of scale * cost + price over row r's arcs but its skip-th (-1:
+ * none; LLONG_MAX when there is no other). The columns come from the row's
+ * window (fill_kernel's order: the window row by row, then the dummy), so a
+ * scan loads costs and object words only, and neighbouring rows read
+ * neighbouring objects together. */
+static __device__ __forceinline__ long long row_least(const gcut__flow_dassign &a, int4 win,
+                                                      int r, long long scale, int id_bits,
+                                                      int skip)
+{
+    const int wx = win.w & 0xffff, wy = win.w >> 16, cells = wx * wy;
+    const int32_t *cost = a.arc_cost + win.x;
+    long long u = LLONG_MAX;
+    for (int yy = 0, local = 0; yy < wy; yy++) {
+        const unsigned long long *words = a.object + (size_t)(win.z + yy) * a.w + win.y;
+        for (int xx = 0; xx < wx; xx++, local++) {
+            if (local == skip)
+                continue;
+            const long long value =
+                (long long)cost[local] * scale + (long long)(words[xx] >> id_bits);
+            u = value < u ? value : u;
+        }
+    }
+    if (skip != cells) {
+        const long long value =
+            (long long)cost[cells] * scale + (long long)(a.object[a.n + r] >> id_bits);
+        u = value < u ? value : u;
+    }
+    return u;
+}
+
 /* u[r]: min over r's arcs of scale * cost + price (the dual that makes
  * every arc feasible). */
 static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long long scale,
                                      int id_bits)
 {
-    long long u = LLONG_MAX;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
-        long long value =
-            (long long)a.arc_cost[k] * scale + (long long)(a.object[a.arc_col[k]] >> id_bits);
-        u = value < u ? value : u;
-    }
-    return u;
+    return row_least(a, a.row_win[r], r, scale, id_bits, -1);
 }
 
 /* One thread a row, at a new phase (eps the new one): a row within eps of
@@ -703,10 +730,11 @@ static __device__ __forceinline__ void warp_add(long long *dst, unsigned long lo
 
 /* One thread an object: a free object's price into the gap; an owner that
  * does not hold it (by its word) counted. */
-static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
+static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits,
+                                            int tightening)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE] || (tightening && a.scalars[GCUT_FLOW_S_TIGHT_STOP]))
         return;
     unsigned long long gap = 0, unowned = 0;
     if (j < 2 * a.n) {
@@ -725,10 +753,11 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 /* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
  * the gap, its cost into the total; a row whose object is not its own
  * counted. */
-static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
+static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits,
+                                         int tightening)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (a.scalars[GCUT_FLOW_S_DONE])
+    if (a.scalars[GCUT_FLOW_S_DONE] || (tightening && a.scalars[GCUT_FLOW_S_TIGHT_STOP]))
         return;
     unsigned long long gap = 0, cost = 0, unowned = 0;
     if (r < a.n) {
@@ -761,23 +790,23 @@ static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, 
 static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE] || a.scalars[GCUT_FLOW_S_TIGHT_STOP])
         return;
-    const int held = row_arc(a, r), h = a.arc_col[held];
-    long long m = LLONG_MAX;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
-        if (k == held)
-            continue;
-        const long long value = (long long)a.arc_cost[k] * scale +
-                                (long long)(load_word(&a.object[a.arc_col[k]]) >> id_bits);
-        m = value < m ? value : m;
-    }
-    const unsigned long long word = load_word(&a.object[h]);
-    long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[held] * scale;
+    const int4 win = a.row_win[r];
+    const int cells = (win.w & 0xffff) * (win.w >> 16);
+    const int local = (int)(a.row_word[r] & LOCAL_MASK);
+    const int held = local == GCUT_FLOW_LOCAL_FREE ? cells : local;
+    const int h = window_col(win, win.x + held, a.w, a.n, r);
+    /* Plain loads: a price another row lowers in this sweep may be read
+     * before or after (prices only fall here, so a stale one leaves this
+     * price higher than it could be, never invalid); the proof after the
+     * sweeps is a kernel of its own and reads them all. */
+    const long long m = row_least(a, win, r, scale, id_bits, held);
+    const unsigned long long word = a.object[h];
+    long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[win.x + held] * scale;
     p = p < 0 ? 0 : p;
     if ((unsigned long long)p < word >> id_bits) /* the owner alone writes its object here */
-        store_word(&a.object[h],
-                   (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1)));
+        a.object[h] = (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1));
 }
 
 /* One thread, after a phase (unless done): the phase counted; done when
@@ -793,20 +822,30 @@ static __global__ void phase_end_kernel(long long *scalars, long long scale, int
         scalars[GCUT_FLOW_S_DONE] = 1;
         return;
     }
-    if (!last) /* the last phase's sums are the level's proof, failed or not */
-        scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
+    if (last) /* the last phase's sums are the level's proof, failed or not */
+        return;
+    /* The tightening's start: with a row on no object no prices prove it. */
+    scalars[GCUT_FLOW_S_TIGHT_GAP] = scalars[GCUT_FLOW_S_GAP];
+    scalars[GCUT_FLOW_S_TIGHT_STOP] = scalars[GCUT_FLOW_S_UNOWNED] != 0;
+    scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
 /* One thread, after the proof of tightened prices: as phase_end_kernel,
- * no phase counted. */
+ * no phase counted; a round that did not halve the gap ends the phase's
+ * tightening (the sweeps have about converged, or the assignment is not
+ * optimal yet and no prices prove it): emulated on RubberWhale, rounds after
+ * such a round bring the gap down by a tenth or less, never under the scale. */
 static __global__ void proof_end_kernel(long long *scalars, long long scale)
 {
-    if (scalars[GCUT_FLOW_S_DONE])
+    if (scalars[GCUT_FLOW_S_DONE] || scalars[GCUT_FLOW_S_TIGHT_STOP])
         return;
     if (!scalars[GCUT_FLOW_S_UNOWNED] && scalars[GCUT_FLOW_S_GAP] < scale) {
         scalars[GCUT_FLOW_S_DONE] = 1;
         return;
     }
+    if (scalars[GCUT_FLOW_S_GAP] > scalars[GCUT_FLOW_S_TIGHT_GAP] / TIGHTEN_GAIN)
+        scalars[GCUT_FLOW_S_TIGHT_STOP] = 1;
+    scalars[GCUT_FLOW_S_TIGHT_GAP] = scalars[GCUT_FLOW_S_GAP];
     scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
@@ -980,8 +1019,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         ++*phases;
         /* The proof after every phase: its sums stay as the level's once it
          * holds, and every later launch returns at once. */
-        objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
-        rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+        objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits, 0);
+        rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, 0);
         TRACE(fprintf(stderr, "n %d eps %lld: cost %lld gap %lld of scale %lld%s\n", rows, eps,
                       a->scalars[GCUT_FLOW_S_COST],
                       a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
@@ -995,11 +1034,11 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
             for (int round = 0; round < TIGHTEN_ROUNDS; round++) {
                 for (int t = 0; t < TIGHTEN_SWEEPS; t++)
                     tighten_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
-                objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
-                rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
-                TRACE(fprintf(stderr, "n %d eps %lld: tightened, gap %lld%s\n", rows, eps,
-                              a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP],
-                              a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+                objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits, 1);
+                rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, 1);
+                TRACE(if (!a->scalars[GCUT_FLOW_S_DONE] && !a->scalars[GCUT_FLOW_S_TIGHT_STOP])
+                          fprintf(stderr, "n %d eps %lld: tightened, gap %lld\n", rows, eps,
+                                  a->scalars[GCUT_FLOW_S_GAP]);)
                 proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
             }
         if (st && *phases >= tighten_from)

@@ -114,6 +114,8 @@ enum {
     GCUT_FLOW_S_ROW_ARCS,   /* arcs of the rows (the same as ARCS) */
     GCUT_FLOW_S_DONE,       /* 1 once a phase's proof holds: the phases left do nothing */
     GCUT_FLOW_S_PHASES,     /* eps phases run */
+    GCUT_FLOW_S_TIGHT_GAP,  /* the gap before the tightening's latest round */
+    GCUT_FLOW_S_TIGHT_STOP, /* 1 once this phase's tightening stopped paying */
     GCUT_FLOW_SCALARS
 };
 
