@@ -74,9 +74,7 @@
 #ifndef TIGHTEN_ROUNDS
 #define TIGHTEN_ROUNDS 4
 #endif
-#ifndef TIGHTEN_GAIN /* a round must divide the gap by this, or the rounds end */
-#define TIGHTEN_GAIN 2
-#endif
+
 
 /* The eps the schedule is laid out to end on (eps falls by alpha each phase
  * and reaches it exactly; below it only if the proof does not hold yet).
@@ -831,11 +829,11 @@ static __global__ void phase_end_kernel(long long *scalars, long long scale, int
 }
 
 /* One thread, after the proof of tightened prices: as phase_end_kernel,
- * no phase counted; a round that did not halve the gap ends the phase's
- * tightening (the sweeps have about converged, or the assignment is not
+ * no phase counted; a round that did not divide the gap by `gain` (0:
+ * never) ends the phase's tightening (the sweeps have about converged, or the assignment is not
  * optimal yet and no prices prove it): emulated on RubberWhale, rounds after
  * such a round bring the gap down by a tenth or less, never under the scale. */
-static __global__ void proof_end_kernel(long long *scalars, long long scale)
+static __global__ void proof_end_kernel(long long *scalars, long long scale, int gain)
 {
     if (scalars[GCUT_FLOW_S_DONE] || scalars[GCUT_FLOW_S_TIGHT_STOP])
         return;
@@ -843,7 +841,7 @@ static __global__ void proof_end_kernel(long long *scalars, long long scale)
         scalars[GCUT_FLOW_S_DONE] = 1;
         return;
     }
-    if (scalars[GCUT_FLOW_S_GAP] > scalars[GCUT_FLOW_S_TIGHT_GAP] / TIGHTEN_GAIN)
+    if (gain && scalars[GCUT_FLOW_S_GAP] > scalars[GCUT_FLOW_S_TIGHT_GAP] / gain)
         scalars[GCUT_FLOW_S_TIGHT_STOP] = 1;
     scalars[GCUT_FLOW_S_TIGHT_GAP] = scalars[GCUT_FLOW_S_GAP];
     scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
@@ -960,7 +958,8 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
                                                       int alpha, int tighten_from,
-                                                      int *phases, cudaStream_t stream)
+                                                      int tighten_gain, int *phases,
+                                                      cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -1039,7 +1038,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
                 TRACE(if (!a->scalars[GCUT_FLOW_S_DONE] && !a->scalars[GCUT_FLOW_S_TIGHT_STOP])
                           fprintf(stderr, "n %d eps %lld: tightened, gap %lld\n", rows, eps,
                                   a->scalars[GCUT_FLOW_S_GAP]);)
-                proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
+                proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, tighten_gain);
             }
         if (st && *phases >= tighten_from)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_TIGHTEN, eps, a->scalars);
