@@ -67,14 +67,18 @@
  * 11.5 k -> 10.0 k and reverse 18.8 k -> 4.1 k. Measured on an H100:
  * RubberWhale 66.6 -> 36.7 ms, the 640x480 pair 114.0 -> 63.7 (25 -> 15
  * phases, reverse kernels 72.6 -> 15.0 ms; the sweeps and their proofs
- * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md). */
+ * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md).
+ * A sweep reads columns from the row's window and words with plain loads
+ * (row_least): the 640x480 pair 66.6 -> 54.6 ms. Ending a phase's rounds at
+ * one that does not halve the gap (13 -> 9 rounds on RubberWhale, emulated)
+ * left higher prices and more reverse steps: slower on three of the four
+ * pairs, not taken. */
 #ifndef TIGHTEN_SWEEPS /* the emulation may set these */
 #define TIGHTEN_SWEEPS 4
 #endif
 #ifndef TIGHTEN_ROUNDS
 #define TIGHTEN_ROUNDS 4
 #endif
-
 
 /* The eps the schedule is laid out to end on (eps falls by alpha each phase
  * and reaches it exactly; below it only if the proof does not hold yet).
@@ -728,11 +732,10 @@ static __device__ __forceinline__ void warp_add(long long *dst, unsigned long lo
 
 /* One thread an object: a free object's price into the gap; an owner that
  * does not hold it (by its word) counted. */
-static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits,
-                                            int tightening)
+static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (a.scalars[GCUT_FLOW_S_DONE] || (tightening && a.scalars[GCUT_FLOW_S_TIGHT_STOP]))
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
     unsigned long long gap = 0, unowned = 0;
     if (j < 2 * a.n) {
@@ -751,11 +754,10 @@ static __global__ void objects_proof_kernel(gcut__flow_dassign a, int id_bits,
 /* One thread a row: its arc's slack (scale cost + price - u, >= 0) into
  * the gap, its cost into the total; a row whose object is not its own
  * counted. */
-static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits,
-                                         int tightening)
+static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (a.scalars[GCUT_FLOW_S_DONE] || (tightening && a.scalars[GCUT_FLOW_S_TIGHT_STOP]))
+    if (a.scalars[GCUT_FLOW_S_DONE])
         return;
     unsigned long long gap = 0, cost = 0, unowned = 0;
     if (r < a.n) {
@@ -788,7 +790,7 @@ static __global__ void rows_proof_kernel(gcut__flow_dassign a, long long scale, 
 static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int id_bits)
 {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE] || a.scalars[GCUT_FLOW_S_TIGHT_STOP])
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
     const int4 win = a.row_win[r];
     const int cells = (win.w & 0xffff) * (win.w >> 16);
@@ -820,30 +822,20 @@ static __global__ void phase_end_kernel(long long *scalars, long long scale, int
         scalars[GCUT_FLOW_S_DONE] = 1;
         return;
     }
-    if (last) /* the last phase's sums are the level's proof, failed or not */
-        return;
-    /* The tightening's start: with a row on no object no prices prove it. */
-    scalars[GCUT_FLOW_S_TIGHT_GAP] = scalars[GCUT_FLOW_S_GAP];
-    scalars[GCUT_FLOW_S_TIGHT_STOP] = scalars[GCUT_FLOW_S_UNOWNED] != 0;
-    scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
+    if (!last) /* the last phase's sums are the level's proof, failed or not */
+        scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
 /* One thread, after the proof of tightened prices: as phase_end_kernel,
- * no phase counted; a round that did not divide the gap by `gain` (0:
- * never) ends the phase's tightening (the sweeps have about converged, or the assignment is not
- * optimal yet and no prices prove it): emulated on RubberWhale, rounds after
- * such a round bring the gap down by a tenth or less, never under the scale. */
-static __global__ void proof_end_kernel(long long *scalars, long long scale, int gain)
+ * no phase counted. */
+static __global__ void proof_end_kernel(long long *scalars, long long scale)
 {
-    if (scalars[GCUT_FLOW_S_DONE] || scalars[GCUT_FLOW_S_TIGHT_STOP])
+    if (scalars[GCUT_FLOW_S_DONE])
         return;
     if (!scalars[GCUT_FLOW_S_UNOWNED] && scalars[GCUT_FLOW_S_GAP] < scale) {
         scalars[GCUT_FLOW_S_DONE] = 1;
         return;
     }
-    if (gain && scalars[GCUT_FLOW_S_GAP] > scalars[GCUT_FLOW_S_TIGHT_GAP] / gain)
-        scalars[GCUT_FLOW_S_TIGHT_STOP] = 1;
-    scalars[GCUT_FLOW_S_TIGHT_GAP] = scalars[GCUT_FLOW_S_GAP];
     scalars[GCUT_FLOW_S_UNOWNED] = scalars[GCUT_FLOW_S_GAP] = scalars[GCUT_FLOW_S_COST] = 0;
 }
 
@@ -958,8 +950,7 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
                                                       int alpha, int tighten_from,
-                                                      int tighten_gain, int *phases,
-                                                      cudaStream_t stream)
+                                                      int *phases, cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -1018,8 +1009,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         ++*phases;
         /* The proof after every phase: its sums stay as the level's once it
          * holds, and every later launch returns at once. */
-        objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits, 0);
-        rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, 0);
+        objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+        rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
         TRACE(fprintf(stderr, "n %d eps %lld: cost %lld gap %lld of scale %lld%s\n", rows, eps,
                       a->scalars[GCUT_FLOW_S_COST],
                       a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP], scale,
@@ -1033,12 +1024,12 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
             for (int round = 0; round < TIGHTEN_ROUNDS; round++) {
                 for (int t = 0; t < TIGHTEN_SWEEPS; t++)
                     tighten_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
-                objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits, 1);
-                rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, 1);
-                TRACE(if (!a->scalars[GCUT_FLOW_S_DONE] && !a->scalars[GCUT_FLOW_S_TIGHT_STOP])
-                          fprintf(stderr, "n %d eps %lld: tightened, gap %lld\n", rows, eps,
-                                  a->scalars[GCUT_FLOW_S_GAP]);)
-                proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, tighten_gain);
+                objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+                rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+                TRACE(fprintf(stderr, "n %d eps %lld: tightened, gap %lld%s\n", rows, eps,
+                              a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP],
+                              a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+                proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
             }
         if (st && *phases >= tighten_from)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_TIGHTEN, eps, a->scalars);

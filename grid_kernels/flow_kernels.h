@@ -114,8 +114,6 @@ enum {
     GCUT_FLOW_S_ROW_ARCS,   /* arcs of the rows (the same as ARCS) */
     GCUT_FLOW_S_DONE,       /* 1 once a phase's proof holds: the phases left do nothing */
     GCUT_FLOW_S_PHASES,     /* eps phases run */
-    GCUT_FLOW_S_TIGHT_GAP,  /* the gap before the tightening's latest round */
-    GCUT_FLOW_S_TIGHT_STOP, /* 1 once this phase's tightening stopped paying */
     GCUT_FLOW_SCALARS
 };
 
@@ -160,12 +158,10 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
  * eps = 1 at the latest): scalars UNOWNED, GAP, GAP_OVER, COST, PHASES (and
  * OVERFLOW, STALLED from the auction). maxcost: a bound on the arc costs
  * (eps starts at most at scale * maxcost / alpha^2); prices tightened after
- * each phase from the tighten_from-th on, in rounds until one does not
- * divide the gap by tighten_gain (0: all rounds); *phases gets the number
- * of eps phases enqueued (PHASES: those run). */
+ * each phase from the tighten_from-th on; *phases gets the number of eps
+ * phases enqueued (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
-                                           int tighten_from, int tighten_gain, int *phases,
-                                           cudaStream_t stream);
+                                           int tighten_from, int *phases, cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
  * and their negation (occluded). */
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,

@@ -34,14 +34,6 @@ extern "C" {
 #define AUCTION_TIGHTEN_FROM 2
 #endif
 
-/* A tightening round that does not divide the duality gap by this ends the
- * phase's rounds (grid_kernels/flow_assign.cu): emulated on RubberWhale,
- * the rounds after such a round never reached the proof, 13 -> 9 rounds,
- * the phases after them about as long (bench/results/flow_h100.md). */
-#ifndef AUCTION_TIGHTEN_GAIN /* the emulation may set it */
-#define AUCTION_TIGHTEN_GAIN 2
-#endif
-
 /* The device buffers of one call, sized for the finest level. */
 typedef struct flow_dev {
     void *block;
@@ -183,16 +175,6 @@ static int auction_alpha(void)
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
 }
 
-/* A benchmark's variant: GCUT_FLOW_AUCTION_TIGHTEN_GAIN=G (0..64) ends a
- * phase's tightening at a round that does not divide the gap by G (0:
- * never, every round runs) instead of AUCTION_TIGHTEN_GAIN. */
-static int auction_tighten_gain(void)
-{
-    const char *v = getenv("GCUT_FLOW_AUCTION_TIGHTEN_GAIN");
-    int gain = v ? atoi(v) : -1;
-    return gain >= 0 && gain <= 64 ? gain : AUCTION_TIGHTEN_GAIN;
-}
-
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -216,8 +198,7 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
     return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
-                                          AUCTION_TIGHTEN_FROM, auction_tighten_gain(),
-                                          phases, stream);
+                                          AUCTION_TIGHTEN_FROM, phases, stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
