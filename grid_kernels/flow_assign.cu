@@ -67,7 +67,12 @@
  * 11.5 k -> 10.0 k and reverse 18.8 k -> 4.1 k. Measured on an H100:
  * RubberWhale 66.6 -> 36.7 ms, the 640x480 pair 114.0 -> 63.7 (25 -> 15
  * phases, reverse kernels 72.6 -> 15.0 ms; the sweeps and their proofs
- * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md). */
+ * 10.8 ms, 9.5 of them at the finest level: bench/results/flow_h100.md).
+ * A sweep reads columns from the row's window and words with plain loads
+ * (row_least): the 640x480 pair 66.6 -> 54.6 ms. Ending a phase's rounds at
+ * one that does not halve the gap (13 -> 9 rounds on RubberWhale, emulated)
+ * left higher prices and more reverse steps: slower on three of the four
+ * pairs, not taken. */
 #ifndef TIGHTEN_SWEEPS /* the emulation may set these */
 #define TIGHTEN_SWEEPS 4
 #endif
@@ -255,18 +260,42 @@ static __global__ void clear_objects_kernel(unsigned long long *object, int obje
         object[j] = 0;
 }
 
+/* The least of scale * cost + price over row r's arcs but its skip-th (-1:
+ * none; LLONG_MAX when there is no other). The columns come from the row's
+ * window (fill_kernel's order: the window row by row, then the dummy), so a
+ * scan loads costs and object words only, and neighbouring rows read
+ * neighbouring objects together. */
+static __device__ __forceinline__ long long row_least(const gcut__flow_dassign &a, int4 win,
+                                                      int r, long long scale, int id_bits,
+                                                      int skip)
+{
+    const int wx = win.w & 0xffff, wy = win.w >> 16, cells = wx * wy;
+    const int32_t *cost = a.arc_cost + win.x;
+    long long u = LLONG_MAX;
+    for (int yy = 0, local = 0; yy < wy; yy++) {
+        const unsigned long long *words = a.object + (size_t)(win.z + yy) * a.w + win.y;
+        for (int xx = 0; xx < wx; xx++, local++) {
+            if (local == skip)
+                continue;
+            const long long value =
+                (long long)cost[local] * scale + (long long)(words[xx] >> id_bits);
+            u = value < u ? value : u;
+        }
+    }
+    if (skip != cells) {
+        const long long value =
+            (long long)cost[cells] * scale + (long long)(a.object[a.n + r] >> id_bits);
+        u = value < u ? value : u;
+    }
+    return u;
+}
+
 /* u[r]: min over r's arcs of scale * cost + price (the dual that makes
  * every arc feasible). */
 static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long long scale,
                                      int id_bits)
 {
-    long long u = LLONG_MAX;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
-        long long value =
-            (long long)a.arc_cost[k] * scale + (long long)(a.object[a.arc_col[k]] >> id_bits);
-        u = value < u ? value : u;
-    }
-    return u;
+    return row_least(a, a.row_win[r], r, scale, id_bits, -1);
 }
 
 /* One thread a row, at a new phase (eps the new one): a row within eps of
@@ -763,21 +792,21 @@ static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int
     int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE])
         return;
-    const int held = row_arc(a, r), h = a.arc_col[held];
-    long long m = LLONG_MAX;
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; k++) {
-        if (k == held)
-            continue;
-        const long long value = (long long)a.arc_cost[k] * scale +
-                                (long long)(load_word(&a.object[a.arc_col[k]]) >> id_bits);
-        m = value < m ? value : m;
-    }
-    const unsigned long long word = load_word(&a.object[h]);
-    long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[held] * scale;
+    const int4 win = a.row_win[r];
+    const int cells = (win.w & 0xffff) * (win.w >> 16);
+    const int local = (int)(a.row_word[r] & LOCAL_MASK);
+    const int held = local == GCUT_FLOW_LOCAL_FREE ? cells : local;
+    const int h = window_col(win, win.x + held, a.w, a.n, r);
+    /* Plain loads: a price another row lowers in this sweep may be read
+     * before or after (prices only fall here, so a stale one leaves this
+     * price higher than it could be, never invalid); the proof after the
+     * sweeps is a kernel of its own and reads them all. */
+    const long long m = row_least(a, win, r, scale, id_bits, held);
+    const unsigned long long word = a.object[h];
+    long long p = m == LLONG_MAX ? 0 : m - (long long)a.arc_cost[win.x + held] * scale;
     p = p < 0 ? 0 : p;
     if ((unsigned long long)p < word >> id_bits) /* the owner alone writes its object here */
-        store_word(&a.object[h],
-                   (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1)));
+        a.object[h] = (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1));
 }
 
 /* One thread, after a phase (unless done): the phase counted; done when
