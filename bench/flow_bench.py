@@ -109,6 +109,7 @@ def cv_methods():
 
 
 def main():
+    global GPU_ALGO
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("gcut")
     here = os.path.dirname(os.path.abspath(__file__))
@@ -126,7 +127,6 @@ def main():
                     help="a 640x480 pair to time (default: RubberWhale resized, needs OpenCV)")
     ap.add_argument("--out")
     a = ap.parse_args()
-    global GPU_ALGO
     GPU_ALGO = a.gpu_algo
 
     rw = os.path.join(a.data, "RubberWhale")
