@@ -249,9 +249,12 @@ static void discharge(prf_state *s, int32_t v)
     }
 }
 
-static gcut_status run(prf_state *s, gcut_context *ctx)
+/* Phase 1's loop; `labelled`: the labels and buckets are already valid
+ * (kept from the last solve and repaired), else a global relabel sets them. */
+static gcut_status run(prf_state *s, gcut_context *ctx, int labelled)
 {
-    global_update(s);
+    if (!labelled)
+        global_update(s);
     int64_t steps = 0;
     /* Level 0 too: a former deficient node that received more than its
      * deficit is active there. */
@@ -436,7 +439,7 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
         sink_slot[v] = rn.first[v] + (g->in_arc[k] - g->out_start[v]);
     }
     augment_short_paths(&s, g, sink_slot);
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     g->prf_fresh_work = s.scanned;
     if (!st) {
         mark_cut(&s, g);
@@ -467,10 +470,262 @@ static int64_t resolve_limit(const gcut_graph *g)
     return limit > g->prf_fresh_work / 8 ? limit : g->prf_fresh_work / 8 + 1;
 }
 
+/* What a prf re-solve keeps for the next one: its state (labels exact at
+ * the end, buckets, current arcs, excesses), the nodes still deficient
+ * (the extra targets, flagged in is_target), and scratch for the repairs
+ * (stamps, a queue flag, the list of nodes they saw). */
+struct gcut__prf_keep {
+    prf_node *node;
+    int32_t *active, *inactive, *queue;
+    int32_t dmax;
+    int32_t *deficient, n_deficient;
+    uint8_t *is_target, *queued;
+    int32_t *stamp, stamp_now;
+    int32_t *seen;
+    int64_t relabel_scans; /* the arcs the last global relabel scanned */
+};
+
+void gcut__prf_keep_free(struct gcut__prf_keep *k)
+{
+    if (!k)
+        return;
+    free(k->node);
+    free(k->active);
+    free(k->inactive);
+    free(k->queue);
+    free(k->deficient);
+    free(k->is_target);
+    free(k->queued);
+    free(k->stamp);
+    free(k->seen);
+    free(k);
+}
+
+static struct gcut__prf_keep *keep_alloc(const gcut_graph *g)
+{
+    size_t n = (size_t)g->n;
+    struct gcut__prf_keep *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->node = gcut__big_alloc(n * sizeof *k->node);
+    k->active = gcut__big_alloc((n + 1) * sizeof *k->active);
+    k->inactive = gcut__big_alloc((n + 1) * sizeof *k->inactive);
+    k->queue = gcut__big_alloc(n * sizeof *k->queue);
+    k->deficient = malloc(n * sizeof *k->deficient);
+    k->is_target = calloc(n, 1);
+    k->queued = calloc(n, 1);
+    k->stamp = calloc(n, sizeof *k->stamp);
+    k->seen = malloc(n * sizeof *k->seen);
+    if (!k->node || !k->active || !k->inactive || !k->queue || !k->deficient || !k->is_target ||
+        !k->queued || !k->stamp || !k->seen) {
+        gcut__prf_keep_free(k);
+        return NULL;
+    }
+    memset(k->node, 0, n * sizeof *k->node);
+    memset(k->active, 0xff, (n + 1) * sizeof *k->active);
+    memset(k->inactive, 0xff, (n + 1) * sizeof *k->inactive);
+    return k;
+}
+
+/* The state of a re-solve on the kept arrays. */
+static void state_from_keep(prf_state *s, const gcut_graph *g, struct gcut__prf_keep *k)
+{
+    memset(s, 0, sizeof *s);
+    s->n = g->n;
+    s->first = g->res_first;
+    s->head = g->res_head;
+    s->rev = g->res_rev;
+    s->res = g->res;
+    s->node = k->node;
+    s->active = k->active;
+    s->inactive = k->inactive;
+    s->queue = k->queue;
+    s->dmax = k->dmax;
+    s->amax = -1;
+    s->target = g->sink;
+    s->frozen = g->source;
+    s->deficient = k->deficient;
+    s->work_limit = 2 * (GR_ALPHA * (int64_t)g->n + 2 * (int64_t)g->m);
+}
+
+/* A node the repairs below look at, once each (stamped). */
+static void see(struct gcut__prf_keep *k, int32_t *n_seen, int32_t v)
+{
+    if (k->stamp[v] != k->stamp_now) {
+        k->stamp[v] = k->stamp_now;
+        k->seen[(*n_seen)++] = v;
+    }
+}
+
+/* Move v (not the sink, in an inactive bucket when its label is below n)
+ * to label d, with its current arc at its first arc. */
+static void set_label(prf_state *s, int32_t v, int32_t d)
+{
+    if (s->node[v].label < s->n)
+        remove_inactive(s, v);
+    s->node[v].label = d;
+    s->node[v].cur = s->first[v];
+    if (d < s->n)
+        add_inactive(s, v);
+}
+
+/* After a batch, from the labels the last re-solve left (exact then):
+ * the update changed residuals and excesses only at the nodes it noted.
+ * A new residual arc u -> v may break validity (d(u) <= d(v) + 1), and a
+ * new deficit makes a node a target (label 0): such labels are lowered,
+ * and the lowering spreads backwards along residual arcs as far as it
+ * breaks validity, like a breadth-first search from those nodes alone.
+ * Labels only fall, so they stay lower bounds of the distances; an arc
+ * that the lowering makes admissible moves its tail's current arc back
+ * to it (so that a node never relabels past an admissible arc, which the
+ * gap test relies on). The nodes with excess and a label below n become
+ * active. A lowering that scans half as many arcs as the last global
+ * relabel stops (a new shortcut can lower most of the graph: on genrmf a
+ * raised arc between frames lowers thousands of labels), and returns 0:
+ * the labels are then left to a global relabel. Returns 1 when done. */
+static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
+{
+    const int32_t n = g->n, src = g->source, snk = g->sink;
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev;
+    int32_t *res = s->res;
+    prf_node *node = s->node;
+    int32_t n_seen = 0;
+    if (++k->stamp_now == 0) {
+        memset(k->stamp, 0, (size_t)n * sizeof *k->stamp);
+        k->stamp_now = 1;
+    }
+    /* The source's arcs that the batch raised, saturated (its label is n:
+     * it must reach no target). */
+    for (int32_t a = first[src]; a < first[src + 1]; a++) {
+        int32_t r = res[a];
+        if (r > 0) {
+            res[a] = 0;
+            res[rev[a]] += r;
+            g->excess[head[a]] += r;
+            see(k, &n_seen, head[a]);
+        }
+    }
+    for (int64_t i = 0; i < g->prf_touched_count; i++)
+        if (g->prf_touched[i] != src)
+            see(k, &n_seen, g->prf_touched[i]);
+    int32_t qh = 0, qt = 0, nq = 0;
+    const int64_t limit = s->scanned + k->relabel_scans / 2;
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        node[v].excess = g->excess[v];
+        if (v != snk && node[v].excess < 0 && !k->is_target[v]) {
+            k->is_target[v] = 1;
+            k->deficient[k->n_deficient++] = v;
+        }
+    }
+    s->n_deficient = k->n_deficient;
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        prf_node *nv = &node[v];
+        if (v == snk)
+            continue;
+        int32_t d = nv->label;
+        if (nv->excess < 0) {
+            d = 0;
+        } else {
+            for (int32_t a = first[v]; a < first[v + 1]; a++)
+                if (res[a] > 0 && node[head[a]].label + 1 < d)
+                    d = node[head[a]].label + 1;
+        }
+        if (d >= nv->label) {
+            nv->cur = first[v]; /* new residual arcs may be admissible */
+            continue;
+        }
+        set_label(s, v, d);
+        if (!k->queued[v]) {
+            k->queued[v] = 1;
+            s->queue[qt] = v;
+            qt = qt + 1 == n ? 0 : qt + 1;
+            nq++;
+        }
+    }
+    while (nq > 0) {
+        if (s->scanned > limit) {
+            for (; nq > 0; nq--, qh = qh + 1 == n ? 0 : qh + 1)
+                k->queued[s->queue[qh]] = 0;
+            return 0;
+        }
+        int32_t x = s->queue[qh];
+        qh = qh + 1 == n ? 0 : qh + 1;
+        nq--;
+        k->queued[x] = 0;
+        int32_t dnext = node[x].label + 1;
+        s->scanned += first[x + 1] - first[x];
+        for (int32_t a = first[x]; a < first[x + 1]; a++) {
+            int32_t w = head[a], b = rev[a]; /* b: w -> x */
+            if (res[b] <= 0 || w == src || w == snk)
+                continue;
+            prf_node *nw = &node[w];
+            if (nw->label > dnext) {
+                set_label(s, w, dnext);
+                nw->cur = b;
+                see(k, &n_seen, w);
+                if (!k->queued[w]) {
+                    k->queued[w] = 1;
+                    s->queue[qt] = w;
+                    qt = qt + 1 == n ? 0 : qt + 1;
+                    nq++;
+                }
+            } else if (nw->label == dnext && b < nw->cur) {
+                nw->cur = b;
+            }
+        }
+    }
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        if (v != snk && node[v].excess > 0 && node[v].label < n) {
+            remove_inactive(s, v);
+            add_active(s, v);
+        }
+    }
+    return 1;
+}
+
+/* The end of a re-solve: exact labels (a global relabel, kept for the
+ * next re-solve), the cut side from them (label n: no residual path to
+ * the sink or a deficient node), the excesses into the graph's warm
+ * state, the value. */
+static gcut_status finish_resolve(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k,
+                                  int64_t *iterations)
+{
+    const int32_t n = g->n;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < k->n_deficient; i++) {
+        int32_t v = k->deficient[i];
+        if (s->node[v].excess < 0)
+            k->deficient[kept++] = v;
+        else
+            k->is_target[v] = 0;
+    }
+    k->n_deficient = s->n_deficient = kept;
+    int64_t before = s->scanned;
+    global_update(s);
+    k->relabel_scans = s->scanned - before;
+    for (int32_t v = 0; v < n; v++)
+        g->side[v] = s->node[v].label == n;
+    int64_t value = s->node[g->sink].excess;
+    for (int32_t i = 0; i < kept; i++)
+        value += s->node[k->deficient[i]].excess;
+    k->dmax = s->dmax;
+    g->flow_value = value;
+    g->is_flow = 0;
+    g->flow_stored = 0;
+    *iterations = s->relabels;
+    gcut_status st = keep_excess(g, s);
+    if (!st) {
+        g->prf_labels = 1;
+        g->prf_touched_count = 0;
+    }
+    return st;
+}
+
 gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
 {
-    gcut__resnet rn;
-    prf_state s;
     /* From zero after many changed arcs (the update skipped its repairs
      * then): continuing cannot pay. */
     int64_t limit = resolve_limit(g);
@@ -478,64 +733,56 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
         g->warm = 0;
         return gcut__prf_solve(g, iterations);
     }
-    gcut__resnet_view(g, &rn);
-    g->warm = 0; /* until the run below ends cleanly */
-    gcut_status st = state_init(&s, g, &rn);
-    if (st)
-        return st;
-    const int32_t src = g->source, snk = g->sink;
-    int32_t *deficient = NULL, n_deficient = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        if (v != src && v != snk && g->excess[v] < 0)
-            n_deficient++;
-    if (n_deficient && !(deficient = malloc((size_t)n_deficient * sizeof *deficient))) {
-        state_free(&s);
-        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d deficient nodes",
-                          n_deficient);
-    }
-    n_deficient = 0;
-    for (int32_t v = 0; v < g->n; v++) {
-        s.node[v].excess = v == src ? 0 : g->excess[v];
-        if (v != src && v != snk && g->excess[v] < 0)
-            deficient[n_deficient++] = v;
-    }
-    s.deficient = deficient;
-    s.n_deficient = n_deficient;
-    s.target = snk;
-    s.frozen = src;
+    int labelled = g->prf_labels && g->prf_keep;
+    g->prf_labels = 0; /* until the run below ends cleanly */
+    g->warm = 0;
+    if (!g->prf_keep && !(g->prf_keep = keep_alloc(g)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d nodes", g->n);
+    struct gcut__prf_keep *k = g->prf_keep;
+    prf_state s;
+    state_from_keep(&s, g, k);
     s.give_up = limit;
     g->prf_repair_work = 0;
-    /* The source's residual arcs saturated again (raised arcs out of it,
-     * flow that phase 2 returned), so that it reaches no target. */
-    for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
-        int32_t r = rn.res[a];
-        if (r > 0) {
-            rn.res[a] = 0;
-            rn.res[rn.rev[a]] += r;
-            s.node[rn.head[a]].excess += r;
+    const int32_t src = g->source, snk = g->sink;
+    if (labelled) {
+        labelled = repair_labels(&s, g, k);
+    } else {
+        /* Labels from a global relabel in run() (buckets emptied first:
+         * a run that stopped early leaves some); the deficient nodes from
+         * the excesses. */
+        memset(k->active, 0xff, ((size_t)g->n + 1) * sizeof *k->active);
+        memset(k->inactive, 0xff, ((size_t)g->n + 1) * sizeof *k->inactive);
+        s.dmax = 0;
+        for (int32_t i = 0; i < k->n_deficient; i++)
+            k->is_target[k->deficient[i]] = 0;
+        k->n_deficient = 0;
+        for (int32_t v = 0; v < g->n; v++) {
+            s.node[v].excess = v == src ? 0 : g->excess[v];
+            if (v != src && v != snk && g->excess[v] < 0) {
+                k->deficient[k->n_deficient++] = v;
+                k->is_target[v] = 1;
+            }
+        }
+        s.n_deficient = k->n_deficient;
+        /* The source's residual arcs saturated again (raised arcs out of
+         * it, flow that phase 2 returned), so that it reaches no target. */
+        for (int32_t a = s.first[src]; a < s.first[src + 1]; a++) {
+            int32_t r = s.res[a];
+            if (r > 0) {
+                s.res[a] = 0;
+                s.res[s.rev[a]] += r;
+                s.node[s.head[a]].excess += r;
+            }
         }
     }
-    st = run(&s, g->ctx);
-    if (!st && s.gave_up) {
-        free(deficient);
-        state_free(&s);
+    gcut_status st = run(&s, g->ctx, labelled);
+    if (!st && s.gave_up)
         return gcut__prf_solve(g, iterations);
+    if (st) {
+        g->prf_touched_count = 0;
+        return st;
     }
-    if (!st) {
-        mark_cut(&s, g);
-        int64_t value = s.node[snk].excess;
-        for (int32_t k = 0; k < n_deficient; k++)
-            if (s.node[deficient[k]].excess < 0)
-                value += s.node[deficient[k]].excess;
-        g->flow_value = value;
-        g->is_flow = 0;
-        g->flow_stored = 0;
-        *iterations = s.relabels;
-        st = keep_excess(g, &s);
-    }
-    free(deficient);
-    state_free(&s);
-    return st;
+    return finish_resolve(&s, g, k, iterations);
 }
 
 gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
@@ -575,7 +822,7 @@ gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
         s.node[v].excess = v != src && v != snk && g->excess[v] < 0 ? -g->excess[v] : 0;
     s.target = snk;
     s.frozen = src;
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     for (int32_t v = 0; !st && v < g->n; v++)
         if (v != snk && s.node[v].excess != 0)
             st = gcut__fail(g->ctx, GCUT_E_STATE,
@@ -620,7 +867,7 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
     s.node[g->source].excess = s.node[g->sink].excess = 0;
     s.target = g->source;
     s.frozen = g->sink;
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     for (int32_t v = 0; !st && v < g->n; v++)
         if (v != g->source && v != g->sink && s.node[v].excess != 0)
             st = gcut__fail(g->ctx, GCUT_E_STATE,
