@@ -83,6 +83,11 @@ typedef struct prf_state {
      * stops (gave_up) when it passes give_up (0: never). */
     int64_t scanned, give_up;
     int gave_up;
+    /* Re-solves from kept labels (NULL otherwise): the nodes whose label or
+     * residual arcs changed, each listed once (stamp[v] == mark), and
+     * raised[v] for those relabelled. */
+    int32_t *cand, n_cand, *stamp, mark;
+    uint8_t *raised;
 } prf_state;
 
 static inline void add_active(prf_state *s, int32_t v)
@@ -167,13 +172,25 @@ static void global_update(prf_state *s)
 }
 
 /* No node is left with label k: nodes above it cannot reach the target. */
+static inline void note_changed(prf_state *s, int32_t v)
+{
+    if (s->cand && s->stamp[v] != s->mark) {
+        s->stamp[v] = s->mark;
+        s->cand[s->n_cand++] = v;
+    }
+}
+
 static void gap(prf_state *s, int32_t k)
 {
     for (int32_t d = k + 1; d <= s->dmax; d++) {
-        for (int32_t v = s->active[d]; v >= 0; v = s->node[v].bnext)
+        for (int32_t v = s->active[d]; v >= 0; v = s->node[v].bnext) {
             s->node[v].label = s->n;
-        for (int32_t v = s->inactive[d]; v >= 0; v = s->node[v].bnext)
+            note_changed(s, v);
+        }
+        for (int32_t v = s->inactive[d]; v >= 0; v = s->node[v].bnext) {
             s->node[v].label = s->n;
+            note_changed(s, v);
+        }
         s->active[d] = s->inactive[d] = -1;
     }
     s->dmax = k - 1;
@@ -191,6 +208,7 @@ static void discharge(prf_state *s, int32_t v)
     prf_node *node = s->node, *nv = &s->node[v];
     const int32_t begin = s->first[v], end = s->first[v + 1];
     int32_t d = nv->label;
+    note_changed(s, v);
 
     for (;;) {
         s->scanned += end - nv->cur;
@@ -237,6 +255,8 @@ static void discharge(prf_state *s, int32_t v)
         s->work += GR_BETA + (end - begin);
         s->scanned += end - begin;
         s->relabels++;
+        if (s->cand)
+            s->raised[v] = 1;
         d = best + 1;
         if (d >= n) {
             nv->label = n;
@@ -481,7 +501,10 @@ struct gcut__prf_keep {
     int32_t *deficient, n_deficient;
     uint8_t *is_target, *queued;
     int32_t *stamp, stamp_now;
-    int32_t *seen;
+    int32_t *seen, n_seen;
+    int32_t *link;
+    uint8_t *raised;
+    int64_t *heap, heap_count, heap_room; /* the lowering's order: (label, node) */
     int64_t relabel_scans; /* the arcs the last global relabel scanned */
 };
 
@@ -498,6 +521,9 @@ void gcut__prf_keep_free(struct gcut__prf_keep *k)
     free(k->queued);
     free(k->stamp);
     free(k->seen);
+    free(k->link);
+    free(k->raised);
+    free(k->heap);
     free(k);
 }
 
@@ -516,8 +542,10 @@ static struct gcut__prf_keep *keep_alloc(const gcut_graph *g)
     k->queued = calloc(n, 1);
     k->stamp = calloc(n, sizeof *k->stamp);
     k->seen = malloc(n * sizeof *k->seen);
+    k->link = malloc(n * sizeof *k->link);
+    k->raised = calloc(n, 1);
     if (!k->node || !k->active || !k->inactive || !k->queue || !k->deficient || !k->is_target ||
-        !k->queued || !k->stamp || !k->seen) {
+        !k->queued || !k->stamp || !k->seen || !k->link || !k->raised) {
         gcut__prf_keep_free(k);
         return NULL;
     }
@@ -569,6 +597,44 @@ static void set_label(prf_state *s, int32_t v, int32_t d)
         add_inactive(s, v);
 }
 
+/* A binary min-heap of (label << 32 | node); 0 where it cannot grow. */
+static int heap_push(struct gcut__prf_keep *k, int32_t label, int32_t v)
+{
+    if (k->heap_count == k->heap_room) {
+        int64_t room = k->heap_room ? 2 * k->heap_room : 1024;
+        int64_t *bigger = realloc(k->heap, (size_t)room * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        k->heap = bigger;
+        k->heap_room = room;
+    }
+    int64_t key = (int64_t)label << 32 | (uint32_t)v, i = k->heap_count++;
+    while (i > 0 && k->heap[(i - 1) / 2] > key) {
+        k->heap[i] = k->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    k->heap[i] = key;
+    return 1;
+}
+
+static int64_t heap_pop(struct gcut__prf_keep *k)
+{
+    int64_t top = k->heap[0], last = k->heap[--k->heap_count], i = 0;
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= k->heap_count)
+            break;
+        if (c + 1 < k->heap_count && k->heap[c + 1] < k->heap[c])
+            c++;
+        if (k->heap[c] >= last)
+            break;
+        k->heap[i] = k->heap[c];
+        i = c;
+    }
+    k->heap[i] = last;
+    return top;
+}
+
 /* After a batch, from the labels the last re-solve left (exact then):
  * the update changed residuals and excesses only at the nodes it noted.
  * A new residual arc u -> v may break validity (d(u) <= d(v) + 1), and a
@@ -589,7 +655,7 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
     const int32_t *first = s->first, *head = s->head, *rev = s->rev;
     int32_t *res = s->res;
     prf_node *node = s->node;
-    int32_t n_seen = 0;
+    int32_t n_seen = 0, new_deficits = 0;
     if (++k->stamp_now == 0) {
         memset(k->stamp, 0, (size_t)n * sizeof *k->stamp);
         k->stamp_now = 1;
@@ -608,17 +674,20 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
     for (int64_t i = 0; i < g->prf_touched_count; i++)
         if (g->prf_touched[i] != src)
             see(k, &n_seen, g->prf_touched[i]);
-    int32_t qh = 0, qt = 0, nq = 0;
-    const int64_t limit = s->scanned + k->relabel_scans / 2;
     for (int32_t i = 0; i < n_seen; i++) {
         int32_t v = k->seen[i];
         node[v].excess = g->excess[v];
         if (v != snk && node[v].excess < 0 && !k->is_target[v]) {
             k->is_target[v] = 1;
             k->deficient[k->n_deficient++] = v;
+            new_deficits = 1;
         }
     }
     s->n_deficient = k->n_deficient;
+    if (new_deficits)
+        return 0;
+    const int64_t limit = s->scanned + k->relabel_scans;
+    k->heap_count = 0;
     for (int32_t i = 0; i < n_seen; i++) {
         int32_t v = k->seen[i];
         prf_node *nv = &node[v];
@@ -637,41 +706,33 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
             continue;
         }
         set_label(s, v, d);
-        if (!k->queued[v]) {
-            k->queued[v] = 1;
-            s->queue[qt] = v;
-            qt = qt + 1 == n ? 0 : qt + 1;
-            nq++;
-        }
-    }
-    while (nq > 0) {
-        if (s->scanned > limit) {
-            for (; nq > 0; nq--, qh = qh + 1 == n ? 0 : qh + 1)
-                k->queued[s->queue[qh]] = 0;
+        if (!heap_push(k, d, v))
             return 0;
-        }
-        int32_t x = s->queue[qh];
-        qh = qh + 1 == n ? 0 : qh + 1;
-        nq--;
-        k->queued[x] = 0;
-        int32_t dnext = node[x].label + 1;
+    }
+    /* In the order of the new labels, so that each node falls once. */
+    while (k->heap_count > 0) {
+        int64_t top = heap_pop(k);
+        int32_t x = (int32_t)(top & 0xffffffff), l = (int32_t)(top >> 32);
+        if (node[x].label != l)
+            continue; /* fell further since */
+        if (s->scanned > limit)
+            return 0;
         s->scanned += first[x + 1] - first[x];
         for (int32_t a = first[x]; a < first[x + 1]; a++) {
             int32_t w = head[a], b = rev[a]; /* b: w -> x */
             if (res[b] <= 0 || w == src || w == snk)
                 continue;
             prf_node *nw = &node[w];
-            if (nw->label > dnext) {
-                set_label(s, w, dnext);
+            if (nw->label > l + 1) {
+                if (nw->label == n)
+                    g->side[w] = 0;
+                set_label(s, w, l + 1);
                 nw->cur = b;
-                see(k, &n_seen, w);
-                if (!k->queued[w]) {
-                    k->queued[w] = 1;
-                    s->queue[qt] = w;
-                    qt = qt + 1 == n ? 0 : qt + 1;
-                    nq++;
-                }
-            } else if (nw->label == dnext && b < nw->cur) {
+                if (nw->excess > 0)
+                    see(k, &n_seen, w); /* to become active below */
+                if (!heap_push(k, l + 1, w))
+                    return 0;
+            } else if (nw->label == l + 1 && b < nw->cur) {
                 nw->cur = b;
             }
         }
@@ -683,6 +744,127 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
             add_active(s, v);
         }
     }
+    k->n_seen = n_seen;
+    return 1;
+}
+
+/* Exact labels again after a re-solve from kept labels, without a global
+ * relabel: a node's label is exact when it has a residual arc to a node
+ * one label below whose label is exact (its support), down to a target.
+ * The labels were exact before the batch; since, only the nodes listed
+ * in s->cand changed a label or lost a residual arc, so only they, and
+ * the nodes one label above a relabelled one (which may have leant on
+ * it), can have lost their support. These are checked in the order of
+ * their labels (the Even-Shiloach tree's repair): one without support is
+ * raised to one above its lowest residual neighbour (validity holds) and
+ * checked again there, and the nodes one label above its old one are
+ * checked in turn; one that reaches n leaves the source side's complement.
+ * Labels only rise, to at most n. Past the arcs of one global relabel it
+ * stops and returns 0 (the caller relabels all); else the cut side of
+ * every changed node follows its label and it returns 1. */
+static int settle_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
+{
+    const int32_t n = g->n, src = g->source, snk = g->sink;
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev, *res = s->res;
+    prf_node *node = s->node;
+    int32_t *bucket = s->active; /* empty after the run: the order's buckets */
+    int32_t *link = k->link;
+    uint8_t *in = k->queued, *side = g->side;
+    int32_t lo = n, hi = -1;
+    const int64_t limit = s->scanned + k->relabel_scans / 2;
+#define SETTLE_PUSH(v)                                                                             \
+    do {                                                                                           \
+        int32_t v_ = (v), l_ = node[v_].label;                                                     \
+        if (!in[v_]) {                                                                             \
+            in[v_] = 1;                                                                            \
+            link[v_] = bucket[l_];                                                                 \
+            bucket[l_] = v_;                                                                       \
+            lo = l_ < lo ? l_ : lo;                                                                \
+            hi = l_ > hi ? l_ : hi;                                                                \
+        }                                                                                          \
+    } while (0)
+    for (int32_t i = 0; i < s->n_cand; i++) {
+        int32_t c = s->cand[i];
+        int raised = k->raised[c];
+        k->raised[c] = 0;
+        if (c == snk || c == src || k->is_target[c])
+            continue;
+        if (node[c].label < n)
+            SETTLE_PUSH(c);
+        if (!raised)
+            continue;
+        /* (Relabelled to n too: the nodes that leant on it stay below.) */
+        s->scanned += first[c + 1] - first[c];
+        for (int32_t a = first[c]; a < first[c + 1]; a++) {
+            int32_t w = head[a];
+            if (res[rev[a]] > 0 && w != src && w != snk && node[w].label <= node[c].label &&
+                node[w].label < n && !k->is_target[w])
+                SETTLE_PUSH(w);
+        }
+    }
+    int ok = 1;
+    for (int32_t l = lo; l <= hi && l < n; l++) {
+        if (ok && l >= 2 && s->inactive[l - 1] < 0 && l <= s->dmax) {
+            /* No node is left on level l - 1 (the nodes below are exact):
+             * none above can reach a target. */
+            for (int32_t d = l; d <= s->dmax; d++) {
+                for (int32_t v = s->inactive[d]; v >= 0; v = node[v].bnext) {
+                    node[v].label = n;
+                    side[v] = 1;
+                }
+                s->inactive[d] = -1;
+            }
+            s->dmax = l - 1;
+        }
+        while (bucket[l] >= 0) {
+            int32_t y = bucket[l];
+            bucket[l] = link[y];
+            in[y] = 0;
+            if (!ok || node[y].label != l)
+                continue; /* emptying the buckets, or above a gap */
+            if (s->scanned > limit) {
+                ok = 0;
+                continue;
+            }
+            int32_t best = n;
+            s->scanned += first[y + 1] - first[y];
+            for (int32_t a = first[y]; a < first[y + 1]; a++)
+                if (res[a] > 0 && node[head[a]].label < best) {
+                    best = node[head[a]].label;
+                    if (best == l - 1)
+                        break;
+                }
+            if (best == l - 1)
+                continue; /* supported */
+            if (best < l - 1) {
+                ok = 0; /* not valid labels: never after a run, but a relabel all is safe */
+                continue;
+            }
+            int32_t d = best + 1 < n ? best + 1 : n;
+            remove_inactive(s, y);
+            node[y].label = d;
+            node[y].cur = first[y];
+            if (d < n) {
+                add_inactive(s, y);
+                SETTLE_PUSH(y);
+            } else {
+                side[y] = 1;
+            }
+            s->scanned += first[y + 1] - first[y];
+            for (int32_t a = first[y]; a < first[y + 1]; a++) {
+                int32_t w = head[a];
+                if (res[rev[a]] > 0 && node[w].label == l + 1 && w != src && w != snk &&
+                    !k->is_target[w])
+                    SETTLE_PUSH(w);
+            }
+        }
+    }
+#undef SETTLE_PUSH
+    if (!ok)
+        return 0;
+    for (int32_t i = 0; i < s->n_cand; i++)
+        side[s->cand[i]] = node[s->cand[i]].label == n;
+    side[snk] = 0;
     return 1;
 }
 
@@ -697,17 +879,32 @@ static gcut_status finish_resolve(prf_state *s, gcut_graph *g, struct gcut__prf_
     int32_t kept = 0;
     for (int32_t i = 0; i < k->n_deficient; i++) {
         int32_t v = k->deficient[i];
-        if (s->node[v].excess < 0)
+        if (s->node[v].excess < 0) {
             k->deficient[kept++] = v;
-        else
+        } else {
             k->is_target[v] = 0;
+            note_changed(s, v); /* no longer a target: its label 0 is too low */
+        }
     }
     k->n_deficient = s->n_deficient = kept;
-    int64_t before = s->scanned;
-    global_update(s);
-    k->relabel_scans = s->scanned - before;
-    for (int32_t v = 0; v < n; v++)
-        g->side[v] = s->node[v].label == n;
+    int settled = 0;
+    /* (Many relabels: the labels moved too far for a repair to pay.) */
+    if (s->cand && s->global_updates == 0 &&
+        s->relabels * (2 * (int64_t)g->m / (g->n ? g->n : 1) + 1) < k->relabel_scans / 2) {
+        settled = settle_labels(s, g, k);
+    } else if (s->cand) {
+        /* (A global relabel in the run changed labels without listing
+         * them.) */
+        for (int32_t i = 0; i < s->n_cand; i++)
+            k->raised[s->cand[i]] = 0;
+    }
+    if (!settled) {
+        int64_t before = s->scanned;
+        global_update(s);
+        k->relabel_scans = s->scanned - before;
+        for (int32_t v = 0; v < n; v++)
+            g->side[v] = s->node[v].label == n;
+    }
     int64_t value = s->node[g->sink].excess;
     for (int32_t i = 0; i < kept; i++)
         value += s->node[k->deficient[i]].excess;
@@ -744,8 +941,12 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
     s.give_up = limit;
     g->prf_repair_work = 0;
     const int32_t src = g->source, snk = g->sink;
-    if (labelled) {
-        labelled = repair_labels(&s, g, k);
+    if (labelled && (labelled = repair_labels(&s, g, k))) {
+        s.cand = k->seen;
+        s.n_cand = k->n_seen;
+        s.stamp = k->stamp;
+        s.mark = k->stamp_now;
+        s.raised = k->raised;
     } else {
         /* Labels from a global relabel in run() (buckets emptied first:
          * a run that stopped early leaves some); the deficient nodes from
