@@ -913,7 +913,21 @@ static gcut_status finish_resolve(prf_state *s, gcut_graph *g, struct gcut__prf_
     g->is_flow = 0;
     g->flow_stored = 0;
     *iterations = s->relabels;
-    gcut_status st = keep_excess(g, s);
+    gcut_status st = GCUT_OK;
+    if (settled) {
+        /* Only the listed nodes, the sink and the deficient ones changed
+         * their excess (a node that receives a push turns active and is
+         * listed when discharged; the others are deficient). */
+        for (int32_t i = 0; i < s->n_cand; i++)
+            g->excess[s->cand[i]] = s->node[s->cand[i]].excess;
+        for (int32_t i = 0; i < kept; i++)
+            g->excess[k->deficient[i]] = s->node[k->deficient[i]].excess;
+        g->excess[g->sink] = s->node[g->sink].excess;
+        g->excess[g->source] = 0;
+        g->warm = 1;
+    } else {
+        st = keep_excess(g, s);
+    }
     if (!st) {
         g->prf_labels = 1;
         g->prf_touched_count = 0;
