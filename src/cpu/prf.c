@@ -41,6 +41,17 @@
  * the last cut first (graph_update.c), so that the excess stranded on the
  * source side stays out of the re-solve. A re-solve that scans more arcs
  * than the last solve from zero (less those repairs) gives up for one.
+ *
+ * A re-solve keeps its labels, buckets and current arcs for the next one
+ * (struct gcut__prf_keep), exact distances at its end. The next batch
+ * changes residuals at the nodes the update noted: only the labels a new
+ * residual arc breaks are lowered (in label order, spreading backwards
+ * as far as validity needs), the run starts without a global relabel, and
+ * at its end only the nodes it changed are checked for a residual path
+ * down the labels (settle_labels), which also moves them across the cut.
+ * So a batch that touches a few nodes costs about what it changes, not a
+ * breadth-first search of the graph; where the changes spread too far
+ * (past the arcs of one global relabel) a global relabel takes over.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +182,7 @@ static void global_update(prf_state *s)
     s->global_updates++;
 }
 
-/* No node is left with label k: nodes above it cannot reach the target. */
+/* A re-solve from kept labels lists v among the nodes it changed. */
 static inline void note_changed(prf_state *s, int32_t v)
 {
     if (s->cand && s->stamp[v] != s->mark) {
@@ -180,6 +191,7 @@ static inline void note_changed(prf_state *s, int32_t v)
     }
 }
 
+/* No node is left with label k: nodes above it cannot reach the target. */
 static void gap(prf_state *s, int32_t k)
 {
     for (int32_t d = k + 1; d <= s->dmax; d++) {
@@ -637,18 +649,20 @@ static int64_t heap_pop(struct gcut__prf_keep *k)
 
 /* After a batch, from the labels the last re-solve left (exact then):
  * the update changed residuals and excesses only at the nodes it noted.
- * A new residual arc u -> v may break validity (d(u) <= d(v) + 1), and a
- * new deficit makes a node a target (label 0): such labels are lowered,
- * and the lowering spreads backwards along residual arcs as far as it
- * breaks validity, like a breadth-first search from those nodes alone.
+ * A new residual arc u -> v may break validity (d(u) <= d(v) + 1): such
+ * labels are lowered, and the lowering spreads backwards along residual
+ * arcs as far as it breaks validity, like a breadth-first search from
+ * those nodes alone.
  * Labels only fall, so they stay lower bounds of the distances; an arc
  * that the lowering makes admissible moves its tail's current arc back
  * to it (so that a node never relabels past an admissible arc, which the
  * gap test relies on). The nodes with excess and a label below n become
- * active. A lowering that scans half as many arcs as the last global
- * relabel stops (a new shortcut can lower most of the graph: on genrmf a
- * raised arc between frames lowers thousands of labels), and returns 0:
- * the labels are then left to a global relabel. Returns 1 when done. */
+ * active. A lowering that scans as many arcs as the last global relabel
+ * stops (a new shortcut can lower most of the graph: on genrmf a raised
+ * arc between frames lowers thousands of labels) and returns 0, as does a
+ * new deficit (a target at label 0 lowers all around it, and the flood
+ * that follows is a global relabel's work anyway): the labels are then
+ * left to a global relabel. Returns 1 when done. */
 static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
 {
     const int32_t n = g->n, src = g->source, snk = g->sink;
