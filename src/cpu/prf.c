@@ -700,6 +700,14 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
     s->n_deficient = k->n_deficient;
     if (new_deficits)
         return 0;
+    /* The checks below scan the noted nodes' arcs first: on a dense graph
+     * that alone can pass a global relabel. */
+    int64_t arcs = 0;
+    for (int32_t i = 0; i < n_seen; i++)
+        arcs += first[k->seen[i] + 1] - first[k->seen[i]];
+    if (arcs > k->relabel_scans / 2)
+        return 0;
+    s->scanned += arcs;
     const int64_t limit = s->scanned + k->relabel_scans;
     k->heap_count = 0;
     for (int32_t i = 0; i < n_seen; i++) {
