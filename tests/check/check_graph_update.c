@@ -432,6 +432,8 @@ static int kept_labels_sequence(check_report *r, gcut_context *ctx, gcut_graph *
     for (int b = 0; b < batches; b++) {
         int kind = (int)rng_below(rg, MIXED + 1);
         int64_t k = rng_below(rg, 2) ? rng_range(rg, 1, 3) : rng_range(rg, 1, room);
+        if (k > room)
+            k = room;
         k = make_batch(rg, g, kind, cmax, k, tail, head, cap);
         snprintf(what, sizeof what, "%s, kept-label batch %d (%s, %lld updates)", name, b,
                  kind_names[kind], (long long)k);
