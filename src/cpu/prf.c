@@ -516,7 +516,7 @@ struct gcut__prf_keep {
     int32_t *seen, n_seen;
     int32_t *link;
     uint8_t *raised;
-    int64_t *heap, heap_count, heap_room; /* the lowering's order: (label, node) */
+    int64_t *order, order_count, order_room; /* the lowering's order (order_push) */
     int64_t relabel_scans; /* the arcs the last global relabel scanned */
 };
 
@@ -535,7 +535,7 @@ void gcut__prf_keep_free(struct gcut__prf_keep *k)
     free(k->seen);
     free(k->link);
     free(k->raised);
-    free(k->heap);
+    free(k->order);
     free(k);
 }
 
@@ -609,42 +609,22 @@ static void set_label(prf_state *s, int32_t v, int32_t d)
         add_inactive(s, v);
 }
 
-/* A binary min-heap of (label << 32 | node); 0 where it cannot grow. */
-static int heap_push(struct gcut__prf_keep *k, int32_t label, int32_t v)
+/* The lowering's order: per label a list (its head in bucket[label]) of
+ * entries (next entry << 32 | node) in k->order; 0 where it cannot grow. */
+static int order_push(struct gcut__prf_keep *k, int32_t *bucket, int32_t label, int32_t v)
 {
-    if (k->heap_count == k->heap_room) {
-        int64_t room = k->heap_room ? 2 * k->heap_room : 1024;
-        int64_t *bigger = realloc(k->heap, (size_t)room * sizeof *bigger);
+    if (k->order_count == k->order_room) {
+        int64_t room = k->order_room ? 2 * k->order_room : 1024;
+        int64_t *bigger = room <= INT32_MAX ? realloc(k->order, (size_t)room * sizeof *bigger)
+                                            : NULL;
         if (!bigger)
             return 0;
-        k->heap = bigger;
-        k->heap_room = room;
+        k->order = bigger;
+        k->order_room = room;
     }
-    int64_t key = (int64_t)label << 32 | (uint32_t)v, i = k->heap_count++;
-    while (i > 0 && k->heap[(i - 1) / 2] > key) {
-        k->heap[i] = k->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    k->heap[i] = key;
+    k->order[k->order_count] = (int64_t)bucket[label] << 32 | (uint32_t)v;
+    bucket[label] = (int32_t)k->order_count++;
     return 1;
-}
-
-static int64_t heap_pop(struct gcut__prf_keep *k)
-{
-    int64_t top = k->heap[0], last = k->heap[--k->heap_count], i = 0;
-    for (;;) {
-        int64_t c = 2 * i + 1;
-        if (c >= k->heap_count)
-            break;
-        if (c + 1 < k->heap_count && k->heap[c + 1] < k->heap[c])
-            c++;
-        if (k->heap[c] >= last)
-            break;
-        k->heap[i] = k->heap[c];
-        i = c;
-    }
-    k->heap[i] = last;
-    return top;
 }
 
 /* After a batch, from the labels the last re-solve left (exact then):
@@ -709,7 +689,9 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
         return 0;
     s->scanned += arcs;
     const int64_t limit = s->scanned + k->relabel_scans;
-    k->heap_count = 0;
+    int32_t *bucket = s->active; /* empty until the end: the order's lists */
+    int32_t lo = n, hi = -1, ok = 1;
+    k->order_count = 0;
     for (int32_t i = 0; i < n_seen; i++) {
         int32_t v = k->seen[i];
         prf_node *nv = &node[v];
@@ -728,37 +710,52 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
             continue;
         }
         set_label(s, v, d);
-        if (!heap_push(k, d, v))
-            return 0;
+        if (!order_push(k, bucket, d, v)) {
+            ok = 0;
+            break;
+        }
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
     }
-    /* In the order of the new labels, so that each node falls once. */
-    while (k->heap_count > 0) {
-        int64_t top = heap_pop(k);
-        int32_t x = (int32_t)(top & 0xffffffff), l = (int32_t)(top >> 32);
-        if (node[x].label != l)
-            continue; /* fell further since */
-        if (s->scanned > limit)
-            return 0;
-        s->scanned += first[x + 1] - first[x];
-        for (int32_t a = first[x]; a < first[x + 1]; a++) {
-            int32_t w = head[a], b = rev[a]; /* b: w -> x */
-            if (res[b] <= 0 || w == src || w == snk)
+    /* In the order of the new labels, so that each node falls once (the
+     * lists are emptied to the end even when the lowering stops). */
+    for (int32_t l = lo; l <= hi && l < n; l++) {
+        while (bucket[l] >= 0) {
+            int64_t e = k->order[bucket[l]];
+            int32_t x = (int32_t)(e & 0xffffffff);
+            bucket[l] = (int32_t)(e >> 32);
+            if (!ok || node[x].label != l)
+                continue; /* stopped, or fell further since */
+            if (s->scanned > limit) {
+                ok = 0;
                 continue;
-            prf_node *nw = &node[w];
-            if (nw->label > l + 1) {
-                if (nw->label == n)
-                    g->side[w] = 0;
-                set_label(s, w, l + 1);
-                nw->cur = b;
-                if (nw->excess > 0)
-                    see(k, &n_seen, w); /* to become active below */
-                if (!heap_push(k, l + 1, w))
-                    return 0;
-            } else if (nw->label == l + 1 && b < nw->cur) {
-                nw->cur = b;
+            }
+            s->scanned += first[x + 1] - first[x];
+            for (int32_t a = first[x]; a < first[x + 1]; a++) {
+                int32_t w = head[a], b = rev[a]; /* b: w -> x */
+                if (res[b] <= 0 || w == src || w == snk)
+                    continue;
+                prf_node *nw = &node[w];
+                if (nw->label > l + 1) {
+                    if (nw->label == n)
+                        g->side[w] = 0;
+                    set_label(s, w, l + 1);
+                    nw->cur = b;
+                    if (nw->excess > 0)
+                        see(k, &n_seen, w); /* to become active below */
+                    if (!order_push(k, bucket, l + 1, w)) {
+                        ok = 0;
+                        break;
+                    }
+                    hi = l + 1 > hi ? l + 1 : hi;
+                } else if (nw->label == l + 1 && b < nw->cur) {
+                    nw->cur = b;
+                }
             }
         }
     }
+    if (!ok)
+        return 0;
     for (int32_t i = 0; i < n_seen; i++) {
         int32_t v = k->seen[i];
         if (v != snk && node[v].excess > 0 && node[v].label < n) {

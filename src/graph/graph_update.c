@@ -147,11 +147,11 @@ void gcut__prf_note(gcut_graph *g, int32_t v)
 {
     if (!g->prf_labels)
         return;
-    /* Past a few times n entries relabelling all costs less than the
-     * repairs would. */
+    /* Past n / 4 entries (a batch whose repairs touch a good share of the
+     * graph) the re-solve relabels all: its repairs would cost as much. */
     if (g->prf_touched_count == g->prf_touched_room) {
         int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
-        int32_t *bigger = room <= 4 * (int64_t)g->n + 256
+        int32_t *bigger = room <= (int64_t)g->n / 4 + 256
                               ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
                               : NULL;
         if (!bigger) {
