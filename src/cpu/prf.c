@@ -220,7 +220,6 @@ static void discharge(prf_state *s, int32_t v)
     prf_node *node = s->node, *nv = &s->node[v];
     const int32_t begin = s->first[v], end = s->first[v + 1];
     int32_t d = nv->label;
-    note_changed(s, v);
 
     for (;;) {
         s->scanned += end - nv->cur;
@@ -267,8 +266,6 @@ static void discharge(prf_state *s, int32_t v)
         s->work += GR_BETA + (end - begin);
         s->scanned += end - begin;
         s->relabels++;
-        if (s->cand)
-            s->raised[v] = 1;
         d = best + 1;
         if (d >= n) {
             nv->label = n;
@@ -297,7 +294,16 @@ static gcut_status run(prf_state *s, gcut_context *ctx, int labelled)
             continue;
         }
         s->active[s->amax] = s->node[v].bnext;
-        discharge(s, v);
+        if (s->cand) {
+            /* A re-solve from kept labels lists what it changes. */
+            int32_t before = s->node[v].label;
+            discharge(s, v);
+            note_changed(s, v);
+            if (s->node[v].label != before)
+                s->raised[v] = 1;
+        } else {
+            discharge(s, v);
+        }
         if (s->work > s->work_limit)
             global_update(s);
         if (s->give_up && s->scanned > s->give_up) {
