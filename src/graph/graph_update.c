@@ -147,11 +147,13 @@ void gcut__prf_note(gcut_graph *g, int32_t v)
 {
     if (!g->prf_labels)
         return;
-    /* Past n / 4 entries (a batch whose repairs touch a good share of the
-     * graph) the re-solve relabels all: its repairs would cost as much. */
+    /* Past about n / 32 entries the re-solve relabels all: the labels of a
+     * batch that touches that much move so far that repairing them cost
+     * more than a global relabel (raised batches of 1 % of the arcs on
+     * genrmf and RLG, bench/results/dynamic_maxflow_cpu_vm.md). */
     if (g->prf_touched_count == g->prf_touched_room) {
         int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
-        int32_t *bigger = room <= (int64_t)g->n / 4 + 256
+        int32_t *bigger = room <= (int64_t)g->n / 32 + 256
                               ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
                               : NULL;
         if (!bigger) {
