@@ -523,7 +523,7 @@ struct gcut__prf_keep {
     int32_t *link;
     uint8_t *raised;
     int64_t *order, order_count, order_room; /* the lowering's order (order_push) */
-    int64_t relabel_scans; /* the arcs the last global relabel scanned */
+    int64_t relabel_scans;                   /* the arcs the last global relabel scanned */
 };
 
 void gcut__prf_keep_free(struct gcut__prf_keep *k)
@@ -616,19 +616,20 @@ static void set_label(prf_state *s, int32_t v, int32_t d)
 }
 
 /* The lowering's order: per label a list (its head in bucket[label]) of
- * entries (next entry << 32 | node) in k->order; 0 where it cannot grow. */
+ * entries ((next entry + 1) << 32 | node) in k->order; 0 where it cannot
+ * grow. */
 static int order_push(struct gcut__prf_keep *k, int32_t *bucket, int32_t label, int32_t v)
 {
     if (k->order_count == k->order_room) {
         int64_t room = k->order_room ? 2 * k->order_room : 1024;
-        int64_t *bigger = room <= INT32_MAX ? realloc(k->order, (size_t)room * sizeof *bigger)
-                                            : NULL;
+        int64_t *bigger =
+            room <= INT32_MAX ? realloc(k->order, (size_t)room * sizeof *bigger) : NULL;
         if (!bigger)
             return 0;
         k->order = bigger;
         k->order_room = room;
     }
-    k->order[k->order_count] = (int64_t)bucket[label] << 32 | (uint32_t)v;
+    k->order[k->order_count] = (int64_t)(bucket[label] + 1) << 32 | (uint32_t)v;
     bucket[label] = (int32_t)k->order_count++;
     return 1;
 }
@@ -729,7 +730,7 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
         while (bucket[l] >= 0) {
             int64_t e = k->order[bucket[l]];
             int32_t x = (int32_t)(e & 0xffffffff);
-            bucket[l] = (int32_t)(e >> 32);
+            bucket[l] = (int32_t)(e >> 32) - 1;
             if (!ok || node[x].label != l)
                 continue; /* stopped, or fell further since */
             if (s->scanned > limit) {

@@ -417,7 +417,8 @@ static int kept_labels_sequence(check_report *r, gcut_context *ctx, gcut_graph *
     int32_t *tail = malloc((size_t)room * sizeof *tail);
     int32_t *head = malloc((size_t)room * sizeof *head);
     int32_t *cap = malloc((size_t)room * sizeof *cap);
-    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n), *fresh_side = malloc((size_t)n);
+    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n),
+            *fresh_side = malloc((size_t)n);
     int ok = 0;
     char what[256];
     gcut_solve_info info;
@@ -557,8 +558,8 @@ void check_graph_update_kept_labels(check_report *r, int count, uint64_t seed)
             for (int64_t k = 0; k < a.m; k++)
                 if (a.cap[k] > cmax)
                     cmax = a.cap[k];
-            st = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source,
-                                             a.sink, &g);
+            st = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                             &g);
             check_graph_arcs_free(&a);
             break;
         }
