@@ -173,8 +173,9 @@ void gcut__bk_keep_free(struct gcut__bk_keep *keep);
 
 void gcut__prf_keep_free(struct gcut__prf_keep *keep);
 
-/* Note node v in g->prf_touched while prf's labels are kept (without room
- * for it, they are dropped: the next re-solve relabels all). */
+/* Note node v in g->prf_touched while prf's labels are kept (past about
+ * n / 32 entries, or without room, they are dropped: the next re-solve
+ * relabels all). */
 void gcut__prf_note(gcut_graph *g, int32_t v);
 
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is
