@@ -41,6 +41,17 @@
  * the last cut first (graph_update.c), so that the excess stranded on the
  * source side stays out of the re-solve. A re-solve that scans more arcs
  * than the last solve from zero (less those repairs) gives up for one.
+ *
+ * A re-solve keeps its labels, buckets and current arcs for the next one
+ * (struct gcut__prf_keep), exact distances at its end. The next batch
+ * changes residuals at the nodes the update noted: only the labels a new
+ * residual arc breaks are lowered (in label order, spreading backwards
+ * as far as validity needs), the run starts without a global relabel, and
+ * at its end only the nodes it changed are checked for a residual path
+ * down the labels (settle_labels), which also moves them across the cut.
+ * So a batch that touches a few nodes costs about what it changes, not a
+ * breadth-first search of the graph; where the changes spread too far
+ * (past the arcs of one global relabel) a global relabel takes over.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +94,11 @@ typedef struct prf_state {
      * stops (gave_up) when it passes give_up (0: never). */
     int64_t scanned, give_up;
     int gave_up;
+    /* Re-solves from kept labels (NULL otherwise): the nodes whose label or
+     * residual arcs changed, each listed once (stamp[v] == mark), and
+     * raised[v] for those relabelled. */
+    int32_t *cand, n_cand, *stamp, mark;
+    uint8_t *raised;
 } prf_state;
 
 static inline void add_active(prf_state *s, int32_t v)
@@ -166,14 +182,27 @@ static void global_update(prf_state *s)
     s->global_updates++;
 }
 
+/* A re-solve from kept labels lists v among the nodes it changed. */
+static inline void note_changed(prf_state *s, int32_t v)
+{
+    if (s->cand && s->stamp[v] != s->mark) {
+        s->stamp[v] = s->mark;
+        s->cand[s->n_cand++] = v;
+    }
+}
+
 /* No node is left with label k: nodes above it cannot reach the target. */
 static void gap(prf_state *s, int32_t k)
 {
     for (int32_t d = k + 1; d <= s->dmax; d++) {
-        for (int32_t v = s->active[d]; v >= 0; v = s->node[v].bnext)
+        for (int32_t v = s->active[d]; v >= 0; v = s->node[v].bnext) {
             s->node[v].label = s->n;
-        for (int32_t v = s->inactive[d]; v >= 0; v = s->node[v].bnext)
+            note_changed(s, v);
+        }
+        for (int32_t v = s->inactive[d]; v >= 0; v = s->node[v].bnext) {
             s->node[v].label = s->n;
+            note_changed(s, v);
+        }
         s->active[d] = s->inactive[d] = -1;
     }
     s->dmax = k - 1;
@@ -249,9 +278,12 @@ static void discharge(prf_state *s, int32_t v)
     }
 }
 
-static gcut_status run(prf_state *s, gcut_context *ctx)
+/* Phase 1's loop; `labelled`: the labels and buckets are already valid
+ * (kept from the last solve and repaired), else a global relabel sets them. */
+static gcut_status run(prf_state *s, gcut_context *ctx, int labelled)
 {
-    global_update(s);
+    if (!labelled)
+        global_update(s);
     int64_t steps = 0;
     /* Level 0 too: a former deficient node that received more than its
      * deficit is active there. */
@@ -262,7 +294,16 @@ static gcut_status run(prf_state *s, gcut_context *ctx)
             continue;
         }
         s->active[s->amax] = s->node[v].bnext;
-        discharge(s, v);
+        if (s->cand) {
+            /* A re-solve from kept labels lists what it changes. */
+            int32_t before = s->node[v].label;
+            discharge(s, v);
+            note_changed(s, v);
+            if (s->node[v].label != before)
+                s->raised[v] = 1;
+        } else {
+            discharge(s, v);
+        }
         if (s->work > s->work_limit)
             global_update(s);
         if (s->give_up && s->scanned > s->give_up) {
@@ -436,7 +477,7 @@ gcut_status gcut__prf_solve(gcut_graph *g, int64_t *iterations)
         sink_slot[v] = rn.first[v] + (g->in_arc[k] - g->out_start[v]);
     }
     augment_short_paths(&s, g, sink_slot);
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     g->prf_fresh_work = s.scanned;
     if (!st) {
         mark_cut(&s, g);
@@ -467,10 +508,461 @@ static int64_t resolve_limit(const gcut_graph *g)
     return limit > g->prf_fresh_work / 8 ? limit : g->prf_fresh_work / 8 + 1;
 }
 
+/* What a prf re-solve keeps for the next one: its state (labels exact at
+ * the end, buckets, current arcs, excesses), the nodes still deficient
+ * (the extra targets, flagged in is_target), and scratch for the repairs
+ * (stamps, a queue flag, the list of nodes they saw). */
+struct gcut__prf_keep {
+    prf_node *node;
+    int32_t *active, *inactive, *queue;
+    int32_t dmax;
+    int32_t *deficient, n_deficient;
+    uint8_t *is_target, *queued;
+    int32_t *stamp, stamp_now;
+    int32_t *seen, n_seen;
+    int32_t *link;
+    uint8_t *raised;
+    int64_t *order, order_count, order_room; /* the lowering's order (order_push) */
+    int64_t relabel_scans;                   /* the arcs the last global relabel scanned */
+};
+
+void gcut__prf_keep_free(struct gcut__prf_keep *k)
+{
+    if (!k)
+        return;
+    free(k->node);
+    free(k->active);
+    free(k->inactive);
+    free(k->queue);
+    free(k->deficient);
+    free(k->is_target);
+    free(k->queued);
+    free(k->stamp);
+    free(k->seen);
+    free(k->link);
+    free(k->raised);
+    free(k->order);
+    free(k);
+}
+
+static struct gcut__prf_keep *keep_alloc(const gcut_graph *g)
+{
+    size_t n = (size_t)g->n;
+    struct gcut__prf_keep *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->node = gcut__big_alloc(n * sizeof *k->node);
+    k->active = gcut__big_alloc((n + 1) * sizeof *k->active);
+    k->inactive = gcut__big_alloc((n + 1) * sizeof *k->inactive);
+    k->queue = gcut__big_alloc(n * sizeof *k->queue);
+    k->deficient = malloc(n * sizeof *k->deficient);
+    k->is_target = calloc(n, 1);
+    k->queued = calloc(n, 1);
+    k->stamp = calloc(n, sizeof *k->stamp);
+    k->seen = malloc(n * sizeof *k->seen);
+    k->link = malloc(n * sizeof *k->link);
+    k->raised = calloc(n, 1);
+    if (!k->node || !k->active || !k->inactive || !k->queue || !k->deficient || !k->is_target ||
+        !k->queued || !k->stamp || !k->seen || !k->link || !k->raised) {
+        gcut__prf_keep_free(k);
+        return NULL;
+    }
+    memset(k->node, 0, n * sizeof *k->node);
+    memset(k->active, 0xff, (n + 1) * sizeof *k->active);
+    memset(k->inactive, 0xff, (n + 1) * sizeof *k->inactive);
+    return k;
+}
+
+/* The state of a re-solve on the kept arrays. */
+static void state_from_keep(prf_state *s, const gcut_graph *g, struct gcut__prf_keep *k)
+{
+    memset(s, 0, sizeof *s);
+    s->n = g->n;
+    s->first = g->res_first;
+    s->head = g->res_head;
+    s->rev = g->res_rev;
+    s->res = g->res;
+    s->node = k->node;
+    s->active = k->active;
+    s->inactive = k->inactive;
+    s->queue = k->queue;
+    s->dmax = k->dmax;
+    s->amax = -1;
+    s->target = g->sink;
+    s->frozen = g->source;
+    s->deficient = k->deficient;
+    s->work_limit = 2 * (GR_ALPHA * (int64_t)g->n + 2 * (int64_t)g->m);
+}
+
+/* A node the repairs below look at, once each (stamped). */
+static void see(struct gcut__prf_keep *k, int32_t *n_seen, int32_t v)
+{
+    if (k->stamp[v] != k->stamp_now) {
+        k->stamp[v] = k->stamp_now;
+        k->seen[(*n_seen)++] = v;
+    }
+}
+
+/* Move v (not the sink, in an inactive bucket when its label is below n)
+ * to label d, with its current arc at its first arc. */
+static void set_label(prf_state *s, int32_t v, int32_t d)
+{
+    if (s->node[v].label < s->n)
+        remove_inactive(s, v);
+    s->node[v].label = d;
+    s->node[v].cur = s->first[v];
+    if (d < s->n)
+        add_inactive(s, v);
+}
+
+/* The lowering's order: per label a list (its head in bucket[label]) of
+ * entries ((next entry + 1) << 32 | node) in k->order; 0 where it cannot
+ * grow. */
+static int order_push(struct gcut__prf_keep *k, int32_t *bucket, int32_t label, int32_t v)
+{
+    if (k->order_count == k->order_room) {
+        int64_t room = k->order_room ? 2 * k->order_room : 1024;
+        int64_t *bigger =
+            room <= INT32_MAX ? realloc(k->order, (size_t)room * sizeof *bigger) : NULL;
+        if (!bigger)
+            return 0;
+        k->order = bigger;
+        k->order_room = room;
+    }
+    k->order[k->order_count] = (int64_t)(bucket[label] + 1) << 32 | (uint32_t)v;
+    bucket[label] = (int32_t)k->order_count++;
+    return 1;
+}
+
+/* After a batch, from the labels the last re-solve left (exact then):
+ * the update changed residuals and excesses only at the nodes it noted.
+ * A new residual arc u -> v may break validity (d(u) <= d(v) + 1): such
+ * labels are lowered, and the lowering spreads backwards along residual
+ * arcs as far as it breaks validity, like a breadth-first search from
+ * those nodes alone.
+ * Labels only fall, so they stay lower bounds of the distances; an arc
+ * that the lowering makes admissible moves its tail's current arc back
+ * to it (so that a node never relabels past an admissible arc, which the
+ * gap test relies on). The nodes with excess and a label below n become
+ * active. A lowering that scans as many arcs as the last global relabel
+ * stops (a new shortcut can lower most of the graph: on genrmf a raised
+ * arc between frames lowers thousands of labels) and returns 0, as does a
+ * new deficit (a target at label 0 lowers all around it, and the flood
+ * that follows is a global relabel's work anyway): the labels are then
+ * left to a global relabel. Returns 1 when done. */
+static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
+{
+    const int32_t n = g->n, src = g->source, snk = g->sink;
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev;
+    int32_t *res = s->res;
+    prf_node *node = s->node;
+    int32_t n_seen = 0, new_deficits = 0;
+    if (++k->stamp_now == 0) {
+        memset(k->stamp, 0, (size_t)n * sizeof *k->stamp);
+        k->stamp_now = 1;
+    }
+    /* The source's arcs that the batch raised, saturated (its label is n:
+     * it must reach no target). */
+    for (int32_t a = first[src]; a < first[src + 1]; a++) {
+        int32_t r = res[a];
+        if (r > 0) {
+            res[a] = 0;
+            res[rev[a]] += r;
+            g->excess[head[a]] += r;
+            see(k, &n_seen, head[a]);
+        }
+    }
+    for (int64_t i = 0; i < g->prf_touched_count; i++)
+        if (g->prf_touched[i] != src)
+            see(k, &n_seen, g->prf_touched[i]);
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        node[v].excess = g->excess[v];
+        if (v != snk && node[v].excess < 0 && !k->is_target[v]) {
+            k->is_target[v] = 1;
+            k->deficient[k->n_deficient++] = v;
+            new_deficits = 1;
+        }
+    }
+    s->n_deficient = k->n_deficient;
+    if (new_deficits)
+        return 0;
+    /* The checks below scan the noted nodes' arcs first: on a dense graph
+     * that alone can pass a global relabel. */
+    int64_t arcs = 0;
+    for (int32_t i = 0; i < n_seen; i++)
+        arcs += first[k->seen[i] + 1] - first[k->seen[i]];
+    if (arcs > k->relabel_scans / 2)
+        return 0;
+    s->scanned += arcs;
+    const int64_t limit = s->scanned + k->relabel_scans;
+    int32_t *bucket = s->active; /* empty until the end: the order's lists */
+    int32_t lo = n, hi = -1, ok = 1;
+    k->order_count = 0;
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        prf_node *nv = &node[v];
+        if (v == snk)
+            continue;
+        int32_t d = nv->label;
+        if (nv->excess < 0) {
+            d = 0;
+        } else {
+            for (int32_t a = first[v]; a < first[v + 1]; a++)
+                if (res[a] > 0 && node[head[a]].label + 1 < d)
+                    d = node[head[a]].label + 1;
+        }
+        if (d >= nv->label) {
+            nv->cur = first[v]; /* new residual arcs may be admissible */
+            continue;
+        }
+        set_label(s, v, d);
+        if (!order_push(k, bucket, d, v)) {
+            ok = 0;
+            break;
+        }
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+    }
+    /* In the order of the new labels, so that each node falls once (the
+     * lists are emptied to the end even when the lowering stops). */
+    for (int32_t l = lo; l <= hi && l < n; l++) {
+        while (bucket[l] >= 0) {
+            int64_t e = k->order[bucket[l]];
+            int32_t x = (int32_t)(e & 0xffffffff);
+            bucket[l] = (int32_t)(e >> 32) - 1;
+            if (!ok || node[x].label != l)
+                continue; /* stopped, or fell further since */
+            if (s->scanned > limit) {
+                ok = 0;
+                continue;
+            }
+            s->scanned += first[x + 1] - first[x];
+            for (int32_t a = first[x]; a < first[x + 1]; a++) {
+                int32_t w = head[a], b = rev[a]; /* b: w -> x */
+                if (res[b] <= 0 || w == src || w == snk)
+                    continue;
+                prf_node *nw = &node[w];
+                if (nw->label > l + 1) {
+                    if (nw->label == n)
+                        g->side[w] = 0;
+                    set_label(s, w, l + 1);
+                    nw->cur = b;
+                    if (nw->excess > 0)
+                        see(k, &n_seen, w); /* to become active below */
+                    if (!order_push(k, bucket, l + 1, w)) {
+                        ok = 0;
+                        break;
+                    }
+                    hi = l + 1 > hi ? l + 1 : hi;
+                } else if (nw->label == l + 1 && b < nw->cur) {
+                    nw->cur = b;
+                }
+            }
+        }
+    }
+    if (!ok)
+        return 0;
+    for (int32_t i = 0; i < n_seen; i++) {
+        int32_t v = k->seen[i];
+        if (v != snk && node[v].excess > 0 && node[v].label < n) {
+            remove_inactive(s, v);
+            add_active(s, v);
+        }
+    }
+    k->n_seen = n_seen;
+    return 1;
+}
+
+/* Exact labels again after a re-solve from kept labels, without a global
+ * relabel: a node's label is exact when it has a residual arc to a node
+ * one label below whose label is exact (its support), down to a target.
+ * The labels were exact before the batch; since, only the nodes listed
+ * in s->cand changed a label or lost a residual arc, so only they, and
+ * the nodes one label above a relabelled one (which may have leant on
+ * it), can have lost their support. These are checked in the order of
+ * their labels (the Even-Shiloach tree's repair): one without support is
+ * raised to one above its lowest residual neighbour (validity holds) and
+ * checked again there, and the nodes one label above its old one are
+ * checked in turn; one that reaches n leaves the source side's complement.
+ * Labels only rise, to at most n. Past the arcs of one global relabel it
+ * stops and returns 0 (the caller relabels all); else the cut side of
+ * every changed node follows its label and it returns 1. */
+static int settle_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
+{
+    const int32_t n = g->n, src = g->source, snk = g->sink;
+    const int32_t *first = s->first, *head = s->head, *rev = s->rev, *res = s->res;
+    prf_node *node = s->node;
+    int32_t *bucket = s->active; /* empty after the run: the order's buckets */
+    int32_t *link = k->link;
+    uint8_t *in = k->queued, *side = g->side;
+    int32_t lo = n, hi = -1;
+    const int64_t limit = s->scanned + k->relabel_scans / 2;
+#define SETTLE_PUSH(v)                                                                             \
+    do {                                                                                           \
+        int32_t v_ = (v), l_ = node[v_].label;                                                     \
+        if (!in[v_]) {                                                                             \
+            in[v_] = 1;                                                                            \
+            link[v_] = bucket[l_];                                                                 \
+            bucket[l_] = v_;                                                                       \
+            lo = l_ < lo ? l_ : lo;                                                                \
+            hi = l_ > hi ? l_ : hi;                                                                \
+        }                                                                                          \
+    } while (0)
+    for (int32_t i = 0; i < s->n_cand; i++) {
+        int32_t c = s->cand[i];
+        int raised = k->raised[c];
+        k->raised[c] = 0;
+        if (c == snk || c == src || k->is_target[c])
+            continue;
+        if (node[c].label < n)
+            SETTLE_PUSH(c);
+        if (!raised)
+            continue;
+        /* (Relabelled to n too: the nodes that leant on it stay below.) */
+        s->scanned += first[c + 1] - first[c];
+        for (int32_t a = first[c]; a < first[c + 1]; a++) {
+            int32_t w = head[a];
+            if (res[rev[a]] > 0 && w != src && w != snk && node[w].label <= node[c].label &&
+                node[w].label < n && !k->is_target[w])
+                SETTLE_PUSH(w);
+        }
+    }
+    int ok = 1;
+    for (int32_t l = lo; l <= hi && l < n; l++) {
+        if (ok && l >= 2 && s->inactive[l - 1] < 0 && l <= s->dmax) {
+            /* No node is left on level l - 1 (the nodes below are exact):
+             * none above can reach a target. */
+            for (int32_t d = l; d <= s->dmax; d++) {
+                for (int32_t v = s->inactive[d]; v >= 0; v = node[v].bnext) {
+                    node[v].label = n;
+                    side[v] = 1;
+                }
+                s->inactive[d] = -1;
+            }
+            s->dmax = l - 1;
+        }
+        while (bucket[l] >= 0) {
+            int32_t y = bucket[l];
+            bucket[l] = link[y];
+            in[y] = 0;
+            if (!ok || node[y].label != l)
+                continue; /* emptying the buckets, or above a gap */
+            if (s->scanned > limit) {
+                ok = 0;
+                continue;
+            }
+            int32_t best = n;
+            s->scanned += first[y + 1] - first[y];
+            for (int32_t a = first[y]; a < first[y + 1]; a++)
+                if (res[a] > 0 && node[head[a]].label < best) {
+                    best = node[head[a]].label;
+                    if (best == l - 1)
+                        break;
+                }
+            if (best == l - 1)
+                continue; /* supported */
+            if (best < l - 1) {
+                ok = 0; /* not valid labels: never after a run, but a relabel all is safe */
+                continue;
+            }
+            int32_t d = best + 1 < n ? best + 1 : n;
+            remove_inactive(s, y);
+            node[y].label = d;
+            node[y].cur = first[y];
+            if (d < n) {
+                add_inactive(s, y);
+                SETTLE_PUSH(y);
+            } else {
+                side[y] = 1;
+            }
+            s->scanned += first[y + 1] - first[y];
+            for (int32_t a = first[y]; a < first[y + 1]; a++) {
+                int32_t w = head[a];
+                if (res[rev[a]] > 0 && node[w].label == l + 1 && w != src && w != snk &&
+                    !k->is_target[w])
+                    SETTLE_PUSH(w);
+            }
+        }
+    }
+#undef SETTLE_PUSH
+    if (!ok)
+        return 0;
+    for (int32_t i = 0; i < s->n_cand; i++)
+        side[s->cand[i]] = node[s->cand[i]].label == n;
+    side[snk] = 0;
+    return 1;
+}
+
+/* The end of a re-solve: exact labels (a global relabel, kept for the
+ * next re-solve), the cut side from them (label n: no residual path to
+ * the sink or a deficient node), the excesses into the graph's warm
+ * state, the value. */
+static gcut_status finish_resolve(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k,
+                                  int64_t *iterations)
+{
+    const int32_t n = g->n;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < k->n_deficient; i++) {
+        int32_t v = k->deficient[i];
+        if (s->node[v].excess < 0) {
+            k->deficient[kept++] = v;
+        } else {
+            k->is_target[v] = 0;
+            note_changed(s, v); /* no longer a target: its label 0 is too low */
+        }
+    }
+    k->n_deficient = s->n_deficient = kept;
+    int settled = 0;
+    /* (Many relabels: the labels moved too far for a repair to pay.) */
+    if (s->cand && s->global_updates == 0 &&
+        s->relabels * (2 * (int64_t)g->m / (g->n ? g->n : 1) + 1) < k->relabel_scans / 2) {
+        settled = settle_labels(s, g, k);
+    } else if (s->cand) {
+        /* (A global relabel in the run changed labels without listing
+         * them.) */
+        for (int32_t i = 0; i < s->n_cand; i++)
+            k->raised[s->cand[i]] = 0;
+    }
+    if (!settled) {
+        int64_t before = s->scanned;
+        global_update(s);
+        k->relabel_scans = s->scanned - before;
+        for (int32_t v = 0; v < n; v++)
+            g->side[v] = s->node[v].label == n;
+    }
+    int64_t value = s->node[g->sink].excess;
+    for (int32_t i = 0; i < kept; i++)
+        value += s->node[k->deficient[i]].excess;
+    k->dmax = s->dmax;
+    g->flow_value = value;
+    g->is_flow = 0;
+    g->flow_stored = 0;
+    *iterations = s->relabels;
+    gcut_status st = GCUT_OK;
+    if (settled) {
+        /* Only the listed nodes, the sink and the deficient ones changed
+         * their excess (a node that receives a push turns active and is
+         * listed when discharged; the others are deficient). */
+        for (int32_t i = 0; i < s->n_cand; i++)
+            g->excess[s->cand[i]] = s->node[s->cand[i]].excess;
+        for (int32_t i = 0; i < kept; i++)
+            g->excess[k->deficient[i]] = s->node[k->deficient[i]].excess;
+        g->excess[g->sink] = s->node[g->sink].excess;
+        g->excess[g->source] = 0;
+        g->warm = 1;
+    } else {
+        st = keep_excess(g, s);
+    }
+    if (!st) {
+        g->prf_labels = 1;
+        g->prf_touched_count = 0;
+    }
+    return st;
+}
+
 gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
 {
-    gcut__resnet rn;
-    prf_state s;
     /* From zero after many changed arcs (the update skipped its repairs
      * then): continuing cannot pay. */
     int64_t limit = resolve_limit(g);
@@ -478,64 +970,60 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations)
         g->warm = 0;
         return gcut__prf_solve(g, iterations);
     }
-    gcut__resnet_view(g, &rn);
-    g->warm = 0; /* until the run below ends cleanly */
-    gcut_status st = state_init(&s, g, &rn);
-    if (st)
-        return st;
-    const int32_t src = g->source, snk = g->sink;
-    int32_t *deficient = NULL, n_deficient = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        if (v != src && v != snk && g->excess[v] < 0)
-            n_deficient++;
-    if (n_deficient && !(deficient = malloc((size_t)n_deficient * sizeof *deficient))) {
-        state_free(&s);
-        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d deficient nodes",
-                          n_deficient);
-    }
-    n_deficient = 0;
-    for (int32_t v = 0; v < g->n; v++) {
-        s.node[v].excess = v == src ? 0 : g->excess[v];
-        if (v != src && v != snk && g->excess[v] < 0)
-            deficient[n_deficient++] = v;
-    }
-    s.deficient = deficient;
-    s.n_deficient = n_deficient;
-    s.target = snk;
-    s.frozen = src;
+    int labelled = g->prf_labels && g->prf_keep;
+    g->prf_labels = 0; /* until the run below ends cleanly */
+    g->warm = 0;
+    if (!g->prf_keep && !(g->prf_keep = keep_alloc(g)))
+        return gcut__fail(g->ctx, GCUT_E_NOMEM, "prf: out of memory for %d nodes", g->n);
+    struct gcut__prf_keep *k = g->prf_keep;
+    prf_state s;
+    state_from_keep(&s, g, k);
     s.give_up = limit;
     g->prf_repair_work = 0;
-    /* The source's residual arcs saturated again (raised arcs out of it,
-     * flow that phase 2 returned), so that it reaches no target. */
-    for (int32_t a = rn.first[src]; a < rn.first[src + 1]; a++) {
-        int32_t r = rn.res[a];
-        if (r > 0) {
-            rn.res[a] = 0;
-            rn.res[rn.rev[a]] += r;
-            s.node[rn.head[a]].excess += r;
+    const int32_t src = g->source, snk = g->sink;
+    if (labelled && (labelled = repair_labels(&s, g, k))) {
+        s.cand = k->seen;
+        s.n_cand = k->n_seen;
+        s.stamp = k->stamp;
+        s.mark = k->stamp_now;
+        s.raised = k->raised;
+    } else {
+        /* Labels from a global relabel in run() (buckets emptied first:
+         * a run that stopped early leaves some); the deficient nodes from
+         * the excesses. */
+        memset(k->active, 0xff, ((size_t)g->n + 1) * sizeof *k->active);
+        memset(k->inactive, 0xff, ((size_t)g->n + 1) * sizeof *k->inactive);
+        s.dmax = 0;
+        for (int32_t i = 0; i < k->n_deficient; i++)
+            k->is_target[k->deficient[i]] = 0;
+        k->n_deficient = 0;
+        for (int32_t v = 0; v < g->n; v++) {
+            s.node[v].excess = v == src ? 0 : g->excess[v];
+            if (v != src && v != snk && g->excess[v] < 0) {
+                k->deficient[k->n_deficient++] = v;
+                k->is_target[v] = 1;
+            }
+        }
+        s.n_deficient = k->n_deficient;
+        /* The source's residual arcs saturated again (raised arcs out of
+         * it, flow that phase 2 returned), so that it reaches no target. */
+        for (int32_t a = s.first[src]; a < s.first[src + 1]; a++) {
+            int32_t r = s.res[a];
+            if (r > 0) {
+                s.res[a] = 0;
+                s.res[s.rev[a]] += r;
+                s.node[s.head[a]].excess += r;
+            }
         }
     }
-    st = run(&s, g->ctx);
-    if (!st && s.gave_up) {
-        free(deficient);
-        state_free(&s);
+    gcut_status st = run(&s, g->ctx, labelled);
+    if (!st && s.gave_up)
         return gcut__prf_solve(g, iterations);
+    if (st) {
+        g->prf_touched_count = 0;
+        return st;
     }
-    if (!st) {
-        mark_cut(&s, g);
-        int64_t value = s.node[snk].excess;
-        for (int32_t k = 0; k < n_deficient; k++)
-            if (s.node[deficient[k]].excess < 0)
-                value += s.node[deficient[k]].excess;
-        g->flow_value = value;
-        g->is_flow = 0;
-        g->flow_stored = 0;
-        *iterations = s.relabels;
-        st = keep_excess(g, &s);
-    }
-    free(deficient);
-    state_free(&s);
-    return st;
+    return finish_resolve(&s, g, k, iterations);
 }
 
 gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
@@ -575,7 +1063,7 @@ gcut_status gcut__prf_cancel_deficits(gcut_graph *g)
         s.node[v].excess = v != src && v != snk && g->excess[v] < 0 ? -g->excess[v] : 0;
     s.target = snk;
     s.frozen = src;
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     for (int32_t v = 0; !st && v < g->n; v++)
         if (v != snk && s.node[v].excess != 0)
             st = gcut__fail(g->ctx, GCUT_E_STATE,
@@ -620,7 +1108,7 @@ gcut_status gcut__prf_return_excess(gcut_graph *g)
     s.node[g->source].excess = s.node[g->sink].excess = 0;
     s.target = g->source;
     s.frozen = g->sink;
-    st = run(&s, g->ctx);
+    st = run(&s, g->ctx, 0);
     for (int32_t v = 0; !st && v < g->n; v++)
         if (v != g->source && v != g->sink && s.node[v].excess != 0)
             st = gcut__fail(g->ctx, GCUT_E_STATE,

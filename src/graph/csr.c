@@ -36,6 +36,8 @@ void gcut_graph_destroy(gcut_graph *g)
     free(g->dirty);
     free(g->gpu_pending);
     gcut__bk_keep_free(g->bk);
+    gcut__prf_keep_free(g->prf_keep);
+    free(g->prf_touched);
     free(g);
 }
 
@@ -322,6 +324,7 @@ static void fill_res(gcut_graph *g, const int32_t *flow)
 
 void gcut__resnet_view(gcut_graph *g, gcut__resnet *rn)
 {
+    g->prf_labels = 0; /* the caller may move the residuals under them */
     rn->n = g->n;
     rn->first = g->res_first;
     rn->head = g->res_head;

@@ -97,6 +97,16 @@ struct gcut_graph {
     int gpu_flow;
     int32_t *gpu_pending;
     int64_t gpu_pending_count, gpu_pending_room;
+    /* prf's distance labels, buckets and current arcs, kept after a prf
+     * re-solve (prf.c) and valid for res while `prf_labels`: every other
+     * access to the residuals goes through gcut__resnet_view or _build,
+     * which clear it. The update lists in prf_touched the nodes whose
+     * excess or residual arcs it changed (a node may repeat); the next
+     * re-solve repairs the labels there instead of relabelling all. */
+    struct gcut__prf_keep *prf_keep;
+    int prf_labels;
+    int32_t *prf_touched;
+    int64_t prf_touched_count, prf_touched_room;
 };
 
 /* The residual network the CPU solvers work on: for node u, the arcs
@@ -160,6 +170,13 @@ gcut_status gcut__prf_resolve(gcut_graph *g, int64_t *iterations);
 gcut_status gcut__bk_graph_resolve(gcut_graph *g, int64_t work_limit, int *gave_up,
                                    int64_t *iterations);
 void gcut__bk_keep_free(struct gcut__bk_keep *keep);
+
+void gcut__prf_keep_free(struct gcut__prf_keep *keep);
+
+/* Note node v in g->prf_touched while prf's labels are kept (past about
+ * n / 32 entries, or without room, they are dropped: the next re-solve
+ * relabels all). */
+void gcut__prf_note(gcut_graph *g, int32_t v);
 
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is
  * cancelled along residual paths from the sink (flow paths into the sink

@@ -143,10 +143,35 @@ done:
     return st;
 }
 
-/* Note node v for the next BK re-solve's tree repair; without room the
- * trees are given up (that solve grows them anew). */
+void gcut__prf_note(gcut_graph *g, int32_t v)
+{
+    if (!g->prf_labels)
+        return;
+    /* Past about n / 32 entries the re-solve relabels all: the labels of a
+     * batch that touches that much move so far that repairing them cost
+     * more than a global relabel (raised batches of 1 % of the arcs on
+     * genrmf and RLG, bench/results/dynamic_maxflow_cpu_vm.md). */
+    if (g->prf_touched_count == g->prf_touched_room) {
+        int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
+        int32_t *bigger = room <= (int64_t)g->n / 32 + 256
+                              ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
+                              : NULL;
+        if (!bigger) {
+            g->prf_labels = 0;
+            return;
+        }
+        g->prf_touched = bigger;
+        g->prf_touched_room = room;
+    }
+    g->prf_touched[g->prf_touched_count++] = v;
+}
+
+/* Note node v for the next BK re-solve's tree repair (without room the
+ * trees are given up: that solve grows them anew) and for prf's kept
+ * labels. */
 static void note_dirty(gcut_graph *g, int32_t v)
 {
+    gcut__prf_note(g, v);
     if (!g->bk_trees)
         return;
     if (g->dirty_count == g->dirty_room) {

@@ -402,6 +402,188 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
     gcut_context_destroy(ctx);
 }
 
+/* One long prf sequence on g: `batches` batches of raised, lowered,
+ * zeroed and mixed arcs (1 arc to 2 % of them), each re-solved with no
+ * flow asked for and no proof in between, so that every re-solve can
+ * continue from the labels the last one kept (prf.c); each checked against
+ * the reference flow and a fresh solve's cut side, the last one through
+ * the whole proof. *kept counts the re-solves that started from kept
+ * labels. Returns 1 if all held. */
+static int kept_labels_sequence(check_report *r, gcut_context *ctx, gcut_graph *g, rng *rg,
+                                int batches, int32_t cmax, const char *name, int64_t *kept)
+{
+    int32_t n = gcut_graph_nodes(g), m = gcut_graph_arcs(g);
+    int64_t room = m / 50 + 1;
+    int32_t *tail = malloc((size_t)room * sizeof *tail);
+    int32_t *head = malloc((size_t)room * sizeof *head);
+    int32_t *cap = malloc((size_t)room * sizeof *cap);
+    uint8_t *ref_side = malloc((size_t)n), *side = malloc((size_t)n),
+            *fresh_side = malloc((size_t)n);
+    int ok = 0;
+    char what[256];
+    gcut_solve_info info;
+    if (!tail || !head || !cap || !ref_side || !side || !fresh_side) {
+        check_fail(r, "%s: out of memory", name);
+        goto done;
+    }
+    if (gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK) {
+        check_fail(r, "%s: first solve: %s", name, gcut_last_error(ctx));
+        goto done;
+    }
+    for (int b = 0; b < batches; b++) {
+        int kind = (int)rng_below(rg, MIXED + 1);
+        int64_t k = rng_below(rg, 2) ? rng_range(rg, 1, 3) : rng_range(rg, 1, room);
+        if (k > room)
+            k = room;
+        k = make_batch(rg, g, kind, cmax, k, tail, head, cap);
+        snprintf(what, sizeof what, "%s, kept-label batch %d (%s, %lld updates)", name, b,
+                 kind_names[kind], (long long)k);
+        if (gcut_graph_update(g, k, tail, head, cap, 0) != GCUT_OK) {
+            check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
+            goto done;
+        }
+        *kept += g->prf_labels;
+        if (gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK) {
+            check_fail(r, "%s: re-solve: %s", what, gcut_last_error(ctx));
+            goto done;
+        }
+        check_graph_arcs a;
+        if (check_graph_arcs_of(g, &a) != 0) {
+            check_fail(r, "%s: out of memory", what);
+            goto done;
+        }
+        int64_t want = check_graph_reference(&a, ref_side);
+        gcut_graph *fresh = NULL;
+        gcut_status fst = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap,
+                                                      a.source, a.sink, &fresh);
+        if (!fst)
+            fst = gcut_graph_solve(fresh, "prf", GCUT_GRAPH_SOLVE_SCRATCH, NULL);
+        int same = !fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
+                   gcut_graph_cut_side(g, side) == GCUT_OK &&
+                   memcmp(side, fresh_side, (size_t)n) == 0;
+        gcut_graph_destroy(fresh);
+        int good = 1;
+        if (fst) {
+            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(ctx));
+            good = 0;
+        } else if (info.flow != want) {
+            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
+                       (long long)want);
+            good = 0;
+        } else if (!same) {
+            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
+            good = 0;
+        } else if (b == batches - 1) {
+            if (gcut_graph_verify(g, NULL) != GCUT_OK) {
+                check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
+                good = 0;
+            } else {
+                good = check_graph_solution(r, g, &a, want, ref_side, what);
+            }
+        }
+        check_graph_arcs_free(&a);
+        if (!good)
+            goto done;
+    }
+    ok = 1;
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(ref_side);
+    free(side);
+    free(fresh_side);
+    return ok;
+}
+
+void check_graph_update_kept_labels(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(NULL, &ctx) != GCUT_OK) {
+        check_fail(r, "cannot create a context");
+        return;
+    }
+    int64_t kept = 0, resolves = 0;
+    for (int i = 0; i < count; i++) {
+        rng rg = rng_for(seed ^ 0x1abe15ULL, i);
+        uint64_t gseed = rng_next(&rg);
+        gcut_graph *g = NULL;
+        gcut_status st;
+        int32_t cmax;
+        char name[128];
+        switch (i % 5) {
+        case 0: {
+            int32_t a = (int32_t)rng_range(&rg, 2, 8), b = (int32_t)rng_range(&rg, 2, 16);
+            snprintf(name, sizeof name, "genrmf a=%d b=%d seed=%llu", a, b,
+                     (unsigned long long)gseed);
+            st = gcut__gen_genrmf(ctx, a, b, 1, 100, gseed, &g);
+            cmax = 100 * a * a;
+            break;
+        }
+        case 1: {
+            int32_t rows = (int32_t)rng_range(&rg, 2, 24), cols = (int32_t)rng_range(&rg, 2, 24);
+            snprintf(name, sizeof name, "rlg rows=%d cols=%d seed=%llu", rows, cols,
+                     (unsigned long long)gseed);
+            st = gcut__gen_rlg(ctx, rows, cols, 100, gseed, &g);
+            cmax = 300;
+            break;
+        }
+        case 2: {
+            int32_t n = (int32_t)rng_range(&rg, 3, 60);
+            snprintf(name, sizeof name, "acyclic-dense n=%d seed=%llu", n,
+                     (unsigned long long)gseed);
+            st = gcut__gen_acyclic_dense(ctx, n, gseed, &g);
+            cmax = 10000;
+            break;
+        }
+        case 3: {
+            int32_t w = (int32_t)rng_range(&rg, 2, 24), h = (int32_t)rng_range(&rg, 2, 24);
+            int conn = rng_range(&rg, 0, 1) ? 8 : 4;
+            snprintf(name, sizeof name, "vision %dx%d conn=%d seed=%llu", w, h, conn,
+                     (unsigned long long)gseed);
+            st = gcut__gen_vision(ctx, w, h, conn, 0.5, gseed, &g);
+            cmax = 1000;
+            break;
+        }
+        default: {
+            check_graph_arcs a;
+            snprintf(name, sizeof name, "graph %d (%s, seed %llu)", i,
+                     check_graph_regime_name((i / 5) % CHECK_GRAPH_REGIMES),
+                     (unsigned long long)seed);
+            if (check_graph_random_arcs(seed ^ 0x1abe1, i / 5, &a) != 0) {
+                check_fail(r, "%s: out of memory", name);
+                continue;
+            }
+            cmax = 1;
+            for (int64_t k = 0; k < a.m; k++)
+                if (a.cap[k] > cmax)
+                    cmax = a.cap[k];
+            st = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
+                                             &g);
+            check_graph_arcs_free(&a);
+            break;
+        }
+        }
+        if (st != GCUT_OK) {
+            check_fail(r, "%s: %s", name, gcut_last_error(ctx));
+        } else if (gcut_graph_arcs(g) > 0) {
+            int batches = (int)rng_range(&rg, 10, 40);
+            resolves += batches;
+            if (kept_labels_sequence(r, ctx, g, &rg, batches, cmax, name, &kept))
+                r->passed++;
+        } else {
+            r->passed++;
+        }
+        gcut_graph_destroy(g);
+    }
+    /* Most re-solves should have started from kept labels (the first after
+     * a solve from zero, and one after each that gave up, cannot). */
+    if (resolves >= 40 && kept * 2 < resolves)
+        check_fail(r, "only %lld of %lld re-solves started from kept labels", (long long)kept,
+                   (long long)resolves);
+    gcut_context_destroy(ctx);
+}
+
 /* Instance `index` of every family in turn (random arcs of each regime,
  * genrmf, RLG, acyclic-dense, vision) in `gpu`, its sides up to `scale`
  * times those of the plain GPU sequences; *cmax the largest capacity its

@@ -18,6 +18,14 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed);
 /* The same on small instances of every generator family. */
 void check_graph_update_families(check_report *r, int count, uint64_t seed);
 
+/* Long prf sequences (10 to 40 batches of 1 arc to 2 % of the arcs) on
+ * every generator family and random regime, with no flow asked for and no
+ * proof between batches, so that the re-solves continue from the labels
+ * the last one kept; each checked against the reference and a fresh
+ * solve's cut, the last through the whole proof. Fails too when fewer
+ * than half of the re-solves started from kept labels. */
+void check_graph_update_kept_labels(check_report *r, int count, uint64_t seed);
+
 /* The same on the GPU: the worklist solver re-solving from the state its
  * last solve left on the device, on every generator family and regime,
  * each re-solve checked like the CPU's (skipped without a GPU). */

@@ -73,6 +73,7 @@ static const check_entry checks[] = {
     {"flow.measures", 1, 1, check_flow_measures},
     {"graph.update_sequences", 2000, 200, check_graph_update_sequences},
     {"graph.update_families", 200, 24, check_graph_update_families},
+    {"graph.update_kept_labels", 200, 25, check_graph_update_kept_labels},
     {"graph.update_refused", 20, 5, check_graph_update_refused},
     {"graph.update_parser", 2000, 200, check_graph_update_parser},
     {"segment.session_vs_image", 120, 20, check_segment_session_vs_image},
