@@ -541,6 +541,57 @@ static void dense_proof_rows(void *arg, int64_t begin, int64_t end, int part)
     d->gap[part] = gap;
 }
 
+/* The host's part of either dense path's proof: row_to_col a permutation
+ * (who: the solver, for the message) and *total its arcs' cost. */
+static gcut_status dense_permutation(gcut_context *ctx, int32_t n, const int32_t *cost,
+                                     const int32_t *row_to_col, int32_t *owner, const char *who,
+                                     int64_t *total)
+{
+    *total = 0;
+    for (int32_t y = 0; y < n; y++)
+        owner[y] = -1;
+    for (int32_t r = 0; r < n; r++) {
+        const int32_t c = row_to_col[r];
+        if (c < 0 || c >= n || owner[c] >= 0)
+            return gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: %s gives row %d column %d%s",
+                              who, r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
+        owner[c] = r;
+        *total += cost[(int64_t)r * n + c];
+    }
+    return GCUT_OK;
+}
+
+/* Either dense path's outputs once its proof's gap is known: optimal when
+ * the gap is below the scale. */
+static gcut_status dense_outputs(gcut_context *ctx, int32_t n, int64_t total, int64_t gap,
+                                 int64_t scale, const int64_t *dual,
+                                 const gcut__assign_result *res, double t0, const char *device,
+                                 const char *algo, int64_t *total_cost, int64_t *prices,
+                                 gcut_assign_info *info)
+{
+    if (gap >= scale)
+        return gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: the "
+                          "gap reaches the scale %lld (not optimal)", (long long)scale);
+    *total_cost = total;
+    if (prices) {
+        memcpy(prices, dual, (size_t)n * sizeof *prices);
+        memcpy(prices + n, res->price, (size_t)n * sizeof *prices);
+    }
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->cost = total;
+        info->assigned = n;
+        info->scale = scale;
+        info->time_ms = gcut__now_ms() - t0;
+        info->device = device;
+        info->algo = algo;
+        info->refines = res->refines;
+        info->pushes = res->pushes;
+        info->price_updates = res->price_updates;
+    }
+    return GCUT_OK;
+}
+
 /* A dense square request by CPU cost scaling on the caller's matrix
  * (src/cpu/assign_csa_dense.c), its proof checked here from the matrix as
  * run_gpu_dense does: a permutation, the total its arcs' cost, the gap
@@ -567,16 +618,8 @@ static gcut_status run_cpu_dense(gcut_context *ctx, int32_t n, const int32_t *co
     if (!st)
         st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
     const double t_solved = gcut__now_ms();
-    for (int32_t y = 0; y < n && !st; y++)
-        owner[y] = -1;
-    for (int32_t r = 0; r < n && !st; r++) {
-        const int32_t c = row_to_col[r];
-        if (c < 0 || c >= n || owner[c] >= 0)
-            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: csa gives row %d column "
-                            "%d%s", r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
-        else
-            owner[c] = r, total += cost[(int64_t)r * n + c];
-    }
+    if (!st)
+        st = dense_permutation(ctx, n, cost, row_to_col, owner, "csa", &total);
     if (!st) {
         proof->cost = cost;
         proof->n = n;
@@ -591,30 +634,12 @@ static gcut_status run_cpu_dense(gcut_context *ctx, int32_t n, const int32_t *co
         gcut__parallel_for(parts, n, dense_proof_rows, proof);
         for (int i = 0; i < parts; i++)
             gap += proof->gap[i]; /* each part's at most n * scale: no overflow */
-        if (gap >= scale)
-            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: "
-                            "the gap reaches the scale %lld (not optimal)", (long long)scale);
+        st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, "cpu", "csa", total_cost,
+                           prices, info);
     }
-    if (!st) {
+    if (!st)
         gcut__log(ctx, 3, "assign: set-up %.1f ms, solve on the caller's matrix %.1f ms, "
                   "proof %.1f ms", t_start - t0, t_solved - t_start, gcut__now_ms() - t_solved);
-        *total_cost = total;
-        if (prices) {
-            memcpy(prices, dual, (size_t)n * sizeof *prices);
-            memcpy(prices + n, res.price, (size_t)n * sizeof *prices);
-        }
-        if (info) {
-            memset(info, 0, sizeof *info);
-            info->cost = total;
-            info->assigned = n;
-            info->scale = scale;
-            info->time_ms = gcut__now_ms() - t0;
-            info->device = "cpu";
-            info->algo = "csa";
-            info->refines = res.refines;
-            info->pushes = res.pushes;
-        }
-    }
     free(res.price);
     free(proof);
     free(dual);
@@ -649,41 +674,15 @@ static gcut_status run_gpu_dense(gcut_context *ctx, int32_t n, const int32_t *co
     if (!st)
         st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
     const double t_solved = gcut__now_ms();
-    for (int32_t y = 0; y < n && !st; y++)
-        owner[y] = -1;
-    for (int32_t r = 0; r < n && !st; r++) {
-        const int32_t c = row_to_col[r];
-        if (c < 0 || c >= n || owner[c] >= 0)
-            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the GPU gives row %d column "
-                            "%d%s", r + 1, c + 1, c >= 0 && c < n ? ", taken twice" : "");
-        else
-            owner[c] = r, total += cost[(int64_t)r * n + c];
-    }
-    if (!st && gap >= scale)
-        st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: the "
-                        "gap reaches the scale %lld (not optimal)", (long long)scale);
-    if (!st) {
+    if (!st)
+        st = dense_permutation(ctx, n, cost, row_to_col, owner, "the GPU", &total);
+    if (!st)
+        st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, device, "gpu-csa",
+                           total_cost, prices, info);
+    if (!st)
         gcut__log(ctx, 3, "assign: set-up %.1f ms, solve and proof on the GPU %.1f ms, "
                   "host check %.1f ms", t_start - t0, t_solved - t_start,
                   gcut__now_ms() - t_solved);
-        *total_cost = total;
-        if (prices) {
-            memcpy(prices, dual, (size_t)n * sizeof *prices);
-            memcpy(prices + n, res.price, (size_t)n * sizeof *prices);
-        }
-        if (info) {
-            memset(info, 0, sizeof *info);
-            info->cost = total;
-            info->assigned = n;
-            info->scale = scale;
-            info->time_ms = gcut__now_ms() - t0;
-            info->device = device;
-            info->algo = "gpu-csa";
-            info->refines = res.refines;
-            info->pushes = res.pushes;
-            info->price_updates = res.price_updates;
-        }
-    }
     free(res.price);
     free(dual);
     free(owner);
