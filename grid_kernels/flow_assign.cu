@@ -298,27 +298,6 @@ static __device__ long long row_dual(const gcut__flow_dassign &a, int r, long lo
     return row_least(a, a.row_win[r], r, scale, id_bits, -1);
 }
 
-/* One thread a row, before a level's first phase (a bench knob,
- * GCUT_FLOW_AUCTION_WARM): the row takes the object at its window's centre,
- * the coarser level's displacement, at price 0 if no other row took it
- * first; release_kernel then frees each such row that is not within the
- * first eps of its best, so the start is eps-optimal (every price is 0). */
-static __global__ void warm_kernel(gcut__flow_dassign a, const float *__restrict__ prior)
-{
-    int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= a.n)
-        return;
-    const int4 win = a.row_win[r];
-    const int wx = win.w & 0xffff, wy = win.w >> 16;
-    int cx, cy;
-    window_centre(prior, a.w, r % a.w, r / a.w, &cx, &cy);
-    const int lx = cx - win.y, ly = cy - win.z;
-    if (lx < 0 || ly < 0 || lx >= wx || ly >= wy)
-        return;
-    if (atomicCAS(&a.object[cy * a.w + cx], 0ull, (unsigned long long)(r + 1)) == 0ull)
-        a.row_word[r] = (unsigned long long)(ly * wx + lx);
-}
-
 /* One thread a row, at a new phase (eps the new one): a row within eps of
  * its best keeps its object, so the forward auction starts from a partial
  * assignment that is eps-optimal already; any other row lets its object go
@@ -405,55 +384,19 @@ static __device__ __forceinline__ int window_col(int4 win, int k, int w, int n, 
     return local < wx * wy ? (win.z + local / wx) * w + win.y + local % wx : n + i;
 }
 
-/* A lane's share of one bid's scan: the best and second-best of its arcs,
- * the best one's object word and column. */
-struct bid_share {
-    bid_best b;
-    unsigned long long word;
-    int col;
-};
-
-/* Lane `lane`'s share of row r's arcs (window win). Object `patch_col`'s
- * price is taken as at least that of `patch_word` (-1: none): a bid in
- * flight on it, which a read may not see yet. */
-static __device__ __forceinline__ bid_share bid_scan(const int32_t *__restrict__ arc_cost,
-                                                     const unsigned long long *object, int4 win,
-                                                     int r, int w, int rows, long long scale,
-                                                     int id_bits, int lane, int patch_col,
-                                                     unsigned long long patch_word)
-{
-    bid_share s = {{LLONG_MAX, LLONG_MAX, INT_MAX}, 0, -1};
-    const int k0 = win.x, k1 = k0 + (win.w & 0xffff) * (win.w >> 16) + 1;
-    for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
-        const int col = window_col(win, k, w, rows, r);
-        unsigned long long word = load_word(&object[col]);
-        if (col == patch_col && word >> id_bits < patch_word >> id_bits)
-            word = patch_word;
-        long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
-        if (value < s.b.d1)
-            s.word = word, s.col = col;
-        bid_merge(&s.b, value, LLONG_MAX, k);
-    }
-    return s;
-}
-
 /* Forward auction: one warp a free row, then every row its bids displace
  * (see the top of the file); the lanes scan a row's arcs together,
  * lane 0 places the bid. A step's dependent round trips are what a chain
  * costs, so an arc's column comes from the row's window (row_win, no
  * load), its cost and its object's word load together, and the window of
  * the row a bid would displace (the owner in the word the bid replaces)
- * loads beside the compare-and-swap: two round trips a step. With
- * `speculate`, that row's arcs are scanned too before the compare-and-swap's
- * answer is waited for (prices only rise here, so a word read early is a
- * lower bound, as a second-best value is; the object bid on is read as at
- * least the bid); the scan is dropped if the bid failed. */
+ * loads beside the compare-and-swap: two round trips a step. */
 static __global__ void __launch_bounds__(256)
     forward_kernel(const int4 *__restrict__ row_win, const int32_t *__restrict__ arc_cost,
                    int rows, int w, long long scale,
                    const unsigned long long *__restrict__ row_word,
                    unsigned long long *object, int id_bits, unsigned long long price_limit,
-                   long long eps, int speculate, long long *scalars, long long *chain_max)
+                   long long eps, long long *scalars, long long *chain_max)
 {
     const unsigned long long id_mask = (1ull << id_bits) - 1;
     const int lane = (int)(threadIdx.x % FLOW_LANES);
@@ -464,23 +407,30 @@ static __global__ void __launch_bounds__(256)
          start < rows; start += warps) {
         if ((row_word[start] & LOCAL_MASK) != LOCAL_MASK)
             continue; /* kept from the phase before */
-        int r = (int)start, steps = 0, scanned = 0;
+        int r = (int)start, steps = 0;
         int4 win = row_win[r];
-        bid_share sh;
         for (; r >= 0; steps++) {
             if (steps == CHAIN_CAP) {
                 if (lane == 0)
                     scalars[GCUT_FLOW_S_STALLED] = 1;
                 break;
             }
-            if (!scanned)
-                sh = bid_scan(arc_cost, object, win, r, w, rows, scale, id_bits, lane, -1, 0);
-            scanned = 0;
-            bid_best b = sh.b;
+            const int k0 = win.x, k1 = k0 + (win.w & 0xffff) * (win.w >> 16) + 1;
+            bid_best b = {LLONG_MAX, LLONG_MAX, INT_MAX};
+            unsigned long long best_word = 0;
+            int best_col = -1;
+            for (int k = k0 + lane; k < k1; k += FLOW_LANES) {
+                const int col = window_col(win, k, w, rows, r);
+                unsigned long long word = load_word(&object[col]);
+                long long value = (long long)arc_cost[k] * scale + (long long)(word >> id_bits);
+                if (value < b.d1)
+                    best_word = word, best_col = col;
+                bid_merge(&b, value, LLONG_MAX, k);
+            }
             /* The winning arc's word and object, from the lane that read them. */
             const int src = bid_reduce(&b);
-            const unsigned long long best_word = __shfl_sync(FULL_MASK, sh.word, src);
-            const int best = __shfl_sync(FULL_MASK, sh.col, src);
+            best_word = __shfl_sync(FULL_MASK, best_word, src);
+            const int best = __shfl_sync(FULL_MASK, best_col, src);
             if (b.d2 == LLONG_MAX) /* one arc: the dummy, this row's alone */
                 b.d2 = b.d1;
             unsigned long long price = (best_word >> id_bits) +
@@ -500,17 +450,11 @@ static __global__ void __launch_bounds__(256)
                 next_win = row_win[next];
             if (lane == 0)
                 old = atomicCAS(&object[best], best_word, bid);
-            bid_share next_sh;
-            if (speculate && next >= 0)
-                next_sh = bid_scan(arc_cost, object, next_win, next, w, rows, scale, id_bits,
-                                   lane, best, bid);
             old = __shfl_sync(FULL_MASK, old, 0);
             __syncwarp();
             if (old != best_word)
                 continue; /* the price moved: bid again from the new one */
             r = next, win = next_win;
-            if (speculate && next >= 0)
-                sh = next_sh, scanned = 1;
         }
         if (chain_max && lane == 0 && steps >= CHAIN_STAT_MIN)
             atomicMax(chain_max, (long long)steps);
@@ -1006,9 +950,7 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
                                                       int alpha, int tighten_from,
-                                                      const float *prior, int warm,
-                                                      int speculate, int *phases,
-                                                      cudaStream_t stream)
+                                                      int *phases, cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -1042,10 +984,6 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
     if (err)
         return err;
     clear_objects_kernel<<<blocks_for(objects), 256, 0, stream>>>(a->object, objects);
-    if (prior && warm) {
-        warm_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, prior);
-        release_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits, eps);
-    }
     for (;;) {
         long long *st = a->phase_stats && *phases < GCUT_FLOW_STAT_PHASES
                             ? a->phase_stats + (size_t)*phases * GCUT_FLOW_STATS
@@ -1054,7 +992,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_START, eps, a->scalars);
         forward_kernel<<<blocks_for((long long)rows * FLOW_LANES), 256, 0, stream>>>(
             a->row_win, a->arc_cost, rows, a->w, scale, a->row_word, a->object, id_bits,
-            price_limit, eps, speculate, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
+            price_limit, eps, a->scalars, st ? st + GCUT_FLOW_ST_FWD_CHAIN : NULL);
         if (st)
             phase_stat_kernel<<<1, 1, 0, stream>>>(st, GCUT_FLOW_ST_FORWARD, eps, a->scalars);
         TRACE(fprintf(stderr, "n %d eps %lld: bids %lld longest chain %lld", rows, eps,

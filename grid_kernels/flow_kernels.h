@@ -161,9 +161,7 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
  * each phase from the tighten_from-th on; *phases gets the number of eps
  * phases enqueued (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
-                                           int tighten_from, const float *prior, int warm,
-                                           int speculate, int *phases,
-                                           cudaStream_t stream);
+                                           int tighten_from, int *phases, cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
  * and their negation (occluded). */
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,

@@ -175,17 +175,6 @@ static int auction_alpha(void)
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
 }
 
-/* Bench variants of the auction (grid_kernels/flow_assign.cu):
- * GCUT_FLOW_AUCTION_WARM=1 starts each row of a level with a prior on its
- * window's centre object; GCUT_FLOW_AUCTION_SPECULATE=1 scans the row a
- * forward bid displaces while the bid's compare-and-swap is in flight. */
-static int auction_knob(const char *name, int most)
-{
-    const char *v = getenv(name);
-    int k = v ? atoi(v) : 0;
-    return k >= 0 && k <= most ? k : 0;
-}
-
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -209,10 +198,7 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
     return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
-                                          AUCTION_TIGHTEN_FROM, prior,
-                                          auction_knob("GCUT_FLOW_AUCTION_WARM", 1),
-                                          auction_knob("GCUT_FLOW_AUCTION_SPECULATE", 1), phases,
-                                          stream);
+                                          AUCTION_TIGHTEN_FROM, phases, stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
