@@ -390,7 +390,10 @@ static __device__ __forceinline__ int window_col(int4 win, int k, int w, int n, 
  * costs, so an arc's column comes from the row's window (row_win, no
  * load), its cost and its object's word load together, and the window of
  * the row a bid would displace (the owner in the word the bid replaces)
- * loads beside the compare-and-swap: two round trips a step. */
+ * loads beside the compare-and-swap: two round trips a step. Scanning that
+ * row before the compare-and-swap answers hides only the atomic's excess
+ * over a load (the scan waits for the window), and was slower on an H100
+ * (the 640x480 pair 54.3 -> 59.2 ms). */
 static __global__ void __launch_bounds__(256)
     forward_kernel(const int4 *__restrict__ row_win, const int32_t *__restrict__ arc_cost,
                    int rows, int w, long long scale,
@@ -971,7 +974,12 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
      * with the proof checked after every phase: 33 -> 25 phases, the longest
      * chains summed 44 k -> 30 k (alpha 10: 22 phases, 33 k); on an H200 the
      * whole RubberWhale flow 105.7 / 93.1 -> 90.3 / 83.4 ms (two medians of
-     * five each, alternating, in one process each). */
+     * five each, alternating, in one process each). A level with a prior
+     * started one phase lower: 2.2-2.5x the bids at RubberWhale's two finest
+     * levels (emulated). Each row first on its window's centre (the coarser level's
+     * displacement) where that is within eps of its best: 852 k -> 812 k bids
+     * in the finest level's first phase (emulated), slower on three of four
+     * pairs on an H100 (the 640x480 pair 54.3 -> 57.4 ms). */
     long long top = maxcost * scale / ((long long)alpha * alpha);
     top = top < 1 ? 1 : top;
     long long eps = FLOW_EPS_END < top ? FLOW_EPS_END : top;
