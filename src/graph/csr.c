@@ -11,8 +11,9 @@
 
 /* Bytes to build and solve a graph, per node and per arc given: the CSR
  * arrays, the residual network, the solution, the sort's temporaries and
- * the larger of the two CPU solvers' per-node state (BK's 44 bytes). */
-#define GRAPH_BYTES_PER_NODE 64
+ * the largest CPU solver's per-node state (prf's 55 bytes kept between
+ * re-solves; BK's 44). */
+#define GRAPH_BYTES_PER_NODE 76
 #define GRAPH_BYTES_PER_ARC 64
 
 void gcut_graph_destroy(gcut_graph *g)
