@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/assign_csa_cache.h"
 #include "graph/assign_problem.h"
 
 #define CACHE_MAX 32
@@ -131,22 +132,9 @@ static int best_two(csa *s, int32_t x, int32_t *y1, int64_t *c1, int64_t *v1, in
             return 0;
         const int32_t *cc = s->cache_col + (int64_t)x * k;
         const int64_t *ck = s->cache_cost + (int64_t)x * k;
-        int64_t b1 = INF64, b2 = INF64;
-        int i1 = 0;
-        for (int i = 0; i < len; i++) {
-            const int64_t v = ck[i] - s->price[cc[i]];
-            if (v < b1) {
-                b2 = b1;
-                b1 = v;
-                i1 = i;
-            } else if (v < b2) {
-                b2 = v;
-            }
-        }
-        const int64_t bound = s->cache_bound[x];
-        /* Uncached arcs have c' >= bound: the cached two are the true two
-         * while both are within it (v2 = INF64 only when no arc is uncached). */
-        if (b2 <= bound || (b2 == INF64 && bound == INF64)) {
+        int64_t b1, b2;
+        const int i1 = gcut__csa_cached_two(cc, ck, len, s->price, &b1, &b2);
+        if (gcut__csa_cache_holds(b2, s->cache_bound[x])) {
             *y1 = cc[i1];
             *c1 = ck[i1];
             *v1 = b1;

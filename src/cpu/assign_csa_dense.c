@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/assign_csa_cache.h"
 #include "cpu/assign_csa_dense.h"
 
 #define CACHE_MAX 32
@@ -146,20 +147,9 @@ static void best_two(dense_csa *s, int32_t x, int32_t *y1, int64_t *c1, int64_t 
         const int len = s->cache_len[x];
         const int32_t *cc = s->cache_col + (int64_t)x * k;
         const int64_t *ck = s->cache_cost + (int64_t)x * k;
-        int64_t b1 = INF64, b2 = INF64;
-        int i1 = 0;
-        for (int i = 0; i < len; i++) {
-            const int64_t v = ck[i] - s->price[cc[i]];
-            if (v < b1) {
-                b2 = b1;
-                b1 = v;
-                i1 = i;
-            } else if (v < b2) {
-                b2 = v;
-            }
-        }
-        const int64_t bound = s->cache_bound[x];
-        if (pass == 1 || b2 <= bound || (b2 == INF64 && bound == INF64)) {
+        int64_t b1, b2;
+        const int i1 = gcut__csa_cached_two(cc, ck, len, s->price, &b1, &b2);
+        if (pass == 1 || gcut__csa_cache_holds(b2, s->cache_bound[x])) {
             *y1 = cc[i1];
             *c1 = ck[i1];
             *v1 = b1;
