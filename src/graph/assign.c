@@ -426,8 +426,9 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
  * the prices' 2^62: the caller solves by cost scaling instead. */
 static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                            const int32_t *col_idx, const int32_t *cost, unsigned flags,
-                           int64_t cmin, int64_t cmax, int64_t scale, int64_t big, double t0, int32_t *row_to_col, int64_t *total_cost,
-                           int64_t *prices, gcut_assign_info *info)
+                           int64_t cmin, int64_t cmax, int64_t scale, int64_t big, double t0,
+                           int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                           gcut_assign_info *info)
 {
     const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
     const int64_t spread = (cmax > 0 ? cmax : -cmax) + (cmin > 0 ? cmin : -cmin) + big + 1;
@@ -520,6 +521,15 @@ typedef struct dense_proof {
     int64_t *dual;
     int64_t gap[GCUT__MAX_THREADS];
 } dense_proof;
+
+int64_t gcut__assign_dense_bytes(int32_t n)
+{
+    /* Per row, CPU cost scaling on the matrix (assign_csa_dense.c): owner,
+     * stack, a cache of up to 32 arcs (384 bytes), its length and bound;
+     * then the result's price, dual and owner here (440 bytes, rounded
+     * up). The proof's parts are a few kilobytes. */
+    return gcut__memory_mul_add((int64_t)n + 1, 440, sizeof(dense_proof));
+}
 
 static void dense_proof_rows(void *arg, int64_t begin, int64_t end, int part)
 {
@@ -746,11 +756,20 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     const int64_t big = partial ? gcut_assign_partial_weight(rows, cols, row_ptr, col_idx, cost,
                                                              flags)
                                 : 0;
+    /* A dense square request is solved on the caller's matrix (below), by
+     * the GPU or by CPU cost scaling, and builds no problem of its own;
+     * shortest paths and knobs that ask for the CSR solver's heuristics
+     * build one. */
+    const int dense = square && in_order && rows > 0 && !use_ssp &&
+                      !(knobs && (knobs->update_every > 0 || knobs->fix_factor > 0 ||
+                                  knobs->gpu_host_build));
     char what[96];
     snprintf(what, sizeof what, "assign: %d rows, %d columns and %lld arcs", rows, cols,
              (long long)(rows > 0 ? row_ptr[rows] : 0));
-    if ((st = gcut__memory_check(
-             ctx, what, gcut__assign_bytes(rows, cols, rows > 0 ? row_ptr[rows] : 0, flags))))
+    if ((st = gcut__memory_check(ctx, what,
+                                 dense ? gcut__assign_dense_bytes(rows)
+                                       : gcut__assign_bytes(rows, cols,
+                                                            rows > 0 ? row_ptr[rows] : 0, flags))))
         return st;
     /* Scaled costs within 2^60: |c| * S and B * S (B < 2^32 * min(rows, cols)). */
     const int64_t cabs = cmax > -cmin ? cmax : -cmin;

@@ -147,6 +147,10 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
  * updates, the result (an estimate for the memory budget; saturates). */
 int64_t gcut__assign_bytes(int32_t rows, int32_t cols, int64_t arcs, unsigned flags);
 
+/* The same for a dense square request solved on the caller's matrix
+ * (n rows, no problem built). */
+int64_t gcut__assign_dense_bytes(int32_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -121,6 +121,50 @@ static void expect_budget(check_report *r, gcut_context *ctx, gcut_status st, co
         r->passed++;
 }
 
+static void dense_within_budget(check_report *r)
+{
+    enum { N = 300 };
+    gcut_context *half = context_with_budget((int64_t)512 << 10);
+    int64_t *row_ptr = malloc((N + 1) * sizeof *row_ptr);
+    int32_t *col_idx = malloc((size_t)N * N * sizeof *col_idx);
+    int32_t *cost = malloc((size_t)N * N * sizeof *cost),
+            *row_to_col = malloc(N * sizeof *row_to_col);
+    if (!half || !row_ptr || !col_idx || !cost || !row_to_col) {
+        check_fail(r, "out of memory for the dense budget case");
+        goto done;
+    }
+    for (int32_t x = 0; x < N; x++)
+        for (int32_t y = 0; y < N; y++) {
+            col_idx[x * N + y] = y;
+            cost[x * N + y] = (x * 7919 + y * 104729) % 1000;
+        }
+    for (int32_t x = 0; x <= N; x++)
+        row_ptr[x] = (int64_t)x * N;
+    int64_t total = -1;
+    if (check_hostile_expect(
+            r, half,
+            gcut_assign_csr(half, N, N, row_ptr, col_idx, cost, 0, "csa", row_to_col, &total, NULL),
+            GCUT_OK, NULL, "dense 300 x 300 in 512 KiB"))
+        r->passed++;
+    /* Rows of N - 1 arcs (column x left out of row x): a sparse request. */
+    for (int32_t x = 0, k = 0; x < N; x++) {
+        row_ptr[x] = k;
+        for (int32_t y = 0; y < N; y++)
+            if (y != x) {
+                col_idx[k] = y;
+                cost[k++] = (x * 7919 + y * 104729) % 1000;
+            }
+        row_ptr[x + 1] = k;
+    }
+    expect_budget(
+        r, half,
+        gcut_assign_csr(half, N, N, row_ptr, col_idx, cost, 0, "csa", row_to_col, &total, NULL),
+        "assign: 300 rows, 300 columns and 89700 arcs needs about", "sparse 300 x 300 in 512 KiB");
+done:
+    gcut_context_destroy(half);
+    free(row_ptr), free(col_idx), free(cost), free(row_to_col);
+}
+
 static void budget_cases(check_report *r, const char *dir)
 {
     char path[160];
@@ -204,6 +248,11 @@ static void budget_cases(check_report *r, const char *dir)
         r->passed++;
     else if (total != 5)
         check_fail(r, "assignment in an ample budget: cost %lld, not 5", (long long)total);
+    /* A dense square request is solved on the caller's matrix: its
+     * estimate is a few hundred bytes a row, not the CSR problem's 12 a
+     * arc, so 300 x 300 fits 512 KiB; the same request less one arc a row
+     * builds a problem and does not fit. */
+    dense_within_budget(r);
     /* Flow: 64 x 64 frames with the default window need a few MiB. */
     enum { S = 64 };
     uint8_t *f0 = calloc(S * S, 1), *f1 = calloc(S * S, 1);
