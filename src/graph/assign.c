@@ -602,70 +602,44 @@ static gcut_status dense_outputs(gcut_context *ctx, int32_t n, int64_t total, in
     return GCUT_OK;
 }
 
-/* A dense square request by CPU cost scaling on the caller's matrix
- * (src/cpu/assign_csa_dense.c), its proof checked here from the matrix as
- * run_gpu_dense does: a permutation, the total its arcs' cost, the gap
- * below the scale. */
-static gcut_status run_cpu_dense(gcut_context *ctx, int32_t n, const int32_t *cost,
-                                 unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
-                                 const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
-                                 int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+/* The proof of a CPU dense solve, from the caller's matrix: each row's dual
+ * into `dual` and their gap into *gap. */
+static gcut_status dense_host_proof(gcut_context *ctx, int32_t n, const int32_t *cost,
+                                    int64_t mul, int64_t scale, const gcut__assign_result *res,
+                                    int64_t *dual, int64_t *gap)
 {
-    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
-    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
-    gcut__assign_result res;
-    memset(&res, 0, sizeof res);
-    res.row_col = row_to_col;
-    res.price = malloc(((size_t)n + 1) * sizeof *res.price);
     dense_proof *proof = malloc(sizeof *proof);
-    int64_t *dual = malloc(((size_t)n + 1) * sizeof *dual);
-    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
-    int64_t total = 0, gap = 0;
-    gcut_status st = GCUT_OK;
-    if (!res.price || !proof || !dual || !owner)
-        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
-    const double t_start = gcut__now_ms();
-    if (!st)
-        st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
-    const double t_solved = gcut__now_ms();
-    if (!st)
-        st = dense_permutation(ctx, n, cost, row_to_col, owner, "csa", &total);
-    if (!st) {
-        proof->cost = cost;
-        proof->n = n;
-        proof->mul = sign * scale;
-        proof->scale = scale;
-        proof->price = res.price;
-        proof->row_col = row_to_col;
-        proof->dual = dual;
-        int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, (int64_t)n * n);
-        if (parts > n)
-            parts = n;
-        gcut__parallel_for(parts, n, dense_proof_rows, proof);
-        for (int i = 0; i < parts; i++)
-            gap += proof->gap[i]; /* each part's at most n * scale: no overflow */
-        st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, "cpu", "csa", total_cost,
-                           prices, info);
-    }
-    if (!st)
-        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve on the caller's matrix %.1f ms, "
-                  "proof %.1f ms", t_start - t0, t_solved - t_start, gcut__now_ms() - t_solved);
-    free(res.price);
+    if (!proof)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+    proof->cost = cost;
+    proof->n = n;
+    proof->mul = mul;
+    proof->scale = scale;
+    proof->price = res->price;
+    proof->row_col = res->row_col;
+    proof->dual = dual;
+    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, (int64_t)n * n);
+    if (parts > n)
+        parts = n;
+    gcut__parallel_for(parts, n, dense_proof_rows, proof);
+    *gap = 0;
+    for (int i = 0; i < parts; i++)
+        *gap += proof->gap[i]; /* each part's at most n * scale: no overflow */
     free(proof);
-    free(dual);
-    free(owner);
-    return st;
+    return GCUT_OK;
 }
 
-#ifdef GCUT_HAVE_CUDA
-/* A dense square request on the GPU (gcut__gpu_assign_dense): the solve and
- * the proof's pass over the matrix run on the device; here only what takes
- * n reads: the permutation, the total cost, the gap against the scale.
- * GCUT_E_UNSUPPORTED (no message): prices beyond the GPU's keys. */
-static gcut_status run_gpu_dense(gcut_context *ctx, int32_t n, const int32_t *cost,
-                                 unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
-                                 const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
-                                 int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+/* A dense square request solved on the caller's matrix: by CPU cost
+ * scaling (src/cpu/assign_csa_dense.c), its proof then checked here from
+ * the matrix, or on the GPU (gcut__gpu_assign_dense), where the solve and
+ * the proof's pass over the matrix run on the device. Here, either way,
+ * only what takes n reads: the permutation, the total cost, the gap
+ * against the scale. GCUT_E_UNSUPPORTED from the GPU (no message): prices
+ * beyond its keys. */
+static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int32_t *cost,
+                             unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
+                             const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
+                             int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
 {
     const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
     const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
@@ -676,29 +650,38 @@ static gcut_status run_gpu_dense(gcut_context *ctx, int32_t n, const int32_t *co
     int64_t *dual = malloc(((size_t)n + 1) * sizeof *dual);
     int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
     const char *device = "cpu";
-    int64_t gap = 0, total = 0;
+    int64_t total = 0, gap = 0;
     gcut_status st = GCUT_OK;
     if (!res.price || !dual || !owner)
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
     const double t_start = gcut__now_ms();
-    if (!st)
-        st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
+    if (!st) {
+#ifdef GCUT_HAVE_CUDA
+        if (on_gpu)
+            st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
+        else
+#endif
+            st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
+    }
     const double t_solved = gcut__now_ms();
     if (!st)
-        st = dense_permutation(ctx, n, cost, row_to_col, owner, "the GPU", &total);
+        st = dense_permutation(ctx, n, cost, row_to_col, owner, on_gpu ? "the GPU" : "csa",
+                               &total);
+    if (!st && !on_gpu)
+        st = dense_host_proof(ctx, n, cost, sign * scale, scale, &res, dual, &gap);
     if (!st)
-        st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, device, "gpu-csa",
-                           total_cost, prices, info);
+        st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, device,
+                           on_gpu ? "gpu-csa" : "csa", total_cost, prices, info);
     if (!st)
-        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve and proof on the GPU %.1f ms, "
-                  "host check %.1f ms", t_start - t0, t_solved - t_start,
-                  gcut__now_ms() - t_solved);
+        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve %.1f ms (%s), %s %.1f ms",
+                  t_start - t0, t_solved - t_start,
+                  on_gpu ? "and proof on the GPU" : "on the caller's matrix",
+                  on_gpu ? "host check" : "proof", gcut__now_ms() - t_solved);
     free(res.price);
     free(dual);
     free(owner);
     return st;
 }
-#endif
 
 gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                              const int32_t *col_idx, const int32_t *cost, unsigned flags,
@@ -791,8 +774,8 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     }
 #ifdef GCUT_HAVE_CUDA
     if (on_gpu && square && in_order && rows > 0 && !(knobs && knobs->gpu_host_build)) {
-        st = run_gpu_dense(ctx, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
-                           total_cost, prices, info);
+        st = run_dense(ctx, 1, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
+                       total_cost, prices, info);
         /* --device auto: a GPU without room (or gone) means the CPU */
         const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
                               (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
@@ -811,8 +794,8 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
      * solver's. */
     if (!on_gpu && square && in_order && rows > 0 &&
         !(knobs && (knobs->update_every > 0 || knobs->fix_factor > 0)))
-        return run_cpu_dense(ctx, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
-                             total_cost, prices, info);
+        return run_dense(ctx, 0, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
+                         total_cost, prices, info);
     gcut__assign_problem p;
     st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
     const double t_built = gcut__now_ms();
