@@ -420,6 +420,29 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
             out[rows + c] = V[c];
 }
 
+/* A solved request's info: the solver's counts come from `res` where the
+ * solver is cost scaling (NULL: none). */
+static void fill_info(gcut_assign_info *info, int64_t total, int32_t assigned, int64_t scale,
+                      double t0, const char *device, const char *algo,
+                      const gcut__assign_result *res)
+{
+    if (!info)
+        return;
+    memset(info, 0, sizeof *info);
+    info->cost = total;
+    info->assigned = assigned;
+    info->scale = scale;
+    info->time_ms = gcut__now_ms() - t0;
+    info->device = device;
+    info->algo = algo;
+    if (res) {
+        info->refines = res->refines;
+        info->pushes = res->pushes;
+        info->price_updates = res->price_updates;
+        info->arcs_fixed = res->arcs_fixed;
+    }
+}
+
 /* The request solved by shortest augmenting paths (src/cpu/assign_ssp.c),
  * unsquared: the same proof as cost scaling's, exact (gap 0). Returns
  * GCUT_E_UNSUPPORTED (no message) when the potentials could pass int64 or
@@ -492,16 +515,9 @@ static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const 
         *total_cost = total;
         if (prices)
             memcpy(prices, own_prices, ((size_t)rows + cols) * sizeof *prices);
-        if (info) {
-            memset(info, 0, sizeof *info);
-            info->cost = total;
-            info->assigned = assigned;
-            info->scale = scale;
-            info->time_ms = gcut__now_ms() - t0;
-            info->device = "cpu";
-            info->algo = "ssp";
+        fill_info(info, total, assigned, scale, t0, "cpu", "ssp", NULL);
+        if (info)
             info->pushes = res.augmentations;
-        }
     }
     free(res.v);
     free(own_prices);
@@ -587,18 +603,7 @@ static gcut_status dense_outputs(gcut_context *ctx, int32_t n, int64_t total, in
         memcpy(prices, dual, (size_t)n * sizeof *prices);
         memcpy(prices + n, res->price, (size_t)n * sizeof *prices);
     }
-    if (info) {
-        memset(info, 0, sizeof *info);
-        info->cost = total;
-        info->assigned = n;
-        info->scale = scale;
-        info->time_ms = gcut__now_ms() - t0;
-        info->device = device;
-        info->algo = algo;
-        info->refines = res->refines;
-        info->pushes = res->pushes;
-        info->price_updates = res->price_updates;
-    }
+    fill_info(info, total, n, scale, t0, device, algo, res);
     return GCUT_OK;
 }
 
@@ -884,19 +889,7 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
         *total_cost = total;
         if (prices)
             memcpy(prices, own_prices, ((size_t)rows + cols) * sizeof *prices);
-        if (info) {
-            memset(info, 0, sizeof *info);
-            info->cost = total;
-            info->assigned = assigned;
-            info->scale = scale;
-            info->time_ms = gcut__now_ms() - t0;
-            info->device = device;
-            info->algo = on_gpu ? "gpu-csa" : "csa";
-            info->refines = res.refines;
-            info->pushes = res.pushes;
-            info->price_updates = res.price_updates;
-            info->arcs_fixed = res.arcs_fixed;
-        }
+        fill_info(info, total, assigned, scale, t0, device, on_gpu ? "gpu-csa" : "csa", &res);
     }
     free_problem(&p);
     free(res.row_col);
