@@ -303,7 +303,10 @@ extern "C" cudaError_t gcut__graph_certify_launch(const gcut__dgraph *g, cudaStr
     if (err != cudaSuccess)
         return err;
     int blocks = sms * (per_sm < 4 ? per_sm : 4);
-    const int want = (g->n + THREADS - 1) / THREADS;
+    /* a thread a node, or a warp a node where the relabel works in teams
+     * (dense graphs): one block for 8 nodes there, not for 256 */
+    const int64_t lanes = (int64_t)g->n * (g->bfs_team ? 32 : 1);
+    const int want = (int)((lanes + THREADS - 1) / THREADS);
     blocks = blocks < want ? blocks : want;
     blocks = blocks > 0 ? blocks : 1;
     gcut__dgraph copy = *g;
