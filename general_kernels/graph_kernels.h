@@ -76,6 +76,8 @@ typedef struct gcut__dgraph {
     int split;               /* the split push by degree (else a warp per node) */
     int dense;               /* split push: most nodes are not light (the dense instance) */
     int chase;               /* split push: light nodes a thread follows its excess to a step */
+    int warp_chase;          /* warp push: nodes a warp follows its excess to a step (0: none;
+                              * warm re-solves, graph_push_warp.cu) */
     int bfs_team;            /* global relabel: entries four a lane at a time, and whole
                               * warps per node of a small frontier */
     int bfs_stop;            /* global relabel: stop once every active node has its

@@ -84,20 +84,45 @@ static __device__ __forceinline__ long long push_along(const gcut__dgraph &g, in
     return d > 0 ? d : 0;
 }
 
+/* Put u on the next step's worklist unless a push of this step has. */
+static __device__ __forceinline__ void activate(const gcut__dgraph &g, int32_t u, int32_t iter,
+                                                int32_t *out, unsigned long long *out_size)
+{
+    if (atomicMax(&g.stamp[u], iter) != iter)
+        out[atomicAdd(out_size, 1ull)] = u;
+}
+
+/* Take v for push step iter: false when another warp has it. Only the
+ * chase needs this (a worklist holds a node once a step); it keeps one
+ * owner per node and step, so the concurrency argument above holds. */
+static __device__ __forceinline__ bool take(const gcut__dgraph &g, int32_t v, int32_t iter)
+{
+    return atomicMax(&g.claim[v], iter + 1) < iter + 1;
+}
+
 /* Up to `steps` push iterations (graph_kernels.h), a warp per active
  * node (W lanes; fewer than 32 measured no faster, even on sparse graphs);
  * the step number is the de-duplication stamp. Shuffles need every lane
  * of the warp, so groups that are done keep looping without work until all
- * of the warp is. */
+ * of the warp is.
+ *
+ * With g.warp_chase (a warm re-solve, whose few active nodes carry their
+ * excess hundreds of arcs: bench/results), a warp that has discharged v
+ * goes on to the node v's last push went to, up to warp_chase nodes a
+ * step, unless another warp has taken that node in this step (claim), so
+ * that excess runs down several arcs of fresh heights a step instead of
+ * one. */
 static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, int steps,
                                                               int32_t hmax, int phase2, int rounds)
 {
     constexpr int W = 32, G = 32 / W;
+    static_assert(G == 1, "the chase follows one node a warp");
     __shared__ unsigned long long size_slot;
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31, glane = lane % W, group = lane / W;
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long warp = tid / 32, nwarps = (gridDim.x * blockDim.x) / 32;
+    const int chase = g.warp_chase;
     unsigned long long seq = __ldcg(&g.counters[GCUT_GCNT_SEQ]);
     unsigned long long lifts = 0;
     int step = 0;
@@ -112,53 +137,81 @@ static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, in
         unsigned long long *out_size = &g.counters[(seq + 1) % 3];
         for (unsigned long long base = warp * G; base < size; base += nwarps * G) {
             const unsigned long long i = base + group;
-            const int32_t v = i < size ? __ldcg(&in[i]) : -1;
-            long long ex = 0;
-            int32_t h = hmax;
-            if (v >= 0 && glane == 0) {
-                ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
-                h = __ldcg(&g.height[v]);
+            int32_t v = i < size ? __ldcg(&in[i]) : -1;
+            if (chase) {
+                /* a chase may have taken v in this step already */
+                int mine = 0;
+                if (v >= 0 && glane == 0)
+                    mine = take(g, v, iter);
+                if (!__shfl_sync(FULL_MASK, mine, 0))
+                    v = -1;
             }
-            ex = __shfl_sync(FULL_MASK, ex, 0, W);
-            h = __shfl_sync(FULL_MASK, h, 0, W);
-            bool go = v >= 0 && ex > 0 && h < hmax;
-            for (int r = 0; r < rounds && __any_sync(FULL_MASK, go); r++) {
-                const unsigned long long best = lowest_neighbour<W>(g, go ? v : -1, phase2, glane);
-                if (go && best == NO_ARC) {
-                    /* nothing residual leaves v: it cannot reach the target */
-                    h = hmax;
-                    if (glane == 0)
-                        g.height[v] = h;
-                    go = false;
-                }
-                if (go) {
-                    const int32_t low = (int32_t)(best >> 32);
-                    if (h <= low) {
-                        /* lift just above the lowest neighbour, then push to it */
-                        h = low + 1;
-                        if (glane == 0) {
-                            g.height[v] = h;
-                            lifts++;
-                        }
-                        go = h < hmax;
-                    }
-                }
-                if (go && glane == 0) {
-                    int32_t to = 0;
-                    const long long d = push_along(g, v, (uint32_t)best, ex, &to);
-                    if (d > 0) {
-                        ex -= d;
-                        if (to != g.source && to != g.sink &&
-                            atomicMax(&g.stamp[to], iter) != iter)
-                            out[atomicAdd(out_size, 1ull)] = to;
-                    }
+            for (int hop = 0; v >= 0; hop++) {
+                const bool chasing = hop < chase;
+                int32_t follow = -1; /* with chasing: the head of v's last push */
+                long long ex = 0;
+                int32_t h = hmax;
+                if (glane == 0) {
+                    ex = (long long)__ldcg((const unsigned long long *)&g.excess[v]);
+                    h = __ldcg(&g.height[v]);
                 }
                 ex = __shfl_sync(FULL_MASK, ex, 0, W);
-                go = go && ex > 0;
+                h = __shfl_sync(FULL_MASK, h, 0, W);
+                bool go = ex > 0 && h < hmax;
+                for (int r = 0; r < rounds && __any_sync(FULL_MASK, go); r++) {
+                    const unsigned long long best =
+                        lowest_neighbour<W>(g, go ? v : -1, phase2, glane);
+                    if (go && best == NO_ARC) {
+                        /* nothing residual leaves v: it cannot reach the target */
+                        h = hmax;
+                        if (glane == 0)
+                            g.height[v] = h;
+                        go = false;
+                    }
+                    if (go) {
+                        const int32_t low = (int32_t)(best >> 32);
+                        if (h <= low) {
+                            /* lift just above the lowest neighbour, then push to it */
+                            h = low + 1;
+                            if (glane == 0) {
+                                g.height[v] = h;
+                                lifts++;
+                            }
+                            go = h < hmax;
+                        }
+                    }
+                    if (go && glane == 0) {
+                        int32_t to = 0;
+                        const long long d = push_along(g, v, (uint32_t)best, ex, &to);
+                        if (d > 0) {
+                            ex -= d;
+                            if (to != g.source && to != g.sink) {
+                                if (!chasing) {
+                                    activate(g, to, iter, out, out_size);
+                                } else if (to != follow) {
+                                    if (follow >= 0)
+                                        activate(g, follow, iter, out, out_size);
+                                    follow = to;
+                                }
+                            }
+                        }
+                    }
+                    ex = __shfl_sync(FULL_MASK, ex, 0, W);
+                    go = go && ex > 0;
+                }
+                int32_t next = -1;
+                if (glane == 0) {
+                    if (ex > 0 && h < hmax)
+                        activate(g, v, iter, out, out_size);
+                    if (follow >= 0) {
+                        if (take(g, follow, iter))
+                            next = follow;
+                        else
+                            activate(g, follow, iter, out, out_size);
+                    }
+                }
+                v = __shfl_sync(FULL_MASK, next, 0);
             }
-            if (v >= 0 && glane == 0 && ex > 0 && h < hmax &&
-                atomicMax(&g.stamp[v], iter) != iter)
-                out[atomicAdd(out_size, 1ull)] = v;
         }
         grid.sync();
     }

@@ -377,3 +377,163 @@ void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, check_one, "color", count, seed);
 }
+
+/* The warm re-solve's chase depth (GCUT_GPU_WARM_CHASE, read when a
+ * context first uses the GPU for a graph) of instance `index`: none (the
+ * push of a solve from zero), one node, the default's neighbours, and far
+ * deeper than the default, so that each path of the warp push and of the
+ * split push's light chase runs. */
+static const char *const warm_chase_depths[4] = {"0", "1", "3", "64"};
+
+/* Instance `index`: genrmf and vision (arcs in pairs: the warp push) and
+ * RLG (the split push), in `ctx`; *cmax the largest capacity a batch draws. */
+static gcut_status chase_graph(gcut_context *ctx, uint64_t seed, int index, gcut_graph **out,
+                               int32_t *cmax, char *name, size_t name_size)
+{
+    gcut__rng rng;
+    gcut__rng_seed(&rng, seed, 0xc4a5e000u + (uint64_t)index);
+    const uint64_t gseed = gcut__rng_next(&rng);
+    switch ((index / 4) % 3) {
+    case 0: {
+        int32_t a = (int32_t)gcut__rng_range(&rng, 3, 10),
+                b = (int32_t)gcut__rng_range(&rng, 8, 64);
+        snprintf(name, name_size, "genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
+        *cmax = 1000 * a * a;
+        return gcut__gen_genrmf(ctx, a, b, 1, 1000, gseed, out);
+    }
+    case 1: {
+        int32_t rows = (int32_t)gcut__rng_range(&rng, 8, 160),
+                cols = (int32_t)gcut__rng_range(&rng, 8, 96);
+        snprintf(name, name_size, "rlg %dx%d seed=%llu", rows, cols, (unsigned long long)gseed);
+        *cmax = 30000;
+        return gcut__gen_rlg(ctx, rows, cols, 10000, gseed, out);
+    }
+    default: {
+        int32_t w = (int32_t)gcut__rng_range(&rng, 16, 120),
+                h = (int32_t)gcut__rng_range(&rng, 16, 120);
+        snprintf(name, name_size, "vision %dx%d conn=4 seed=%llu", w, h, (unsigned long long)gseed);
+        *cmax = 1000;
+        return gcut__gen_vision(ctx, w, h, 4, 0.5, gseed, out);
+    }
+    }
+}
+
+/* Warm re-solves of one instance with its chase depth: batches of 0.1 to
+ * 3 % of the arcs (raised, lowered, mixed, in turn), each re-solved by the
+ * worklist solver from its device state; the same batches on a twin in a
+ * CPU context, solved by prf from zero. Each value and cut side must
+ * equal the twin's, and the last re-solve's proof must verify. */
+static void check_one_warm_chase(check_report *r, gcut_context *cpu, gcut_context *gpu_plain,
+                                 const char *algo, uint64_t seed, int index)
+{
+    (void)gpu_plain;
+    const char *depth = warm_chase_depths[index % 4];
+    const char *before = getenv("GCUT_GPU_WARM_CHASE");
+    char *saved = before ? strdup(before) : NULL;
+    setenv("GCUT_GPU_WARM_CHASE", depth, 1);
+    gcut_context *gpu = check_context(GCUT_DEVICE_AUTO);
+    gcut_graph *g = NULL, *twin = NULL;
+    int32_t cmax = 1, *tail = NULL, *head = NULL, *cap = NULL;
+    uint8_t *side = NULL, *twin_side = NULL;
+    char name[160], what[280];
+    gcut_status st = gpu ? chase_graph(gpu, seed, index, &g, &cmax, name, sizeof name)
+                         : GCUT_E_NODEVICE;
+    if (!st)
+        st = chase_graph(cpu, seed, index, &twin, &cmax, name, sizeof name);
+    if (st) {
+        check_fail(r, "%s chase %s: instance %d: %s", algo, depth, index,
+                   gpu ? gcut_last_error(gpu) : "no GPU context");
+        goto done;
+    }
+    const int32_t n = gcut_graph_nodes(g), m = gcut_graph_arcs(g);
+    const int64_t room = m / 30 + 2;
+    tail = malloc((size_t)room * sizeof *tail);
+    head = malloc((size_t)room * sizeof *head);
+    cap = malloc((size_t)room * sizeof *cap);
+    side = malloc((size_t)n);
+    twin_side = malloc((size_t)n);
+    gcut_solve_info info, tinfo;
+    if (!tail || !head || !cap || !side || !twin_side) {
+        check_fail(r, "%s: out of memory", name);
+        goto done;
+    }
+    if (gcut_graph_solve(g, algo, 0, &info) != GCUT_OK) {
+        check_fail(r, "%s: first solve: %s", name, gcut_last_error(gpu));
+        goto done;
+    }
+    gcut__rng rng;
+    gcut__rng_seed(&rng, seed, 0xc4a5f000u + (uint64_t)index);
+    const int batches = (int)gcut__rng_range(&rng, 3, 7);
+    for (int b = 0; b < batches && m > 0; b++) {
+        static const int per_mille[3] = {1, 10, 30};
+        const int kind = b % 3; /* raise, lower, mixed */
+        int64_t k = 1 + (int64_t)m * per_mille[gcut__rng_range(&rng, 0, 2)] / 1000;
+        k = k > room ? room : k;
+        for (int64_t i = 0; i < k; i++) {
+            int32_t old = 0;
+            gcut_graph_arc(g, (int32_t)gcut__rng_range(&rng, 0, (int64_t)m - 1), &tail[i],
+                           &head[i], &old);
+            const int up = kind == 0 || (kind == 2 && gcut__rng_range(&rng, 0, 1));
+            const int64_t c = up ? old + 1 + (int64_t)gcut__rng_range(&rng, 0, cmax)
+                                 : (int64_t)gcut__rng_range(&rng, 0, old);
+            cap[i] = c > INT32_MAX ? INT32_MAX : (int32_t)c;
+        }
+        snprintf(what, sizeof what, "%s chase %s: %s, batch %d (%s, %lld updates)", algo, depth,
+                 name, b, kind == 0 ? "raise" : kind == 1 ? "lower" : "mixed", (long long)k);
+        if (gcut_graph_update(g, k, tail, head, cap, 0) != GCUT_OK ||
+            gcut_graph_update(twin, k, tail, head, cap, 0) != GCUT_OK) {
+            check_fail(r, "%s: update: %s / %s", what, gcut_last_error(gpu),
+                       gcut_last_error(cpu));
+            goto done;
+        }
+        if (gcut_graph_solve(g, algo, 0, &info) != GCUT_OK ||
+            gcut_graph_solve(twin, "prf", GCUT_GRAPH_SOLVE_SCRATCH, &tinfo) != GCUT_OK) {
+            check_fail(r, "%s: solve: %s / %s", what, gcut_last_error(gpu),
+                       gcut_last_error(cpu));
+            goto done;
+        }
+        if (!info.device || strcmp(info.device, "cpu") == 0) {
+            check_fail(r, "%s: the re-solve ran on '%s'", what,
+                       info.device ? info.device : "(null)");
+            goto done;
+        }
+        if (info.flow != tinfo.flow) {
+            check_fail(r, "%s: warm flow %lld, prf from zero %lld", what, (long long)info.flow,
+                       (long long)tinfo.flow);
+            goto done;
+        }
+        if (gcut_graph_cut_side(g, side) != GCUT_OK ||
+            gcut_graph_cut_side(twin, twin_side) != GCUT_OK ||
+            memcmp(side, twin_side, (size_t)n) != 0) {
+            check_fail(r, "%s: the cut side differs from prf's", what);
+            goto done;
+        }
+        int64_t cut = -1;
+        if (b == batches - 1 && (gcut_graph_verify(g, &cut) != GCUT_OK || cut != info.flow)) {
+            check_fail(r, "%s: verify: %s (cut %lld)", what, gcut_last_error(gpu),
+                       (long long)cut);
+            goto done;
+        }
+    }
+    r->passed++;
+done:
+    free(tail);
+    free(head);
+    free(cap);
+    free(side);
+    free(twin_side);
+    gcut_graph_destroy(g);
+    gcut_graph_destroy(twin);
+    gcut_context_destroy(gpu);
+    if (saved) {
+        setenv("GCUT_GPU_WARM_CHASE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("GCUT_GPU_WARM_CHASE");
+    }
+}
+
+void check_graph_gpu_warm_chase_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+    check_gpu_run(r, check_one_warm_chase, "worklist", count, seed);
+}

@@ -26,6 +26,11 @@ void check_graph_gpu_worklist_vs_cpu(check_report *r, int count, uint64_t seed);
  * against prf (value, verify, side), and the push it picked (the split
  * push by degree, or a warp per node where arcs come in pairs). */
 void check_graph_gpu_worklist_shapes_vs_cpu(check_report *r, int count, uint64_t seed);
+/* Warm re-solves with the chase depth forced (GCUT_GPU_WARM_CHASE 0, 1,
+ * 3, 64 in turn) on genrmf, vision (the warp push) and RLG (the split
+ * push): batches raised, lowered and mixed, each re-solve's value and cut
+ * side against prf from zero on a twin, the last one's proof verified. */
+void check_graph_gpu_warm_chase_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_graph_gpu_async_vs_cpu(check_report *r, int count, uint64_t seed);
 void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed);
 

@@ -108,6 +108,7 @@ static const check_entry checks[] = {
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
     {"graph.gpu_update_sequences", 150, 50, check_graph_update_gpu},
     {"graph.gpu_update_small_batches", 12, 6, check_graph_update_gpu_small},
+    {"graph.gpu_update_warm_chase", 24, 12, check_graph_gpu_warm_chase_vs_cpu},
     {"flow.gpu_synthetic", 24, 4, check_flow_gpu_synthetic},
     {"flow.gpu_assignment", 400, 40, check_flow_gpu_assignment},
     {"flow.gpu_rubberwhale", 1, 1, check_flow_gpu_rubberwhale},
