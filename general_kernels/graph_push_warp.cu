@@ -106,12 +106,11 @@ static __device__ __forceinline__ bool take(const gcut__dgraph &g, int32_t v, in
  * of the warp, so groups that are done keep looping without work until all
  * of the warp is.
  *
- * With g.warp_chase (a warm re-solve, whose few active nodes carry their
- * excess hundreds of arcs: bench/results), a warp that has discharged v
- * goes on to the node v's last push went to, up to warp_chase nodes a
- * step, unless another warp has taken that node in this step (claim), so
- * that excess runs down several arcs of fresh heights a step instead of
- * one. */
+ * With g.warp_chase (warm re-solves, a benchmark knob: src/gpu/graph_gpu.cu
+ * says why it is off), a warp that has discharged v goes on to the node
+ * v's last push went to, up to warp_chase nodes a step, unless another
+ * warp has taken that node in this step (claim), so that excess runs down
+ * several arcs a step instead of one. */
 static __global__ __launch_bounds__(THREADS) void push_kernel(gcut__dgraph g, int steps,
                                                               int32_t hmax, int phase2, int rounds)
 {

@@ -89,9 +89,12 @@ extern "C" void gcut__gpu_release_graph(gcut_context *ctx)
 
 /* Nodes a warm re-solve's push follows its excess to a step
  * (graph_push_warp.cu, and the split push's light chase where deeper than
- * its own): WARM_CHASE, or GCUT_GPU_WARM_CHASE for benchmarks (0 gives
- * the push of a solve from zero). */
-#define WARM_CHASE 4
+ * its own): none by default, GCUT_GPU_WARM_CHASE for benchmarks. Measured
+ * on the H100 (bench/results/dynamic_maxflow_h100.md): 4 halves genrmf's
+ * push steps but a step then takes 2-3x as long (the longest chase sets
+ * it), 0.97x main's device time at 0.1 % (genrmf 0.92x, RLG 1.18x), up to
+ * 1.6x slower at 0.01 and 1 %; 16 is 1.4x slower. */
+#define WARM_CHASE 0
 
 static int warm_chase_hops(void)
 {

@@ -424,10 +424,8 @@ gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs,
     gcut__dgraph *d = &gs->dg;
     const int light_chase = d->chase;
     trace_reset(&gs->trace);
-    /* The warm run's chase: its few active nodes carry their excess
-     * hundreds of arcs (bench/results), so a push follows it further a
-     * step than a solve from zero, whose wide worklists it would hold
-     * back. */
+    /* The warm run's chase (gs->warm_chase, graph_gpu.cu: off unless a
+     * benchmark asks for it), deeper than a solve from zero's only here. */
     d->warp_chase = d->split ? 0 : gs->warm_chase;
     if (d->split && !d->dense && gs->warm_chase > d->chase)
         d->chase = gs->warm_chase;

@@ -380,9 +380,8 @@ void check_graph_gpu_color_vs_cpu(check_report *r, int count, uint64_t seed)
 
 /* The warm re-solve's chase depth (GCUT_GPU_WARM_CHASE, read when a
  * context first uses the GPU for a graph) of instance `index`: none (the
- * push of a solve from zero), one node, the default's neighbours, and far
- * deeper than the default, so that each path of the warp push and of the
- * split push's light chase runs. */
+ * default), one node, three, and far deeper, so that each path of the warp
+ * push's chase and of the split push's deeper light chase runs. */
 static const char *const warm_chase_depths[4] = {"0", "1", "3", "64"};
 
 /* Instance `index`: genrmf and vision (arcs in pairs: the warp push) and
