@@ -34,6 +34,10 @@
  * The warm solver (default bk) is timed against itself from zero and, when
  * it is not prf, against prf from zero (the CPU default); --skip-same
  * leaves out the former (BK from zero takes seconds on the large graphs).
+ * --why: the library's debug line after each GPU worklist run on stderr
+ * (its global relabels by cause with their worklists and depths, relabel,
+ * proof and push times, worklist sizes: src/gpu/graph_gpu_run.cu),
+ * prefixed by the row and batch it belongs to.
  * Exit status 1 if a warm and a fresh flow differ or a proof fails. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +89,15 @@ static uint64_t mix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* --why: the row and batch of the library's debug lines (why_log). */
+static char why_row[160] = "set-up";
+static void why_log(void *user, int level, const char *message)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "%s | %s\n", why_row, message);
+}
+
 enum { RAISE, LOWER, MIXED };
 static const char *const kind_names[] = {"raise", "lower", "mixed"};
 
@@ -95,9 +108,12 @@ int main(int argc, char **argv)
     unsigned warm_flags = 0;
     const char *only = NULL, *only_kind = NULL, *algo = "bk";
     uint64_t seed = 1;
+    int why = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             use_quick = 1;
+        else if (!strcmp(argv[i], "--why"))
+            why = 1;
         else if (!strcmp(argv[i], "--batches") && i + 1 < argc)
             batches = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-share") && i + 1 < argc) {
@@ -163,6 +179,10 @@ int main(int argc, char **argv)
     gcut_options_init(&opt);
     opt.device = on_gpu ? GCUT_DEVICE_AUTO : GCUT_DEVICE_CPU;
     opt.verbosity = 0;
+    if (why) {
+        opt.verbosity = 3;
+        opt.log = why_log;
+    }
     if (gcut_context_create(&opt, &ctx) != GCUT_OK ||
         gcut_context_create(&opt, &twin_ctx) != GCUT_OK) {
         fprintf(stderr, "dynamic-maxflow-bench: no context\n");
@@ -219,6 +239,8 @@ int main(int argc, char **argv)
                 int32_t *tail = malloc((size_t)per * sizeof *tail);
                 int32_t *head = malloc((size_t)per * sizeof *head);
                 int32_t *cap = malloc((size_t)per * sizeof *cap);
+                snprintf(why_row, sizeof why_row, "%s | %.2f%% | %s | set-up", in->name,
+                         100 * shares[sh], kind_names[kind]);
                 gcut_solve_info info;
                 /* The first solve from zero by prf (BK from zero takes
                  * minutes on the large graphs; the GPU solver is its own
@@ -242,6 +264,8 @@ int main(int argc, char **argv)
                                        : (int64_t)(mix(&rs) % (uint64_t)(old + 1));
                         cap[i] = c > INT32_MAX ? INT32_MAX : (int32_t)c;
                     }
+                    snprintf(why_row, sizeof why_row, "%s | %.2f%% | %s | batch %d", in->name,
+                             100 * shares[sh], kind_names[kind], b);
                     double t0 = bench_now_ms();
                     gcut_status st = gcut_graph_update(g, per, tail, head, cap, 0);
                     double t1 = bench_now_ms();

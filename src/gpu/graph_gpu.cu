@@ -77,6 +77,9 @@ extern "C" void gcut__gpu_release_graph(gcut_context *ctx)
     for (int k = 0; k < 2; k++)
         if (gs->staged[k])
             cudaEventDestroy(gs->staged[k]);
+    for (int k = 0; k < 2 * GCUT__TRACE_PENDING; k++)
+        if (gs->trace.ev[k])
+            cudaEventDestroy(gs->trace.ev[k]);
     free(gs->h_height);
     free(gs->h_queue);
     cudaGetLastError();
@@ -118,6 +121,9 @@ gcut_status gcut__gpu_graph_state(gcut_context *ctx, gcut__gpu **gpu, gpu_graph 
     GPU_CHECK(ctx, cudaEventCreateWithFlags(&gs->staged[1], cudaEventDisableTiming));
     GPU_CHECK(ctx, cudaMallocHost((void **)&gs->h_counters,
                                   GCUT_GCNT_SLOTS * sizeof(unsigned long long)));
+    for (int k = 0; k < 2 * GCUT__TRACE_PENDING; k++)
+        GPU_CHECK(ctx, cudaEventCreate(&gs->trace.ev[k]));
+    gs->trace.ev_ready = 1;
     *out = gs;
     return GCUT_OK;
 fail:
@@ -361,6 +367,8 @@ extern "C" gcut_status gcut__gpu_graph_run(gcut_graph *g, int variant, unsigned 
         /* phase 2 leaves distances to the source and its flow returned */
         gs->phase1_heights = !(flags & GCUT_GRAPH_SOLVE_FLOW);
     }
+    if (variant == GCUT__GPU_WORKLIST)
+        gcut__gpu_graph_trace_log(ctx, gs, "from zero");
     if (iterations)
         *iterations = gs->stats.push_launches;
     return GCUT_OK;
@@ -520,6 +528,7 @@ extern "C" gcut_status gcut__gpu_graph_resolve(gcut_graph *g, unsigned flags, in
         gs->solved = g;
         gs->phase1_heights = 1; /* the warm run is a phase 1 */
         g->info.device = s->name;
+        gcut__gpu_graph_trace_log(ctx, gs, "warm");
         if (iterations)
             *iterations = gs->stats.push_launches;
         return GCUT_OK;

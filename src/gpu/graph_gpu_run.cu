@@ -8,6 +8,7 @@
  * excess is back at the source (phase 2). Phase 1 then holds a maximum
  * preflow: its value is the sink's excess, and the nodes of height hmax
  * (cut off from the sink) are the source side of a minimum cut. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,12 +68,103 @@ fail:
     return st;
 }
 
+/* ---- the run's record (graph_gpu_state.h, gcut__gpu_graph_trace) ---- */
+
+/* Append a relabel's cause and worklist (`cause` >= 0) or its depth. */
+static void trace_note(struct gcut__gpu_graph_trace *t, int cause, long long value)
+{
+    static const char letter[GCUT__RL_CAUSES] = {'S', 'D', 'L', 'Y', 'A'};
+    const size_t room = sizeof t->line - t->len;
+    if (room < 32) {
+        if (room > 4 && (t->len < 3 || strcmp(t->line + t->len - 3, "...") != 0))
+            t->len += (size_t)snprintf(t->line + t->len, room, "...");
+        return;
+    }
+    int k;
+    if (cause >= 0)
+        k = snprintf(t->line + t->len, room, "%c%lld", letter[cause], value);
+    else if (value >= 0)
+        k = snprintf(t->line + t->len, room, "/%lld ", value);
+    else
+        k = snprintf(t->line + t->len, room, "/? ");
+    if (k > 0 && (size_t)k < room)
+        t->len += (size_t)k;
+}
+
+static void trace_reset(struct gcut__gpu_graph_trace *t)
+{
+    memset(t->by_cause, 0, sizeof t->by_cause);
+    t->relabel_ms = t->certify_ms = 0;
+    t->active_max = t->active_sum = t->reads = 0;
+    t->pending = 0;
+    t->depth_due = 0;
+    t->len = 0;
+    t->line[0] = 0;
+}
+
+/* Events around a launch of `kind` (0 relabel, 1 proof); a launch beyond
+ * the pending room goes untimed (the counts stay whole). */
+static gcut_status trace_open(gcut_context *ctx, gcut__gpu *s, struct gcut__gpu_graph_trace *t,
+                              int *slot)
+{
+    gcut_status st = GCUT_OK;
+    *slot = -1;
+    if (!t->ev_ready || t->pending >= GCUT__TRACE_PENDING)
+        return GCUT_OK;
+    GPU_CHECK(ctx, cudaEventRecord(t->ev[2 * t->pending], s->stream));
+    *slot = t->pending;
+fail:
+    return st;
+}
+
+static gcut_status trace_close(gcut_context *ctx, gcut__gpu *s, struct gcut__gpu_graph_trace *t,
+                               int slot, int kind)
+{
+    gcut_status st = GCUT_OK;
+    if (slot < 0)
+        return GCUT_OK;
+    GPU_CHECK(ctx, cudaEventRecord(t->ev[2 * slot + 1], s->stream));
+    t->pending_kind[slot] = kind;
+    t->pending = slot + 1;
+fail:
+    return st;
+}
+
+/* After a read of the counters (the stream has reached it): the pending
+ * launches' times, the worklist's size, the last relabel's depth. */
+static gcut_status trace_read(gcut_context *ctx, struct gcut__gpu_graph_trace *t,
+                              unsigned long long active, unsigned long long depth)
+{
+    gcut_status st = GCUT_OK;
+    for (int k = 0; k < t->pending; k++) {
+        float ms = 0;
+        GPU_CHECK(ctx, cudaEventElapsedTime(&ms, t->ev[2 * k], t->ev[2 * k + 1]));
+        if (t->pending_kind[k])
+            t->certify_ms += ms;
+        else
+            t->relabel_ms += ms;
+    }
+    t->pending = 0;
+    t->active_sum += active;
+    t->last_active = active;
+    t->active_max = active > t->active_max ? active : t->active_max;
+    t->reads++;
+    if (t->depth_due)
+        trace_note(t, -1, (long long)depth);
+    t->depth_due = 0;
+fail:
+    return st;
+}
+
 /* The exact global relabel on the GPU (one cooperative launch): BFS from
  * the target to convergence, then the active nodes as the current
  * worklist. Nothing is read back here. */
-static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int phase2)
+static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int phase2,
+                                  int cause)
 {
     gcut_status st = GCUT_OK;
+    struct gcut__gpu_graph_trace *t = &gs->trace;
+    int slot = -1;
     const gcut__dgraph *d = &gs->dg;
     const int32_t hmax = phase2 ? GCUT_GRAPH_HEIGHT_INF : d->n;
     const int32_t target = phase2 ? d->source : d->sink;
@@ -81,9 +173,19 @@ static gcut_status global_relabel(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs
     const int32_t bfs_id = (int32_t)(-1 - gs->stats.relabels);
     /* (A warm re-solve, d->deficits, starts from the state it found.) */
     const int fresh = bfs_id == -1 && !phase2 && !d->deficits;
+    if ((st = trace_open(ctx, s, t, &slot)))
+        return st;
     GPU_CHECK(ctx, gcut__graph_relabel_launch(d, target, excluded, hmax, bfs_id, phase2, fresh,
                                               s->stream));
+    if ((st = trace_close(ctx, s, t, slot, 0)))
+        return st;
     gs->stats.relabels++;
+    t->by_cause[cause]++;
+    if (t->depth_due)
+        trace_note(t, -1, -1);
+    /* the worklist as last read (none before the run's first read) */
+    trace_note(t, cause, t->reads ? (long long)t->last_active : -1);
+    t->depth_due = 1;
 fail:
     return st;
 }
@@ -105,6 +207,7 @@ static gcut_status read_active(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs,
         const unsigned long long now = c[GCUT_GCNT_SEQ] % 3;
         *active = c[GCUT_GCNT_SIZE0 + now] + c[GCUT_GCNT_MSIZE0 + now] + c[GCUT_GCNT_HSIZE0 + now];
         gs->stats.push_launches = (long long)c[GCUT_GCNT_STEPS];
+        st = trace_read(ctx, &gs->trace, *active, c[GCUT_GCNT_DEPTH]);
     }
 fail:
     return st;
@@ -150,8 +253,13 @@ static gcut_status certify(gcut_context *ctx, gcut__gpu *s, gpu_graph *gs, int *
 {
     gcut_status st = GCUT_OK;
     unsigned long long active = 0;
+    int slot = -1;
     *proved = 0;
+    if ((st = trace_open(ctx, s, &gs->trace, &slot)))
+        return st;
     GPU_CHECK(ctx, gcut__graph_certify_launch(&gs->dg, s->stream));
+    if ((st = trace_close(ctx, s, &gs->trace, slot, 1)))
+        return st;
     gs->stats.certify++;
     if ((st = read_active(ctx, s, gs, &active)))
         return st;
@@ -204,7 +312,7 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
     int due = freq;
     unsigned long long active = 0, lifts_at_gr = 0;
     long long steps_at_gr = gs->stats.push_launches;
-    if ((st = global_relabel(ctx, s, gs, phase2)))
+    if ((st = global_relabel(ctx, s, gs, phase2, GCUT__RL_START)))
         return st;
     for (;;) {
         if (d->split)
@@ -219,7 +327,7 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
         /* (not in a warm re-solve: an empty worklist there goes to the
          * proof first, not to a BFS of the whole graph) */
         const int ahead = !prove && gs->stats.push_launches - steps_at_gr + batch >= due;
-        if (ahead && (st = global_relabel(ctx, s, gs, phase2)))
+        if (ahead && (st = global_relabel(ctx, s, gs, phase2, GCUT__RL_AHEAD)))
             return st;
         if ((st = read_active(ctx, s, gs, &active)))
             return st;
@@ -241,14 +349,16 @@ static gcut_status worklist_phase(gcut_graph *g, gcut__gpu *s, gpu_graph *gs, in
                 return st;
             if (proved)
                 break;
-            if ((st = global_relabel(ctx, s, gs, phase2)) ||
+            if ((st = global_relabel(ctx, s, gs, phase2, GCUT__RL_DRY)) ||
                 (st = read_active(ctx, s, gs, &active)))
                 return st;
             if (active == 0)
                 break;
         } else if (gs->stats.push_launches - steps_at_gr >= due ||
                    lifts - lifts_at_gr >= lifts_due) {
-            if ((st = global_relabel(ctx, s, gs, phase2)))
+            const int cause = gs->stats.push_launches - steps_at_gr >= due ? GCUT__RL_DUE
+                                                                          : GCUT__RL_LIFTS;
+            if ((st = global_relabel(ctx, s, gs, phase2, cause)))
                 return st;
         } else {
             continue;
@@ -296,6 +406,7 @@ fail:
 
 gcut_status gcut__gpu_graph_run_worklist(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
 {
+    trace_reset(&gs->trace);
     gcut_status st = start(g->ctx, s, gs);
     if (!st)
         st = worklist_phase(g, s, gs, 0);
@@ -309,6 +420,7 @@ gcut_status gcut__gpu_graph_run_warm(gcut_graph *g, gcut__gpu *s, gpu_graph *gs,
     gcut_context *ctx = g->ctx;
     gcut_status st = GCUT_OK;
     gcut__dgraph *d = &gs->dg;
+    trace_reset(&gs->trace);
     /* Stamps, claims and counters start again (a solve's step numbers and
      * BFS ids count from the start); flow and excess stay. */
     GPU_CHECK(ctx, cudaEventRecord(s->start, s->stream));
@@ -343,6 +455,25 @@ fail:
     d->deficits = 0;
     d->warm_stop = d->keep_heights = 0;
     return st;
+}
+
+void gcut__gpu_graph_trace_log(gcut_context *ctx, const gpu_graph *gs, const char *what)
+{
+    const struct gcut__gpu_graph_trace *t = &gs->trace;
+    if (!ctx->options.log || ctx->options.verbosity < 3)
+        return;
+    const double rest = gs->stats.run_ms + gs->stats.phase2_ms - t->relabel_ms - t->certify_ms;
+    gcut__log(ctx, 3,
+              "gpu worklist %s: %.3f ms on the device: %lld push steps; %lld relabels %.3f ms, "
+              "%lld levels (start %lld, due %lld, lifts %lld, dry %lld, ahead %lld); %lld proofs "
+              "%.3f ms, %lld held; the rest (pushes) %.3f ms; worklist at the reads: max %llu, "
+              "mean %.0f; relabels (cause worklist/depth): %s",
+              what, gs->stats.run_ms + gs->stats.phase2_ms, gs->stats.push_launches,
+              gs->stats.relabels, t->relabel_ms, gs->stats.levels, t->by_cause[GCUT__RL_START],
+              t->by_cause[GCUT__RL_DUE], t->by_cause[GCUT__RL_LIFTS], t->by_cause[GCUT__RL_DRY],
+              t->by_cause[GCUT__RL_AHEAD], gs->stats.certify, t->certify_ms, gs->stats.proved,
+              rest, t->active_max, t->reads ? (double)t->active_sum / (double)t->reads : 0.0,
+              t->len ? t->line : "none");
 }
 
 gcut_status gcut__gpu_graph_run_phase2(gcut_graph *g, gcut__gpu *s, gpu_graph *gs)
@@ -458,7 +589,7 @@ gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, gpu_graph *gs
     const gcut__dgraph *d = &gs->dg;
     long long cycles = 0;
     unsigned long long active = 0;
-    if ((st = start(ctx, s, gs)) || (st = global_relabel(ctx, s, gs, 0)) ||
+    if ((st = start(ctx, s, gs)) || (st = global_relabel(ctx, s, gs, 0, GCUT__RL_START)) ||
         (st = read_active(ctx, s, gs, &active)))
         return st;
     while (active > 0) {
@@ -469,7 +600,8 @@ gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, gpu_graph *gs
             GPU_CHECK(ctx, gcut__graph_color_lift_launch(d, s->stream));
             cycles++;
         }
-        if ((st = global_relabel(ctx, s, gs, 0)) || (st = read_active(ctx, s, gs, &active)))
+        if ((st = global_relabel(ctx, s, gs, 0, GCUT__RL_DUE)) ||
+            (st = read_active(ctx, s, gs, &active)))
             return st;
         gs->stats.push_launches = cycles;
         if (gs->stats.push_launches > MAX_PUSH_LAUNCHES) {

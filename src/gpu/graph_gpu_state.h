@@ -11,6 +11,34 @@
 #include "graph/csr.h"
 #include "graph_kernels.h"
 
+/* Why a worklist run's global relabel ran (graph_gpu_run.cu): the run's
+ * first, the step count due, the lifts past their limit, the worklist
+ * empty (after a failed proof in a warm re-solve), enqueued ahead of the
+ * counters' read at the frequency. */
+enum { GCUT__RL_START, GCUT__RL_DUE, GCUT__RL_LIFTS, GCUT__RL_DRY, GCUT__RL_AHEAD,
+       GCUT__RL_CAUSES };
+
+/* Relabels and proofs whose CUDA events are not yet read (at most). */
+#define GCUT__TRACE_PENDING 4
+
+/* A worklist run's record for the debug log (gcut__log level 3): the
+ * relabels by cause, their device time and that of the proofs (CUDA
+ * events around each launch, read at the next read of the counters), the
+ * worklist sizes at the reads, and each relabel as its cause's letter
+ * with its depth and the worklist before it. */
+struct gcut__gpu_graph_trace {
+    long long by_cause[GCUT__RL_CAUSES];
+    double relabel_ms, certify_ms;
+    unsigned long long active_max, active_sum, reads, last_active;
+    cudaEvent_t ev[2 * GCUT__TRACE_PENDING];
+    int ev_ready;               /* the events are created */
+    int pending;                /* event pairs recorded, not yet read */
+    int pending_kind[GCUT__TRACE_PENDING]; /* 0 a relabel, 1 a proof */
+    int depth_due;              /* a relabel's depth is to be noted at the next read */
+    char line[768];             /* "S462:3 D455:120 ..." (cut short with "...") */
+    size_t len;
+};
+
 struct gcut__gpu_graph {
     gcut__dgraph dg;
     int64_t n_room, m_room;     /* nodes and arcs the device arrays hold */
@@ -49,6 +77,7 @@ struct gcut__gpu_graph {
      * flow value (graph_relabel.cu). The last run's result and record. */
     int host_relabel;
     gcut__gpu_graph_stats stats;
+    struct gcut__gpu_graph_trace trace;
     int64_t flow_value;
     int is_flow;
 };
@@ -66,6 +95,11 @@ gcut_status gcut__gpu_graph_run_worklist(gcut_graph *g, gcut__gpu *s, struct gcu
 gcut_status gcut__gpu_graph_run_async(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
 gcut_status gcut__gpu_graph_run_color(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
 gcut_status gcut__gpu_graph_run_phase2(gcut_graph *g, gcut__gpu *s, struct gcut__gpu_graph *gs);
+
+/* The last run's record (gcut__gpu_graph_trace) as one debug line
+ * (gcut__log level 3), `what` naming the run. */
+void gcut__gpu_graph_trace_log(gcut_context *ctx, const struct gcut__gpu_graph *gs,
+                               const char *what);
 
 /* Phase 1 again from the state the last solve of `g` left in gs->dg, after
  * the `count` updates in gs->d_updates: the worklist solver with the
