@@ -143,27 +143,11 @@ done:
     return st;
 }
 
-void gcut__prf_note(gcut_graph *g, int32_t v)
+/* Note that residual arc p grew, for prf's kept labels (only such an arc
+ * can break their validity): in their list as -1 - p, beside the nodes. */
+static void note_opened(gcut_graph *g, int32_t p)
 {
-    if (!g->prf_labels)
-        return;
-    /* Past about n / 32 entries the re-solve relabels all: the labels of a
-     * batch that touches that much move so far that repairing them cost
-     * more than a global relabel (raised batches of 1 % of the arcs on
-     * genrmf and RLG, bench/results/dynamic_maxflow_cpu_vm.md). */
-    if (g->prf_touched_count == g->prf_touched_room) {
-        int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
-        int32_t *bigger = room <= (int64_t)g->n / 32 + 256
-                              ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
-                              : NULL;
-        if (!bigger) {
-            g->prf_labels = 0;
-            return;
-        }
-        g->prf_touched = bigger;
-        g->prf_touched_room = room;
-    }
-    g->prf_touched[g->prf_touched_count++] = v;
+    gcut__prf_note(g, -1 - p);
 }
 
 /* Note node v for the next BK re-solve's tree repair (without room the
@@ -219,6 +203,8 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
         int32_t q = g->res_rev[p];
         int32_t f = g->res[q]; /* the arc's flow */
         if (f <= c) {
+            if (c - f > g->res[p])
+                note_opened(g, p);
             g->res[p] = c - f;
         } else {
             /* Cut back to the new capacity: the tail keeps what it can no
@@ -252,6 +238,7 @@ static void send_along(gcut_graph *g, const int32_t *path, int32_t len, int64_t 
         g->res[path[i]] -= (int32_t)m;
         g->res[g->res_rev[path[i]]] += (int32_t)m;
         note_dirty(g, g->res_head[path[i]]);
+        note_opened(g, g->res_rev[path[i]]);
     }
 }
 
@@ -429,6 +416,7 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
                 res[path[i]] += (int32_t)amount;
                 res[rev[path[i]]] -= (int32_t)amount;
                 note_dirty(g, head[path[i]]);
+                note_opened(g, path[i]);
             }
             g->excess[v] += amount;
             if (end != g->source)
@@ -508,6 +496,7 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
                     res[via[w]] -= (int32_t)amount;
                     res[rev[via[w]]] += (int32_t)amount;
                     note_dirty(g, w);
+                    note_opened(g, rev[via[w]]);
                 }
                 g->excess[x] += amount;
                 if (found != g->source)
@@ -535,6 +524,7 @@ static int32_t saturate_crossing(gcut_graph *g, int32_t a)
         return 0;
     g->res[p] = 0;
     g->res[g->res_rev[p]] += r;
+    note_opened(g, g->res_rev[p]);
     g->excess[v] += r;
     if (u == g->source)
         return 0;
@@ -560,6 +550,7 @@ static void unsaturate_unfilled(gcut_graph *g, int32_t a, int32_t pushed)
     int32_t p = g->res_first[u] + (a - g->out_start[u]);
     g->res[p] += (int32_t)back;
     g->res[g->res_rev[p]] -= (int32_t)back;
+    note_opened(g, p);
     g->excess[u] += back;
     g->excess[v] -= back;
 }
