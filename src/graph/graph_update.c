@@ -143,11 +143,16 @@ done:
     return st;
 }
 
-/* Note that residual arc p grew, for prf's kept labels (only such an arc
- * can break their validity): in their list as -1 - p, beside the nodes. */
-static void note_opened(gcut_graph *g, int32_t p)
+/* Add `by` to residual arc p. An arc that opens (from no residual) is
+ * noted for prf's kept labels, in their list as -1 - p beside the nodes:
+ * only such an arc can break their validity (one that only grows was
+ * valid already), and noting it once keeps the list short where repeated
+ * paths share arcs. */
+static void grow_residual(gcut_graph *g, int32_t p, int32_t by)
 {
-    gcut__prf_note(g, -1 - p);
+    if (g->res[p] <= 0 && by > 0)
+        gcut__prf_note(g, -1 - p);
+    g->res[p] += by;
 }
 
 /* Note node v for the next BK re-solve's tree repair (without room the
@@ -203,9 +208,7 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
         int32_t q = g->res_rev[p];
         int32_t f = g->res[q]; /* the arc's flow */
         if (f <= c) {
-            if (c - f > g->res[p])
-                note_opened(g, p);
-            g->res[p] = c - f;
+            grow_residual(g, p, c - f - g->res[p]);
         } else {
             /* Cut back to the new capacity: the tail keeps what it can no
              * longer send, the head misses it. */
@@ -236,9 +239,8 @@ static void send_along(gcut_graph *g, const int32_t *path, int32_t len, int64_t 
 {
     for (int32_t i = 0; i < len; i++) {
         g->res[path[i]] -= (int32_t)m;
-        g->res[g->res_rev[path[i]]] += (int32_t)m;
+        grow_residual(g, g->res_rev[path[i]], (int32_t)m);
         note_dirty(g, g->res_head[path[i]]);
-        note_opened(g, g->res_rev[path[i]]);
     }
 }
 
@@ -413,10 +415,9 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
             if (end < 0)
                 break; /* a dead end: the re-solve keeps this node as a sink */
             for (int32_t i = 0; i < len; i++) {
-                res[path[i]] += (int32_t)amount;
+                grow_residual(g, path[i], (int32_t)amount);
                 res[rev[path[i]]] -= (int32_t)amount;
                 note_dirty(g, head[path[i]]);
-                note_opened(g, path[i]);
             }
             g->excess[v] += amount;
             if (end != g->source)
@@ -494,9 +495,8 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
                     continue;
                 for (int32_t w = found; w != x; w = head[via[w]]) {
                     res[via[w]] -= (int32_t)amount;
-                    res[rev[via[w]]] += (int32_t)amount;
+                    grow_residual(g, rev[via[w]], (int32_t)amount);
                     note_dirty(g, w);
-                    note_opened(g, rev[via[w]]);
                 }
                 g->excess[x] += amount;
                 if (found != g->source)
@@ -523,8 +523,7 @@ static int32_t saturate_crossing(gcut_graph *g, int32_t a)
     if (r <= 0)
         return 0;
     g->res[p] = 0;
-    g->res[g->res_rev[p]] += r;
-    note_opened(g, g->res_rev[p]);
+    grow_residual(g, g->res_rev[p], r);
     g->excess[v] += r;
     if (u == g->source)
         return 0;
@@ -548,9 +547,8 @@ static void unsaturate_unfilled(gcut_graph *g, int32_t a, int32_t pushed)
     if (back <= 0)
         return;
     int32_t p = g->res_first[u] + (a - g->out_start[u]);
-    g->res[p] += (int32_t)back;
+    grow_residual(g, p, (int32_t)back);
     g->res[g->res_rev[p]] -= (int32_t)back;
-    note_opened(g, p);
     g->excess[u] += back;
     g->excess[v] -= back;
 }
