@@ -529,7 +529,7 @@ struct gcut__prf_keep {
 
 /* The update's notes for the kept labels (graph_update.c): e >= 0 a node
  * whose excess or residual arcs changed, e < 0 the residual arc -1 - e,
- * whose residual grew. */
+ * which opened (its residual grew from zero). */
 void gcut__prf_note(gcut_graph *g, int32_t e)
 {
     struct gcut__prf_keep *k = g->prf_keep;
@@ -672,7 +672,7 @@ static int order_push(struct gcut__prf_keep *k, int32_t *bucket, int32_t label, 
 
 /* After a batch, from the labels the last re-solve left (exact then):
  * the update changed residuals and excesses only at the nodes it noted,
- * and listed the residual arcs that grew (gcut__prf_note). A new residual
+ * and listed the residual arcs that opened (gcut__prf_note). A new residual
  * arc u -> v may break validity (d(u) <= d(v) + 1): such labels are
  * lowered, and the lowering spreads backwards along residual arcs as far
  * as it breaks validity, like a breadth-first search from those arcs

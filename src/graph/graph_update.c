@@ -247,9 +247,9 @@ static void send_along(gcut_graph *g, const int32_t *path, int32_t len, int64_t 
 /* A batch's cut-backs leave pairs of an excess (the tail) and a deficit
  * (the head). Where a short residual path joins an excess to a deficit,
  * send the flow along it now: the value is kept and the re-solve finds
- * nothing left to do there (left to it, such a pair costs genrmf more than
- * a solve from zero: the excess crosses a frame one saturated arc at a
- * time, relabelling the frame behind each). Each pair is searched from
+ * nothing left to do there (left to it, a few such pairs cost genrmf up to
+ * half a solve from zero: the excess crosses a frame one saturated arc at
+ * a time, relabelling the frame behind each). Each pair is searched from
  * both ends at once, inside its side of the last cut: forwards from the
  * excess along residual arcs, backwards from the deficit, one node at a
  * time from the smaller frontier, until they meet, or the forward search
