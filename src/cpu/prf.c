@@ -519,12 +519,48 @@ struct gcut__prf_keep {
     int32_t *deficient, n_deficient;
     uint8_t *is_target, *queued;
     int32_t *stamp, stamp_now;
+    int32_t note_mark; /* the stamp of the nodes noted since the last re-solve */
     int32_t *seen, n_seen;
     int32_t *link;
     uint8_t *raised;
     int64_t *order, order_count, order_room; /* the lowering's order (order_push) */
     int64_t relabel_scans;                   /* the arcs the last global relabel scanned */
 };
+
+/* The update's notes for the kept labels (graph_update.c): e >= 0 a node
+ * whose excess or residual arcs changed, e < 0 the residual arc -1 - e,
+ * which opened (its residual grew from zero). */
+void gcut__prf_note(gcut_graph *g, int32_t e)
+{
+    struct gcut__prf_keep *k = g->prf_keep;
+    if (!g->prf_labels || !k)
+        return;
+    /* A node once per batch (the repairs' paths overlap); arcs as they
+     * come (each is checked once, in O(1)). */
+    if (e >= 0) {
+        if (k->stamp[e] == k->note_mark)
+            return;
+        k->stamp[e] = k->note_mark;
+    }
+    /* Past about n / 16 entries (nodes and arcs together) the re-solve
+     * relabels all: the labels of a batch that touches that much move so
+     * far that repairing them cost more than a global relabel (raised
+     * batches of 1 % of the arcs on genrmf and RLG, past n / 32 nodes:
+     * bench/results/dynamic_maxflow_cpu_vm.md). */
+    if (g->prf_touched_count == g->prf_touched_room) {
+        int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
+        int32_t *bigger = room <= (int64_t)g->n / 16 + 512
+                              ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
+                              : NULL;
+        if (!bigger) {
+            g->prf_labels = 0;
+            return;
+        }
+        g->prf_touched = bigger;
+        g->prf_touched_room = room;
+    }
+    g->prf_touched[g->prf_touched_count++] = e;
+}
 
 void gcut__prf_keep_free(struct gcut__prf_keep *k)
 {
@@ -635,11 +671,12 @@ static int order_push(struct gcut__prf_keep *k, int32_t *bucket, int32_t label, 
 }
 
 /* After a batch, from the labels the last re-solve left (exact then):
- * the update changed residuals and excesses only at the nodes it noted.
- * A new residual arc u -> v may break validity (d(u) <= d(v) + 1): such
- * labels are lowered, and the lowering spreads backwards along residual
- * arcs as far as it breaks validity, like a breadth-first search from
- * those nodes alone.
+ * the update changed residuals and excesses only at the nodes it noted,
+ * and listed the residual arcs that opened (gcut__prf_note). A new residual
+ * arc u -> v may break validity (d(u) <= d(v) + 1): such labels are
+ * lowered, and the lowering spreads backwards along residual arcs as far
+ * as it breaks validity, like a breadth-first search from those arcs
+ * alone.
  * Labels only fall, so they stay lower bounds of the distances; an arc
  * that the lowering makes admissible moves its tail's current arc back
  * to it (so that a node never relabels past an admissible arc, which the
@@ -672,9 +709,14 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
             see(k, &n_seen, head[a]);
         }
     }
-    for (int64_t i = 0; i < g->prf_touched_count; i++)
-        if (g->prf_touched[i] != src)
-            see(k, &n_seen, g->prf_touched[i]);
+    int64_t n_open = 0;
+    for (int64_t i = 0; i < g->prf_touched_count; i++) {
+        int32_t e = g->prf_touched[i];
+        if (e < 0)
+            n_open++;
+        else if (e != src)
+            see(k, &n_seen, e);
+    }
     for (int32_t i = 0; i < n_seen; i++) {
         int32_t v = k->seen[i];
         node[v].excess = g->excess[v];
@@ -687,37 +729,33 @@ static int repair_labels(prf_state *s, gcut_graph *g, struct gcut__prf_keep *k)
     s->n_deficient = k->n_deficient;
     if (new_deficits)
         return 0;
-    /* The checks below scan the noted nodes' arcs first: on a dense graph
-     * that alone can pass a global relabel. */
-    int64_t arcs = 0;
-    for (int32_t i = 0; i < n_seen; i++)
-        arcs += first[k->seen[i] + 1] - first[k->seen[i]];
-    if (arcs > k->relabel_scans / 2)
-        return 0;
-    s->scanned += arcs;
+    s->scanned += n_seen + n_open;
     const int64_t limit = s->scanned + k->relabel_scans;
     int32_t *bucket = s->active; /* empty until the end: the order's lists */
     int32_t lo = n, hi = -1, ok = 1;
     k->order_count = 0;
-    for (int32_t i = 0; i < n_seen; i++) {
-        int32_t v = k->seen[i];
-        prf_node *nv = &node[v];
-        if (v == snk)
+    /* Only an arc whose residual grew from zero can break validity (the
+     * others kept theirs), and only an opened arc or a lowered head can
+     * make an arc admissible; so the opened arcs alone are checked, not
+     * every arc of every noted node (on acyclic-dense that alone passed a
+     * global relabel's scans). */
+    for (int64_t i = 0; i < g->prf_touched_count && ok; i++) {
+        int32_t e = g->prf_touched[i];
+        if (e >= 0)
             continue;
-        int32_t d = nv->label;
-        if (nv->excess < 0) {
-            d = 0;
-        } else {
-            for (int32_t a = first[v]; a < first[v + 1]; a++)
-                if (res[a] > 0 && node[head[a]].label + 1 < d)
-                    d = node[head[a]].label + 1;
-        }
-        if (d >= nv->label) {
-            nv->cur = first[v]; /* new residual arcs may be admissible */
+        int32_t p = -1 - e, x = head[rev[p]];
+        prf_node *nx = &node[x];
+        if (res[p] <= 0 || x == snk || x == src)
             continue;
-        }
-        set_label(s, v, d);
-        if (!order_push(k, bucket, d, v)) {
+        int32_t d = nx->excess < 0 ? 0 : node[head[p]].label + 1;
+        if (d == nx->label && p < nx->cur)
+            nx->cur = p;
+        if (d >= nx->label)
+            continue;
+        set_label(s, x, d);
+        nx->cur = p;
+        see(k, &n_seen, x); /* to become active below */
+        if (!order_push(k, bucket, d, x)) {
             ok = 0;
             break;
         }
@@ -957,6 +995,13 @@ static gcut_status finish_resolve(prf_state *s, gcut_graph *g, struct gcut__prf_
     if (!st) {
         g->prf_labels = 1;
         g->prf_touched_count = 0;
+        /* A fresh stamp for the next batch's notes (the repair takes the
+         * next one). */
+        if (++k->stamp_now == 0) {
+            memset(k->stamp, 0, (size_t)n * sizeof *k->stamp);
+            k->stamp_now = 1;
+        }
+        k->note_mark = k->stamp_now;
     }
     return st;
 }

@@ -143,27 +143,16 @@ done:
     return st;
 }
 
-void gcut__prf_note(gcut_graph *g, int32_t v)
+/* Add `by` to residual arc p. An arc that opens (from no residual) is
+ * noted for prf's kept labels, in their list as -1 - p beside the nodes:
+ * only such an arc can break their validity (one that only grows was
+ * valid already), and noting it once keeps the list short where repeated
+ * paths share arcs. */
+static void grow_residual(gcut_graph *g, int32_t p, int32_t by)
 {
-    if (!g->prf_labels)
-        return;
-    /* Past about n / 32 entries the re-solve relabels all: the labels of a
-     * batch that touches that much move so far that repairing them cost
-     * more than a global relabel (raised batches of 1 % of the arcs on
-     * genrmf and RLG, bench/results/dynamic_maxflow_cpu_vm.md). */
-    if (g->prf_touched_count == g->prf_touched_room) {
-        int64_t room = g->prf_touched_room ? 2 * g->prf_touched_room : 256;
-        int32_t *bigger = room <= (int64_t)g->n / 32 + 256
-                              ? realloc(g->prf_touched, (size_t)room * sizeof *bigger)
-                              : NULL;
-        if (!bigger) {
-            g->prf_labels = 0;
-            return;
-        }
-        g->prf_touched = bigger;
-        g->prf_touched_room = room;
-    }
-    g->prf_touched[g->prf_touched_count++] = v;
+    if (g->res[p] <= 0 && by > 0)
+        gcut__prf_note(g, -1 - p);
+    g->res[p] += by;
 }
 
 /* Note node v for the next BK re-solve's tree repair (without room the
@@ -219,7 +208,7 @@ static void set_capacity(gcut_graph *g, int32_t a, int32_t c)
         int32_t q = g->res_rev[p];
         int32_t f = g->res[q]; /* the arc's flow */
         if (f <= c) {
-            g->res[p] = c - f;
+            grow_residual(g, p, c - f - g->res[p]);
         } else {
             /* Cut back to the new capacity: the tail keeps what it can no
              * longer send, the head misses it. */
@@ -245,62 +234,127 @@ static int64_t repair_budget(const gcut_graph *g)
  * lowered arc through its neighbourhood, little beside a re-solve. */
 #define DETOUR_SCANS 65536
 
+/* Send m along the path's arcs (positions in path[0..len)). */
+static void send_along(gcut_graph *g, const int32_t *path, int32_t len, int64_t m)
+{
+    for (int32_t i = 0; i < len; i++) {
+        g->res[path[i]] -= (int32_t)m;
+        grow_residual(g, g->res_rev[path[i]], (int32_t)m);
+        note_dirty(g, g->res_head[path[i]]);
+    }
+}
+
 /* A batch's cut-backs leave pairs of an excess (the tail) and a deficit
  * (the head). Where a short residual path joins an excess to a deficit,
  * send the flow along it now: the value is kept and the re-solve finds
- * nothing left to do there (it would find the same path, at the price of
- * regrowing its trees or labels around it). A breadth-first search from
- * each excess, bounded to DETOUR_SCANS arcs; what it cannot settle stays
- * for the re-solve. `seen` holds n stamps, `queue` and `via` n entries. */
-static void settle_detours(gcut_graph *g, const int32_t *nodes, int64_t count,
-                           const uint8_t *side, int32_t *seen, int32_t *queue, int32_t *via,
-                           int32_t *stamp_io, int64_t *budget_io)
+ * nothing left to do there (left to it, a few such pairs cost genrmf up to
+ * half a solve from zero: the excess crosses a frame one saturated arc at
+ * a time, relabelling the frame behind each). Each pair is searched from
+ * both ends at once, inside its side of the last cut: forwards from the
+ * excess along residual arcs, backwards from the deficit, one node at a
+ * time from the smaller frontier, until they meet, or the forward search
+ * finds any deficit, or the backward one any excess. A search from one
+ * end grows with the degree to the power of the path's length (on
+ * Washington RLG, batches of 0.1 % of the arcs lowered spent 3-8 ms in
+ * them); two halves meet after about the square root of that. Bounded to
+ * DETOUR_SCANS arcs a search, four searches a pair; what they cannot
+ * settle stays for the re-solve. `seen` holds n stamps (a forward mark is
+ * even, a backward one odd), `queue` n entries (the forward queue from
+ * the front, the backward one from the back), `via` n entries (the arc
+ * into a forward node, out of a backward one) and `path` n entries. */
+static void settle_detours(gcut_graph *g, const int32_t *tails, const int32_t *heads,
+                           int64_t count, const uint8_t *side, int32_t *seen, int32_t *queue,
+                           int32_t *via, int32_t *path, int32_t *stamp_io, int64_t *budget_io)
 {
     const int32_t *first = g->res_first, *head = g->res_head, *rev = g->res_rev;
-    int32_t *res = g->res;
+    const int32_t *res = g->res;
+    const int32_t n = g->n, src = g->source, snk = g->sink;
     int32_t stamp = *stamp_io;
     int64_t budget = *budget_io;
     for (int64_t k = 0; k < count && budget > 0; k++) {
-        int32_t u = nodes[k];
-        for (int tries = 0; tries < 4 && u != g->source && u != g->sink && g->excess[u] > 0;
+        int32_t u = tails[k], v = heads[k];
+        if (u == src || u == snk || v == src || v == snk || (side && side[u] != side[v]))
+            continue;
+        for (int tries = 0; tries < 4 && g->excess[u] > 0 && g->excess[v] < 0 && budget > 0;
              tries++) {
-            stamp++;
-            int32_t qh = 0, qt = 0, found = -1;
+            const int32_t fwd = stamp += 2, bwd = fwd + 1;
+            int32_t fh = 0, ft = 0, bh = n - 1, bt = n - 1;
+            int32_t from = -1, to = -1, bridge = -1; /* the path: from ~> (bridge) ~> to */
             int64_t scanned = 0;
-            seen[u] = stamp;
-            queue[qt++] = u;
-            while (qh < qt && found < 0 && scanned < DETOUR_SCANS) {
-                int32_t x = queue[qh++];
-                scanned += first[x + 1] - first[x];
-                for (int32_t p = first[x]; p < first[x + 1]; p++) {
-                    int32_t y = head[p];
-                    if (res[p] <= 0 || seen[y] == stamp || y == g->source ||
-                        (side && side[y] != side[u]))
-                        continue;
-                    seen[y] = stamp;
-                    via[y] = p;
-                    if (y != g->sink && g->excess[y] < 0) {
-                        found = y;
-                        break;
+            seen[u] = fwd;
+            seen[v] = bwd;
+            queue[ft++] = u;
+            queue[bt--] = v;
+            while (from < 0 && scanned < DETOUR_SCANS && fh < ft && bh > bt) {
+                if (ft - fh <= bh - bt) {
+                    int32_t x = queue[fh++];
+                    scanned += first[x + 1] - first[x];
+                    for (int32_t p = first[x]; p < first[x + 1]; p++) {
+                        int32_t y = head[p];
+                        if (res[p] <= 0 || seen[y] == fwd || y == src || y == snk ||
+                            (side && side[y] != side[u]))
+                            continue;
+                        if (seen[y] == bwd) {
+                            from = u, to = v, bridge = p;
+                            break;
+                        }
+                        seen[y] = fwd;
+                        via[y] = p;
+                        if (g->excess[y] < 0) {
+                            from = u, to = y;
+                            break;
+                        }
+                        queue[ft++] = y;
                     }
-                    if (y != g->sink)
-                        queue[qt++] = y;
+                } else {
+                    int32_t y = queue[bh--];
+                    scanned += first[y + 1] - first[y];
+                    for (int32_t p = first[y]; p < first[y + 1]; p++) {
+                        int32_t w = head[p], q = rev[p]; /* q: the arc w -> y */
+                        if (res[q] <= 0 || seen[w] == bwd || w == src || w == snk ||
+                            (side && side[w] != side[u]))
+                            continue;
+                        if (seen[w] == fwd) {
+                            from = u, to = v, bridge = q;
+                            break;
+                        }
+                        seen[w] = bwd;
+                        via[w] = q;
+                        if (g->excess[w] > 0) {
+                            from = w, to = v;
+                            break;
+                        }
+                        queue[bt--] = w;
+                    }
                 }
             }
             budget -= scanned;
-            if (found < 0)
+            if (from < 0)
                 break;
-            int64_t m = g->excess[u] < -g->excess[found] ? g->excess[u] : -g->excess[found];
-            for (int32_t y = found; y != u; y = head[rev[via[y]]])
-                if (res[via[y]] < m)
-                    m = res[via[y]];
-            for (int32_t y = found; y != u; y = head[rev[via[y]]]) {
-                res[via[y]] -= (int32_t)m;
-                res[rev[via[y]]] += (int32_t)m;
-                note_dirty(g, y);
+            /* The arcs in order: the forward part back from its end, then
+             * the bridge, then the backward part on to the deficit. */
+            int32_t len = 0, x = bridge >= 0 ? head[rev[bridge]] : from == u ? to : from;
+            if (from == u)
+                for (int32_t z = x; z != u; z = head[rev[via[z]]])
+                    path[len++] = via[z];
+            for (int32_t i = 0; i < len / 2; i++) {
+                int32_t t = path[i];
+                path[i] = path[len - 1 - i];
+                path[len - 1 - i] = t;
             }
-            g->excess[u] -= m;
-            g->excess[found] += m;
+            if (bridge >= 0)
+                path[len++] = bridge;
+            if (to == v)
+                for (int32_t z = bridge >= 0 ? head[bridge] : from; z != v; z = head[via[z]])
+                    path[len++] = via[z];
+            int64_t m = g->excess[from] < -g->excess[to] ? g->excess[from] : -g->excess[to];
+            for (int32_t i = 0; i < len; i++)
+                if (res[path[i]] < m)
+                    m = res[path[i]];
+            send_along(g, path, len, m);
+            note_dirty(g, from); /* (found by the search when not u) */
+            g->excess[from] -= m;
+            g->excess[to] += m;
         }
     }
     *stamp_io = stamp;
@@ -361,7 +415,7 @@ static void walk_deficits(gcut_graph *g, const int32_t *nodes, int64_t count,
             if (end < 0)
                 break; /* a dead end: the re-solve keeps this node as a sink */
             for (int32_t i = 0; i < len; i++) {
-                res[path[i]] += (int32_t)amount;
+                grow_residual(g, path[i], (int32_t)amount);
                 res[rev[path[i]]] -= (int32_t)amount;
                 note_dirty(g, head[path[i]]);
             }
@@ -441,7 +495,7 @@ static void pull_deficits(gcut_graph *g, const int32_t *nodes, int64_t count, co
                     continue;
                 for (int32_t w = found; w != x; w = head[via[w]]) {
                     res[via[w]] -= (int32_t)amount;
-                    res[rev[via[w]]] += (int32_t)amount;
+                    grow_residual(g, rev[via[w]], (int32_t)amount);
                     note_dirty(g, w);
                 }
                 g->excess[x] += amount;
@@ -469,7 +523,7 @@ static int32_t saturate_crossing(gcut_graph *g, int32_t a)
     if (r <= 0)
         return 0;
     g->res[p] = 0;
-    g->res[g->res_rev[p]] += r;
+    grow_residual(g, g->res_rev[p], r);
     g->excess[v] += r;
     if (u == g->source)
         return 0;
@@ -493,7 +547,7 @@ static void unsaturate_unfilled(gcut_graph *g, int32_t a, int32_t pushed)
     if (back <= 0)
         return;
     int32_t p = g->res_first[u] + (a - g->out_start[u]);
-    g->res[p] += (int32_t)back;
+    grow_residual(g, p, (int32_t)back);
     g->res[g->res_rev[p]] -= (int32_t)back;
     g->excess[u] += back;
     g->excess[v] -= back;
@@ -624,11 +678,13 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         int32_t *seen = calloc((size_t)g->n, sizeof *seen);
         int32_t *queue = malloc((size_t)g->n * sizeof *queue);
         int32_t *via = malloc((size_t)g->n * sizeof *via);
+        int32_t *path = malloc((size_t)g->n * sizeof *path);
         uint8_t *dry = NULL;
         int32_t stamp = 0;
         int64_t budget = repair_budget(g);
-        if (seen && queue && via) {
-            settle_detours(g, cut, n_cut, side, seen, queue, via, &stamp, &budget);
+        if (seen && queue && via && path) {
+            settle_detours(g, cut, deficient, n_cut, side, seen, queue, via, path, &stamp,
+                           &budget);
             if (side && (dry = calloc((size_t)g->n, 1))) {
                 pull_deficits(g, deficient, n_deficient, side, dry, seen, queue, via, &stamp,
                               &budget);
@@ -643,6 +699,7 @@ gcut_status gcut_graph_update(gcut_graph *g, int64_t count, const int32_t *tails
         free(seen);
         free(queue);
         free(via);
+        free(path);
     }
     free(cut);
     free(found);

@@ -119,6 +119,85 @@ static int check_resolve(check_report *r, gcut_context *ctx, gcut_context *cpu_c
     return good;
 }
 
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether a batch of lowered capacities lowers every arc it names: an arc
+ * named twice may be raised by its second entry above its first. -1 when
+ * out of memory. */
+static int lowers_only(int kind, const int32_t *tail, const int32_t *head, int64_t k)
+{
+    if (kind != LOWER && kind != ZERO)
+        return 0;
+    uint64_t *keys = malloc((size_t)(k ? k : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (int64_t i = 0; i < k; i++)
+        keys[i] = (uint64_t)(uint32_t)tail[i] << 32 | (uint32_t)head[i];
+    qsort(keys, (size_t)k, sizeof *keys, compare_keys);
+    int once = 1;
+    for (int64_t i = 1; i < k && once; i++)
+        once = keys[i] != keys[i - 1];
+    free(keys);
+    return once;
+}
+
+/* After an update of a warm graph: the pseudo-flow its repairs (detours,
+ * pulls, walks) left is one: every arc's flow within its capacity and
+ * every node's excess its inflow less its outflow; and where the batch
+ * only lowered capacities (lowered_only: such a change opens no residual
+ * arc, and the repairs move flow inside one side of the last cut), no
+ * residual arc from the last cut's source side to its sink side. Returns
+ * 1 if all held. */
+static int check_repaired(check_report *r, const gcut_graph *g, int lowered_only,
+                          const char *what)
+{
+    if (lowered_only < 0) {
+        check_fail(r, "%s: out of memory", what);
+        return 0;
+    }
+    if (!g->warm)
+        return 1;
+    int64_t *balance = calloc((size_t)g->n, sizeof *balance);
+    if (!balance) {
+        check_fail(r, "%s: out of memory", what);
+        return 0;
+    }
+    const uint8_t *side = lowered_only ? g->side : NULL;
+    int ok = 1;
+    for (int32_t u = 0; u < g->n && ok; u++)
+        for (int32_t a = g->out_start[u]; a < g->out_start[u + 1] && ok; a++) {
+            int32_t v = g->out_head[a], p = g->res_first[u] + (a - g->out_start[u]);
+            int32_t fwd = g->res[p], back = g->res[g->res_rev[p]];
+            if (fwd < 0 || back < 0 || (int64_t)fwd + back != g->out_cap[a]) {
+                check_fail(r, "%s: after the update arc %d -> %d has residuals %d and %d for "
+                              "capacity %d",
+                           what, u, v, fwd, back, g->out_cap[a]);
+                ok = 0;
+            } else if (side && ((side[u] && !side[v] && fwd > 0) ||
+                                (side[v] && !side[u] && back > 0))) {
+                check_fail(r, "%s: after the update a residual arc joins the last cut's source "
+                              "side to its sink side (%d -> %d)",
+                           what, u, v);
+                ok = 0;
+            }
+            balance[v] += back;
+            balance[u] -= back;
+        }
+    for (int32_t v = 0; v < g->n && ok; v++)
+        if (v != g->source && balance[v] != g->excess[v]) {
+            check_fail(r, "%s: after the update node %d keeps an excess of %lld, its flow says "
+                          "%lld",
+                       what, v, (long long)g->excess[v], (long long)balance[v]);
+            ok = 0;
+        }
+    free(balance);
+    return ok;
+}
+
 /* One sequence on graph g (in ctx): `batches` batches, each re-solve
  * checked, the fresh solve it is compared with made in cpu_ctx. The solves
  * take pair[base] (the other one now and then). Returns 1 if all held. */
@@ -161,6 +240,8 @@ static int run_sequence(check_report *r, gcut_context *ctx, gcut_context *cpu_ct
             check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
             goto done;
         }
+        if (!check_repaired(r, g, lowers_only(kind, tail, head, k), what))
+            goto done;
         /* Sequences alternate between the two warm solvers, and now and
          * then the other one runs in between: the next solve then continues
          * from that solver's state. */
@@ -296,6 +377,75 @@ done:
     return ok;
 }
 
+/* The generated families the checks draw their graphs from, and the
+ * bounds each one's sides are drawn between. */
+enum { GENRMF, RLG, ACYCLIC, VISION };
+typedef struct family_sizes {
+    int32_t genrmf_a[2], genrmf_b[2], rlg_rows[2], rlg_cols[2], acyclic_n[2], vision[2];
+    int32_t cap; /* genrmf's largest frame-to-frame capacity, RLG's range */
+} family_sizes;
+
+/* An instance of `family` in ctx from seed gseed, its sides drawn from rg
+ * within z; `prefix` starts its name; *cmax is the largest capacity its
+ * batches draw. */
+static gcut_status family_instance(gcut_context *ctx, rng *rg, int family, const family_sizes *z,
+                                   uint64_t gseed, const char *prefix, gcut_graph **g,
+                                   int32_t *cmax, char *name, size_t room)
+{
+    unsigned long long gs = (unsigned long long)gseed;
+    switch (family) {
+    case GENRMF: {
+        int32_t a = (int32_t)rng_range(rg, z->genrmf_a[0], z->genrmf_a[1]),
+                b = (int32_t)rng_range(rg, z->genrmf_b[0], z->genrmf_b[1]);
+        snprintf(name, room, "%sgenrmf a=%d b=%d seed=%llu", prefix, a, b, gs);
+        *cmax = z->cap * a * a;
+        return gcut__gen_genrmf(ctx, a, b, 1, z->cap, gseed, g);
+    }
+    case RLG: {
+        int32_t rows = (int32_t)rng_range(rg, z->rlg_rows[0], z->rlg_rows[1]),
+                cols = (int32_t)rng_range(rg, z->rlg_cols[0], z->rlg_cols[1]);
+        snprintf(name, room, "%srlg rows=%d cols=%d seed=%llu", prefix, rows, cols, gs);
+        *cmax = 3 * z->cap;
+        return gcut__gen_rlg(ctx, rows, cols, z->cap, gseed, g);
+    }
+    case ACYCLIC: {
+        int32_t n = (int32_t)rng_range(rg, z->acyclic_n[0], z->acyclic_n[1]);
+        snprintf(name, room, "%sacyclic-dense n=%d seed=%llu", prefix, n, gs);
+        *cmax = 10000;
+        return gcut__gen_acyclic_dense(ctx, n, gseed, g);
+    }
+    default: {
+        int32_t w = (int32_t)rng_range(rg, z->vision[0], z->vision[1]),
+                h = (int32_t)rng_range(rg, z->vision[0], z->vision[1]);
+        int conn = rng_range(rg, 0, 1) ? 8 : 4;
+        snprintf(name, room, "%svision %dx%d conn=%d seed=%llu", prefix, w, h, conn, gs);
+        *cmax = 1000;
+        return gcut__gen_vision(ctx, w, h, conn, 0.5, gseed, g);
+    }
+    }
+}
+
+/* Random arcs of regime `regime` (instance `arcs_index` from arcs_seed,
+ * named after `number`) in ctx; *cmax their largest capacity. */
+static gcut_status random_instance(gcut_context *ctx, uint64_t arcs_seed, int arcs_index,
+                                   int number, int regime, uint64_t seed, const char *prefix,
+                                   gcut_graph **g, int32_t *cmax, char *name, size_t room)
+{
+    check_graph_arcs a;
+    snprintf(name, room, "%sgraph %d (%s, seed %llu)", prefix, number,
+             check_graph_regime_name(regime), (unsigned long long)seed);
+    if (check_graph_random_arcs(arcs_seed, arcs_index, &a) != 0)
+        return GCUT_E_NOMEM;
+    *cmax = 1;
+    for (int64_t k = 0; k < a.m; k++)
+        if (a.cap[k] > *cmax)
+            *cmax = a.cap[k];
+    gcut_status st =
+        gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink, g);
+    check_graph_arcs_free(&a);
+    return st;
+}
+
 void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
 {
     gcut_context *ctx = NULL;
@@ -304,23 +454,15 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
         return;
     }
     for (int i = 0; i < count; i++) {
-        check_graph_arcs a;
         char name[128];
-        snprintf(name, sizeof name, "graph %d (%s, seed %llu)", i,
-                 check_graph_regime_name(i % CHECK_GRAPH_REGIMES), (unsigned long long)seed);
-        if (check_graph_random_arcs(seed ^ 0xd1ce, i, &a) != 0) {
-            check_fail(r, "%s: out of memory", name);
-            continue;
-        }
-        int32_t cmax = 1;
-        for (int64_t k = 0; k < a.m; k++)
-            if (a.cap[k] > cmax)
-                cmax = a.cap[k];
+        int32_t cmax;
         gcut_graph *g = NULL;
         rng rg = rng_for(seed, i);
-        if (gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                        &g) != GCUT_OK)
-            check_fail(r, "%s: create: %s", name, gcut_last_error(ctx));
+        gcut_status st = random_instance(ctx, seed ^ 0xd1ce, i, i, i % CHECK_GRAPH_REGIMES, seed,
+                                         "", &g, &cmax, name, sizeof name);
+        if (st != GCUT_OK)
+            check_fail(r, "%s: create: %s", name,
+                       st == GCUT_E_NOMEM ? "out of memory" : gcut_last_error(ctx));
         else {
             int batches = (int)rng_range(&rg, 1, 8);
             int base = (int)rng_below(&rg, 2);
@@ -328,7 +470,6 @@ void check_graph_update_sequences(check_report *r, int count, uint64_t seed)
                 r->passed++;
         }
         gcut_graph_destroy(g);
-        check_graph_arcs_free(&a);
     }
     gcut_context_destroy(ctx);
 }
@@ -350,44 +491,11 @@ void check_graph_update_families(check_report *r, int count, uint64_t seed)
         /* Every fifth instance of a family is larger (its repairs search
          * further); only the extreme batches run on it. */
         const int big = i % 20 >= 16;
-        switch (i % 4) {
-        case 0: {
-            int32_t a = (int32_t)rng_range(&rg, 2, big ? 10 : 6),
-                    b = (int32_t)rng_range(&rg, 2, big ? 24 : 6);
-            snprintf(name, sizeof name, "genrmf a=%d b=%d seed=%llu", a, b,
-                     (unsigned long long)gseed);
-            st = gcut__gen_genrmf(ctx, a, b, 1, 100, gseed, &g);
-            cmax = 100 * a * a;
-            break;
-        }
-        case 1: {
-            int32_t rows = (int32_t)rng_range(&rg, 1, big ? 32 : 8),
-                    cols = (int32_t)rng_range(&rg, 1, big ? 32 : 8);
-            snprintf(name, sizeof name, "rlg rows=%d cols=%d seed=%llu", rows, cols,
-                     (unsigned long long)gseed);
-            st = gcut__gen_rlg(ctx, rows, cols, 100, gseed, &g);
-            cmax = 300;
-            break;
-        }
-        case 2: {
-            int32_t n = (int32_t)rng_range(&rg, 2, big ? 96 : 24);
-            snprintf(name, sizeof name, "acyclic-dense n=%d seed=%llu", n,
-                     (unsigned long long)gseed);
-            st = gcut__gen_acyclic_dense(ctx, n, gseed, &g);
-            cmax = 10000;
-            break;
-        }
-        default: {
-            int32_t w = (int32_t)rng_range(&rg, 1, big ? 32 : 9),
-                    h = (int32_t)rng_range(&rg, 1, big ? 32 : 9);
-            int conn = rng_range(&rg, 0, 1) ? 8 : 4;
-            snprintf(name, sizeof name, "vision %dx%d conn=%d seed=%llu", w, h, conn,
-                     (unsigned long long)gseed);
-            st = gcut__gen_vision(ctx, w, h, conn, 0.5, gseed, &g);
-            cmax = 1000;
-            break;
-        }
-        }
+        static const family_sizes small = {{2, 6}, {2, 6}, {1, 8}, {1, 8}, {2, 24}, {1, 9}, 100};
+        static const family_sizes large = {{2, 10}, {2, 24}, {1, 32}, {1, 32}, {2, 96}, {1, 32},
+                                           100};
+        st = family_instance(ctx, &rg, i % 4, big ? &large : &small, gseed, "", &g, &cmax, name,
+                             sizeof name);
         if (st != GCUT_OK)
             check_fail(r, "%s: %s", name, gcut_last_error(ctx));
         else {
@@ -442,6 +550,8 @@ static int kept_labels_sequence(check_report *r, gcut_context *ctx, gcut_graph *
             check_fail(r, "%s: update: %s", what, gcut_last_error(ctx));
             goto done;
         }
+        if (!check_repaired(r, g, lowers_only(kind, tail, head, k), what))
+            goto done;
         *kept += g->prf_labels;
         if (gcut_graph_solve(g, "prf", 0, &info) != GCUT_OK) {
             check_fail(r, "%s: re-solve: %s", what, gcut_last_error(ctx));
@@ -511,61 +621,16 @@ void check_graph_update_kept_labels(check_report *r, int count, uint64_t seed)
         gcut_status st;
         int32_t cmax;
         char name[128];
-        switch (i % 5) {
-        case 0: {
-            int32_t a = (int32_t)rng_range(&rg, 2, 8), b = (int32_t)rng_range(&rg, 2, 16);
-            snprintf(name, sizeof name, "genrmf a=%d b=%d seed=%llu", a, b,
-                     (unsigned long long)gseed);
-            st = gcut__gen_genrmf(ctx, a, b, 1, 100, gseed, &g);
-            cmax = 100 * a * a;
-            break;
-        }
-        case 1: {
-            int32_t rows = (int32_t)rng_range(&rg, 2, 24), cols = (int32_t)rng_range(&rg, 2, 24);
-            snprintf(name, sizeof name, "rlg rows=%d cols=%d seed=%llu", rows, cols,
-                     (unsigned long long)gseed);
-            st = gcut__gen_rlg(ctx, rows, cols, 100, gseed, &g);
-            cmax = 300;
-            break;
-        }
-        case 2: {
-            int32_t n = (int32_t)rng_range(&rg, 3, 60);
-            snprintf(name, sizeof name, "acyclic-dense n=%d seed=%llu", n,
-                     (unsigned long long)gseed);
-            st = gcut__gen_acyclic_dense(ctx, n, gseed, &g);
-            cmax = 10000;
-            break;
-        }
-        case 3: {
-            int32_t w = (int32_t)rng_range(&rg, 2, 24), h = (int32_t)rng_range(&rg, 2, 24);
-            int conn = rng_range(&rg, 0, 1) ? 8 : 4;
-            snprintf(name, sizeof name, "vision %dx%d conn=%d seed=%llu", w, h, conn,
-                     (unsigned long long)gseed);
-            st = gcut__gen_vision(ctx, w, h, conn, 0.5, gseed, &g);
-            cmax = 1000;
-            break;
-        }
-        default: {
-            check_graph_arcs a;
-            snprintf(name, sizeof name, "graph %d (%s, seed %llu)", i,
-                     check_graph_regime_name((i / 5) % CHECK_GRAPH_REGIMES),
-                     (unsigned long long)seed);
-            if (check_graph_random_arcs(seed ^ 0x1abe1, i / 5, &a) != 0) {
-                check_fail(r, "%s: out of memory", name);
-                continue;
-            }
-            cmax = 1;
-            for (int64_t k = 0; k < a.m; k++)
-                if (a.cap[k] > cmax)
-                    cmax = a.cap[k];
-            st = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                             &g);
-            check_graph_arcs_free(&a);
-            break;
-        }
-        }
+        static const family_sizes sizes = {{2, 8},  {2, 16}, {2, 24}, {2, 24},
+                                           {3, 60}, {2, 24}, 100};
+        if (i % 5 < 4)
+            st = family_instance(ctx, &rg, i % 5, &sizes, gseed, "", &g, &cmax, name, sizeof name);
+        else
+            st = random_instance(ctx, seed ^ 0x1abe1, i / 5, i, (i / 5) % CHECK_GRAPH_REGIMES, seed,
+                                 "", &g, &cmax, name, sizeof name);
         if (st != GCUT_OK) {
-            check_fail(r, "%s: %s", name, gcut_last_error(ctx));
+            check_fail(r, "%s: %s", name,
+                       st == GCUT_E_NOMEM ? "out of memory" : gcut_last_error(ctx));
         } else if (gcut_graph_arcs(g) > 0) {
             int batches = (int)rng_range(&rg, 10, 40);
             resolves += batches;
@@ -592,58 +657,16 @@ static gcut_status gpu_instance(gcut_context *gpu, rng *rg, uint64_t seed, int i
                                 gcut_graph **g, int32_t *cmax, char *name, size_t room)
 {
     uint64_t gseed = rng_next(rg);
-    gcut_status st = GCUT_OK;
-    *cmax = 1;
-    switch (index % 5) {
-    case 0: {
-        check_graph_arcs a;
-        snprintf(name, room, "gpu: graph %d (%s, seed %llu)", index,
-                 check_graph_regime_name((index / 5) % CHECK_GRAPH_REGIMES),
-                 (unsigned long long)seed);
-        if (check_graph_random_arcs(seed ^ 0x6b1u, index / 5, &a) != 0)
-            return GCUT_E_NOMEM;
-        for (int64_t k = 0; k < a.m; k++)
-            if (a.cap[k] > *cmax)
-                *cmax = a.cap[k];
-        st = gcut_graph_create_from_arcs(gpu, a.n, a.m, a.tail, a.head, a.cap, a.source, a.sink,
-                                         g);
-        check_graph_arcs_free(&a);
-        break;
-    }
-    case 1: {
-        int32_t a = (int32_t)rng_range(rg, 2, 9 + scale), b = (int32_t)rng_range(rg, 2, 12 * scale);
-        snprintf(name, room, "gpu: genrmf a=%d b=%d seed=%llu", a, b, (unsigned long long)gseed);
-        st = gcut__gen_genrmf(gpu, a, b, 1, 1000, gseed, g);
-        *cmax = 1000 * a * a;
-        break;
-    }
-    case 2: {
-        int32_t rows = (int32_t)rng_range(rg, 1, 48 * scale);
-        int32_t cols = (int32_t)rng_range(rg, 1, 48 * scale);
-        snprintf(name, room, "gpu: rlg rows=%d cols=%d seed=%llu", rows, cols,
-                 (unsigned long long)gseed);
-        st = gcut__gen_rlg(gpu, rows, cols, 1000, gseed, g);
-        *cmax = 3000;
-        break;
-    }
-    case 3: {
-        int32_t n = (int32_t)rng_range(rg, 2, 160 * scale);
-        snprintf(name, room, "gpu: acyclic-dense n=%d seed=%llu", n, (unsigned long long)gseed);
-        st = gcut__gen_acyclic_dense(gpu, n, gseed, g);
-        *cmax = 10000;
-        break;
-    }
-    default: {
-        int32_t w = (int32_t)rng_range(rg, 1, 40 * scale), h = (int32_t)rng_range(rg, 1, 40 * scale);
-        int conn = rng_range(rg, 0, 1) ? 8 : 4;
-        snprintf(name, room, "gpu: vision %dx%d conn=%d seed=%llu", w, h, conn,
-                 (unsigned long long)gseed);
-        st = gcut__gen_vision(gpu, w, h, conn, 0.5, gseed, g);
-        *cmax = 1000;
-        break;
-    }
-    }
-    return st;
+    if (index % 5 == 0)
+        return random_instance(gpu, seed ^ 0x6b1u, index / 5, index,
+                               (index / 5) % CHECK_GRAPH_REGIMES, seed, "gpu: ", g, cmax, name,
+                               room);
+    const family_sizes sizes = {{2, 9 + scale},     {2, 12 * scale},  {1, 48 * scale},
+                                {1, 48 * scale},    {2, 160 * scale}, {1, 40 * scale},
+                                1000};
+    static const int family[5] = {0, GENRMF, RLG, ACYCLIC, VISION};
+    return family_instance(gpu, rg, family[index % 5], &sizes, gseed, "gpu: ", g, cmax, name,
+                           room);
 }
 
 /* One GPU sequence on instance `index`, re-solved by the worklist solver
