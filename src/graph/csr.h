@@ -101,8 +101,9 @@ struct gcut_graph {
      * re-solve (prf.c) and valid for res while `prf_labels`: every other
      * access to the residuals goes through gcut__resnet_view or _build,
      * which clear it. The update lists in prf_touched the nodes whose
-     * excess or residual arcs it changed (a node may repeat); the next
-     * re-solve repairs the labels there instead of relabelling all. */
+     * excess or residual arcs it changed (v >= 0, once a batch) and the
+     * residual arcs that opened (-1 - p); the next re-solve repairs the
+     * labels there instead of relabelling all. */
     struct gcut__prf_keep *prf_keep;
     int prf_labels;
     int32_t *prf_touched;
@@ -173,10 +174,11 @@ void gcut__bk_keep_free(struct gcut__bk_keep *keep);
 
 void gcut__prf_keep_free(struct gcut__prf_keep *keep);
 
-/* Note node v in g->prf_touched while prf's labels are kept (past about
- * n / 32 entries, or without room, they are dropped: the next re-solve
- * relabels all). */
-void gcut__prf_note(gcut_graph *g, int32_t v);
+/* Note node e >= 0, or the residual arc -1 - e that opened, in
+ * g->prf_touched while prf's labels are kept (past about n / 16 + 512
+ * entries, or without room, they are dropped: the next re-solve relabels
+ * all). */
+void gcut__prf_note(gcut_graph *g, int32_t e);
 
 /* Make the warm pseudo-flow a preflow of the same value: every deficit is
  * cancelled along residual paths from the sink (flow paths into the sink
