@@ -20,8 +20,17 @@
 #define PHASE_LIMIT_NS (60LL * 1000 * 1000 * 1000)
 
 /* A price update gives up (prices unchanged) past this many Bellman-Ford
- * passes without reaching the fixed point. */
+ * passes without reaching the fixed point; the next one of the solve may
+ * run twice as many, up to UPDATE_PASSES_MAX. An update takes as many
+ * passes as the longest shortest path has arcs, and on windowed
+ * (optical-flow) graphs with flat, tied regions those run across the
+ * image (500-650 passes on RubberWhale): 64 passes left every phase's last
+ * update out, and the phase ended in one chain of millions of bids, each
+ * lowering a tied price by one eps. On an H100 the window R = 3 went from
+ * 15-44 s to 7.2-8.8 s, R = 5 from 26-65 s to 16-17 s, sparse 10^6 arcs
+ * from 307 to 215 ms (medians; bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
 #define UPDATE_PASSES 64
+#define UPDATE_PASSES_MAX 4096
 
 /* The costs as 32-bit quotients by `unit` (dense: scattered into the n x n
  * matrix), or 0 when some cost is not a multiple or does not fit. */
@@ -56,6 +65,7 @@ typedef struct solver {
     int32_t *scratch;              /* 7, the price update's */
     int32_t *h_state, *h_update;   /* pinned (h_update: 4, the update's result) */
     unsigned updates;              /* price updates launched (their claims' numbers) */
+    int update_passes;             /* an update's pass limit (grows where one falls short) */
     unsigned long long *h_bids;    /* pinned */
     int group, workers, update_blocks, update_every, alpha, start_div;
 } solver;
@@ -100,6 +110,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
      * H200 that cut dense 2000^2 from 165 to 102 ms, dense 5000^2 from 932
      * to 763 ms and sparse 10^6 arcs from 704 to 296 ms (against every 4n:
      * 93, 850 and 417 ms; bench/results/assign_NVIDIA_H200.md). */
+    sv->update_passes = UPDATE_PASSES;
     sv->update_every = !knobs || knobs->update_every == 0 ? 1
                        : knobs->update_every > 0          ? knobs->update_every
                                                           : 0;
@@ -194,13 +205,13 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
         const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
         d->label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
         int updating = sv->update_every > 0 && !first && d->label_cap >= 2;
-        int launches = 0, updates_here = 0, passes_here = 0, placed_here = 0;
+        int launches = 0, updates_here = 0, passes_here = 0, placed_here = 0, failed_here = 0;
         double update_ms = 0;
         for (;;) {
             if (updating) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
-                                                         UPDATE_PASSES, ++sv->updates,
+                                                         sv->update_passes, ++sv->updates,
                                                          sv->row_col, sv->scratch, sv->h_update,
                                                          stream));
                 const int passes = sv->h_update[0], applied = sv->h_update[1];
@@ -220,6 +231,14 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                     int32_t *swap = d->list;
                     d->list = d->resume;
                     d->resume = swap;
+                } else if (passes >= sv->update_passes &&
+                           sv->update_passes < UPDATE_PASSES_MAX) {
+                    /* short of the fixed point: the next update (after
+                     * this launch's pause) may run twice the passes; the
+                     * pause waits as long as this one took, so the passes
+                     * wasted stay within the bids' time */
+                    sv->update_passes *= 2;
+                    failed_here++;
                 } else {
                     updating = 0; /* no fixed point in reach: bid on without pauses */
                 }
@@ -245,10 +264,10 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
          * time is its tail (a few chains alone) or its volume */
         gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
                   "chain %llu, %d launches, %d price updates (%d passes, %d rows placed by paths, "
-                  "%.3f ms), stop %d",
+                  "%.3f ms; %d short of the fixed point, pass limit now %d), stop %d",
                   (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
                   sv->h_bids[1] - bids_before, sv->h_bids[2], launches, updates_here, passes_here,
-                  placed_here, update_ms, sv->h_state[1]);
+                  placed_here, update_ms, failed_here, sv->update_passes, sv->h_state[1]);
         bids_before = sv->h_bids[1];
         if (sv->h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
             res->stuck_row = sv->h_state[2];

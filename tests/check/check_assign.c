@@ -421,12 +421,69 @@ void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
     gcut_context_destroy(ctx);
 }
 
+/* A windowed instance like optical flow's, with the ties that make its
+ * phases long: every pixel of a w x h "frame" of a few flat grey regions
+ * may take the pixels of the next frame (the same regions shifted by up to
+ * a pixel) within radius R, at cost |grey difference| + k (dx^2 + dy^2),
+ * small integers, so neighbours of a region have equal costs (price wars
+ * among tied rows, regions that must move as a whole). Borders cut the
+ * windows, so every row still has its own pixel: always feasible. */
+static int make_window_ties(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0xbf58476d1ce4e5b9ULL + (uint64_t)index * 0x94d049bb133111ebULL + 3};
+    memset(in, 0, sizeof *in);
+    const int32_t w = (int32_t)rng_range(&g, 2, 18), h = (int32_t)rng_range(&g, 1, 16);
+    const int32_t radius = (int32_t)rng_range(&g, 1, 3), n = w * h;
+    const int32_t k = (int32_t)rng_range(&g, 0, 4), levels = (int32_t)rng_range(&g, 1, 4);
+    const int32_t sx = (int32_t)rng_range(&g, -1, 1), sy = (int32_t)rng_range(&g, -1, 1);
+    /* regions: vertical and horizontal bands of a few grey levels */
+    const int32_t bx = (int32_t)rng_range(&g, 1, w), by = (int32_t)rng_range(&g, 1, h > 1 ? h : 1);
+    const int32_t side = 2 * radius + 1;
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * (size_t)(side * side) * sizeof *in->col);
+    in->cost = malloc((size_t)n * (size_t)(side * side) * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+#define GREY(X, Y) ((((X) / bx) + 2 * ((Y) / by)) % (levels + 1))
+    int64_t m = 0;
+    in->row_ptr[0] = 0;
+    for (int32_t r = 0; r < n; r++) {
+        const int32_t x = r % w, y = r / w;
+        const int32_t g0 = GREY(x, y);
+        for (int32_t dy = -radius; dy <= radius; dy++)
+            for (int32_t dx = -radius; dx <= radius; dx++) {
+                const int32_t xx = x + dx, yy = y + dy;
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                    continue;
+                /* frame 1 is frame 0 moved by (sx, sy), clamped at the borders */
+                int32_t ox = xx - sx, oy = yy - sy;
+                ox = ox < 0 ? 0 : ox >= w ? w - 1 : ox;
+                oy = oy < 0 ? 0 : oy >= h ? h - 1 : oy;
+                const int32_t g1 = GREY(ox, oy);
+                in->col[m] = yy * w + xx;
+                in->cost[m++] = (g0 > g1 ? g0 - g1 : g1 - g0) + k * (dx * dx + dy * dy);
+            }
+        in->row_ptr[r + 1] = m;
+    }
+#undef GREY
+    in->flags = rng_below(&g, 4) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name,
+             "window with ties %d: %dx%d R=%d, %lld arcs, bands %dx%d of %d levels, shift "
+             "(%d,%d), k %d%s",
+             index, w, h, radius, (long long)m, bx, by, levels + 1, sx, sy, k,
+             in->flags ? ", maximize" : "");
+    return 1;
+}
+
 static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
                                  const char *algo, uint64_t seed, int index)
 {
     (void)cpu;
     instance in;
-    if (!make_instance(&in, seed + 101, index, index % 10 == 9 ? 40 : 9)) {
+    /* every fifth: a tie-heavy window graph (flat regions, small integer costs) */
+    if (index % 5 == 2 ? !make_window_ties(&in, seed + 307, index)
+                       : !make_instance(&in, seed + 101, index, index % 10 == 9 ? 40 : 9)) {
         check_fail(r, "out of memory");
     } else {
         one_vs_hungarian(r, gpu, algo, NULL, &in);
@@ -459,7 +516,8 @@ static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
     (void)cpu;
     instance in;
     const int nv = (int)(sizeof gpu_variants / sizeof gpu_variants[0]);
-    if (!make_instance(&in, seed + 211, index, index % 10 == 9 ? 40 : 9))
+    if (index % 5 == 2 ? !make_window_ties(&in, seed + 401, index)
+                       : !make_instance(&in, seed + 211, index, index % 10 == 9 ? 40 : 9))
         check_fail(r, "out of memory");
     else
         one_vs_hungarian(r, gpu, algo, &gpu_variants[index % nv], &in);
