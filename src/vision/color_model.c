@@ -243,6 +243,36 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
     return GCUT_OK;
 }
 
+gcut_status gcut__color_model_refine_pair(gcut__color_model *fg, gcut__color_model *bg,
+                                          const int64_t ns[2], gcut__gmm_assign_fn assign,
+                                          void *arg)
+{
+    gcut__color_model *m[2] = {fg, bg};
+    for (int round = 0; round < GMM_ROUNDS; round++) {
+        gcut__price_model p[2];
+        gcut__gmm_sums sums[2][GCUT__GMM_MAX_K];
+        gcut__price_model_from(fg, &p[0]);
+        gcut__price_model_from(bg, &p[1]);
+        memset(sums, 0, sizeof sums);
+        gcut_status st = assign(arg, p, sums);
+        if (st)
+            return st;
+        for (int t = 0; t < 2; t++) {
+            /* The host's double sums of the same terms, exactly. */
+            stats st_k[GCUT__GMM_MAX_K];
+            for (int k = 0; k < m[t]->k; k++) {
+                st_k[k].count = (double)sums[t][k].count;
+                for (int c = 0; c < 3; c++)
+                    st_k[k].sum[c] = (double)sums[t][k].sum[c];
+                for (int e = 0; e < 6; e++)
+                    st_k[k].sq[e] = (double)sums[t][k].sq[e];
+            }
+            gmm_from_stats(m[t], st_k, (double)ns[t]);
+        }
+    }
+    return GCUT_OK;
+}
+
 static inline int hist_bin(const uint8_t *p)
 {
     return gcut__price_hist_bin(p[0], p[1], p[2]);
