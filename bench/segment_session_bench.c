@@ -17,7 +17,9 @@
  * from the library's word on it (verbosity 3): the terminals, the
  * push-relabel run on the device's clock, and the rest (the labels on the
  * device and their copy to the host), with the run's global relabels and
- * push launches; a table of them closes the output. --cpu-additions K: the
+ * push launches; a table of them follows, and last, per device, where the
+ * additions' updates went (gcut_segment_info's model, graph and cut times,
+ * and the rest of the wall time). --cpu-additions K: the
  * CPU session stops after K additions (at 4 MP its updates take seconds),
  * the others go on. --max-seconds S: no image is started after S seconds
  * (the tables then cover the images done; for a bounded device run).

@@ -19,7 +19,10 @@
  * two tables where the solver the table picks runs (graph/grid_energy.h:
  * the grid's arrays on the CPU, the device on the GPU); the per-pixel
  * passes run on threads with results independent of their number. One
- * graph serves every cut, only its terminals changing between cuts. */
+ * graph serves every cut, only its terminals changing between cuts. With
+ * the graph on a GPU, GrabCut's GMM refits between cuts run there too, on
+ * the cut's labels where the solve left them (gpu/segment_gpu.h): the
+ * host's models bit for bit, so the masks are the CPU path's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
