@@ -17,7 +17,9 @@
  * from the library's word on it (verbosity 3): the terminals, the
  * push-relabel run on the device's clock, and the rest (the labels on the
  * device and their copy to the host), with the run's global relabels and
- * push launches; a table of them closes the output. --cpu-additions K: the
+ * push launches; a table of them follows, and last, per device, where the
+ * additions' updates went (gcut_segment_info's model, graph and cut times,
+ * and the rest of the wall time). --cpu-additions K: the
  * CPU session stops after K additions (at 4 MP its updates take seconds),
  * the others go on. --max-seconds S: no image is started after S seconds
  * (the tables then cover the images done; for a bounded device run).
@@ -90,11 +92,55 @@ static void log_cut(void *user, int level, const char *message)
 
 #define MAX_STATES 101
 
+
 /* Median and largest of v[0..n) (sorts v). */
 static void summary(double *v, int n, double *med, double *max)
 {
     *med = bench_median(v, n);
     *max = n ? v[n - 1] : 0;
+}
+
+/* Where the additions' updates went, per device (gcut_segment_info's
+ * split): the colour models (the fits to the seeds and to each cut), the
+ * graph (seeds up, pricing and terminals), the cuts (labels back), and the
+ * rest of the wall time (the update's passes over the seeds and pixels). */
+enum { SPLIT_MODEL, SPLIT_GRAPH, SPLIT_CUT, SPLIT_REST, SPLITS };
+static double *split_ms[2][SPLITS];
+static int split_n[2];
+
+static void note_split(int v, const gcut_segment_info *info, double wall)
+{
+    if (!split_ms[v][0])
+        for (int k = 0; k < SPLITS; k++)
+            split_ms[v][k] = malloc(64 * MAX_STATES * sizeof(double));
+    if (!split_ms[v][SPLITS - 1] || split_n[v] >= 64 * MAX_STATES)
+        return;
+    const double parts[SPLITS] = {info->time_model_ms, info->time_graph_ms, info->time_cut_ms,
+                                  wall - info->time_model_ms - info->time_graph_ms -
+                                      info->time_cut_ms};
+    for (int k = 0; k < SPLITS; k++)
+        split_ms[v][k][split_n[v]] = parts[k];
+    split_n[v]++;
+}
+
+static void print_split(const char *const *dev_name, int ndev)
+{
+    printf("\n| device | updates | model ms (median) | graph ms (median) | cut ms (median) | "
+           "rest ms (median) | model ms (max) | graph ms (max) | cut ms (max) | rest ms (max) "
+           "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int v = 0; v < ndev; v++) {
+        double med[SPLITS], max[SPLITS];
+        for (int k = 0; k < SPLITS; k++) {
+            med[k] = max[k] = 0;
+            if (split_n[v])
+                summary(split_ms[v][k], split_n[v], &med[k], &max[k]);
+        }
+        printf("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+               dev_name[v], split_n[v], med[0], med[1], med[2], med[3], max[0], max[1], max[2],
+               max[3]);
+        for (int k = 0; k < SPLITS; k++)
+            free(split_ms[v][k]);
+    }
 }
 
 /* Where the GPU cuts' time went: per kind of cut, the medians (and the
@@ -342,6 +388,8 @@ int main(int argc, char **argv)
                 double t1 = gcut_clock_ms();
                 st = gcut_segment_session_update(ss[v], seeds, mask[v], &info[v]);
                 upd[v][states] = gcut_clock_ms() - t1;
+                if (!st && s > 0)
+                    note_split(v, &info[v], upd[v][states]);
                 cut[v][states] = info[v].time_recut_max_ms;
                 cuts[v][states] = info[v].iterations;
                 algo[v] = info[v].algo;
@@ -447,6 +495,7 @@ int main(int argc, char **argv)
         free(first_cut[v]);
     }
     print_breakdown(counts, dev_name, ndev);
+    print_split(dev_name, ndev);
     for (int v = 0; v < ndev; v++)
         free(counts[v].cuts);
     for (int k = 0; k < count; k++)

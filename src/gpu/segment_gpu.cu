@@ -131,15 +131,19 @@ static __global__ void energy_kernel(gcut__dgrid g, const uint8_t *rgb, const ui
         atomicMax(largest, (unsigned long long)sum);
 }
 
-/* labels[p] = the pixel cannot reach the sink (infinite height after the
- * last, exact global relabel). */
+/* Pixel (x, y)'s label after a solve: 1 when it cannot reach the sink
+ * (infinite height after the last, exact global relabel). */
+static __device__ __forceinline__ uint8_t cut_label(const gcut__dgrid &g, int x, int y)
+{
+    return g.height[(long long)(y + 1) * g.pitch + x + 1] >= GCUT_HEIGHT_INF;
+}
+
 static __global__ void labels_kernel(gcut__dgrid g, uint8_t *labels)
 {
     const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
     if (i >= (long long)g.img_w * g.img_h)
         return;
-    const int x = (int)(i % g.img_w), y = (int)(i / g.img_w);
-    labels[i] = g.height[(long long)(y + 1) * g.pitch + x + 1] >= GCUT_HEIGHT_INF;
+    labels[i] = cut_label(g, (int)(i % g.img_w), (int)(i / g.img_w));
 }
 
 
@@ -551,5 +555,494 @@ fail:
     cudaFree(d_tcap);
     cudaFree(d_cost);
     price_free(&pb);
+    return st;
+}
+
+/* ---- GrabCut's refits on the device (segment_gpu.h) ----
+ *
+ * The fit labels: a union-find forest over the cut's foreground (each
+ * pixel linked to its left neighbour when that is foreground, then joined
+ * to the row above: N, or NW and NE when N is background and the grid is
+ * 8-connected; joins by atomicMin, as in Playne and Hawick, "A New
+ * Algorithm for Parallel Connected-Component Labelling on GPUs", IEEE TPDS
+ * 2018), the roots of the foreground seeds' trees marked, and a pixel kept
+ * when its root is marked: the set the host's flood fill reaches, whatever
+ * order the joins ran in. The selection: per tile of REFIT_TILE pixels its
+ * object count, an exclusive scan of the counts, then each pixel's number
+ * on its side, so that every step-th one is taken where a serial scan
+ * would put it. The rounds: each sample priced under its side's model
+ * (color_price.h, the host's bits), its terms summed per component in
+ * integers (exact in any order). */
+
+#define REFIT_THREADS 256
+#define REFIT_RUN 16 /* consecutive pixels per thread in the selection */
+#define REFIT_TILE (REFIT_THREADS * REFIT_RUN)
+#define SUM_TERMS 10 /* count, 3 channel sums, 6 products */
+#define SUM_SLOTS (2 * GCUT__PRICE_MAX_K * SUM_TERMS)
+
+struct gcut__seg_refit {
+    gcut_context *ctx;
+    gcut__gpu *s;
+    int w, h, diagonal;
+    int64_t n, tiles;
+    uint8_t *d_rgb;    /* n x RGB */
+    uint8_t *d_fit;    /* n: the cut's labels, then the fit labels */
+    int32_t *d_parent; /* n: the union-find forest (-1 off the foreground) */
+    uint8_t *d_reach;  /* n: 1 at the roots a foreground seed's tree has */
+    int32_t *d_seeds;  /* the foreground seeds */
+    int64_t seeds, seeds_cap;
+    int32_t *d_tile;   /* per tile: its object count, then the object's pixels before it */
+    uint8_t *d_samples; /* side t's j-th sample at 3 * (t * samples_cap + j) */
+    int64_t samples_cap, ns[2];
+    unsigned long long *d_sums; /* [0]: the object's pixels; then SUM_SLOTS */
+    unsigned long long *h_sums; /* pinned, as d_sums */
+};
+
+static __device__ __forceinline__ int32_t uf_find(const int32_t *parent, int32_t i)
+{
+    const volatile int32_t *p = parent; /* other threads lower entries meanwhile */
+    int32_t up = p[i];
+    while (up != i) {
+        i = up;
+        up = p[i];
+    }
+    return i;
+}
+
+/* Join the trees of a and b: the larger root goes under the smaller one,
+ * retried from the new roots when another join got there first. Every
+ * entry only falls and parent[i] <= i throughout. */
+static __device__ void uf_unite(int32_t *parent, int32_t a, int32_t b)
+{
+    for (;;) {
+        a = uf_find(parent, a);
+        b = uf_find(parent, b);
+        if (a == b)
+            return;
+        if (a < b) {
+            const int32_t old = atomicMin(&parent[b], a);
+            if (old == b)
+                return;
+            b = old;
+        } else {
+            const int32_t old = atomicMin(&parent[a], b);
+            if (old == a)
+                return;
+            a = old;
+        }
+    }
+}
+
+/* The cut's labels into fit (from the solve's heights when from_grid, else
+ * already there) and each foreground pixel's first link: its left
+ * neighbour when foreground, else itself. */
+static __global__ void fill_init_kernel(gcut__dgrid g, int from_grid, uint8_t *fit,
+                                        int32_t *parent, int w, long long n)
+{
+    const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (i >= n)
+        return;
+    const int x = (int)(i % w), y = (int)(i / w);
+    uint8_t fg, left;
+    if (from_grid) {
+        fg = cut_label(g, x, y);
+        left = x > 0 && cut_label(g, x - 1, y);
+        fit[i] = fg;
+    } else {
+        fg = fit[i];
+        left = x > 0 && fit[i - 1];
+    }
+    parent[i] = !fg ? -1 : left ? (int32_t)(i - 1) : (int32_t)i;
+}
+
+/* Join each foreground pixel to the foreground above it: N, or (8-connected)
+ * NW and NE when N is background (with N foreground they are N's row
+ * neighbours, joined already). */
+static __global__ void fill_merge_kernel(const uint8_t *fit, int32_t *parent, int w, long long n,
+                                         int diagonal)
+{
+    const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (i >= n || i < w || !fit[i])
+        return;
+    const int x = (int)(i % w);
+    const int32_t up = (int32_t)(i - w);
+    if (fit[up]) {
+        uf_unite(parent, (int32_t)i, up);
+        return;
+    }
+    if (diagonal && x > 0 && fit[up - 1])
+        uf_unite(parent, (int32_t)i, up - 1);
+    if (diagonal && x < w - 1 && fit[up + 1])
+        uf_unite(parent, (int32_t)i, up + 1);
+}
+
+/* Every foreground pixel straight to its root (roots no longer change). */
+static __global__ void fill_root_kernel(const uint8_t *fit, int32_t *parent, long long n)
+{
+    const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (i < n && fit[i])
+        parent[i] = uf_find(parent, (int32_t)i);
+}
+
+static __global__ void fill_seed_kernel(const int32_t *seeds, long long count, const uint8_t *fit,
+                                        const int32_t *parent, uint8_t *reach)
+{
+    const long long k = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (k >= count)
+        return;
+    const int32_t p = seeds[k];
+    if (fit[p]) /* always: the host checked the seeds' sides */
+        reach[parent[p]] = 1;
+}
+
+static __global__ void fill_keep_kernel(uint8_t *fit, const int32_t *parent, const uint8_t *reach,
+                                        long long n)
+{
+    const long long i = blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (i < n && fit[i])
+        fit[i] = reach[parent[i]];
+}
+
+/* Each tile's object count, and the total. */
+static __global__ void side_count_kernel(const uint8_t *fit, long long n, int32_t *tile,
+                                         unsigned long long *total)
+{
+    __shared__ int32_t warp_sum[REFIT_THREADS / 32];
+    const long long base = blockIdx.x * (long long)REFIT_TILE;
+    int32_t c = 0;
+    for (int j = threadIdx.x; j < REFIT_TILE; j += REFIT_THREADS)
+        if (base + j < n)
+            c += fit[base + j];
+    for (int o = 16; o > 0; o >>= 1)
+        c += __shfl_down_sync(0xffffffffu, c, o);
+    if ((threadIdx.x & 31) == 0)
+        warp_sum[threadIdx.x / 32] = c;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int32_t sum = 0;
+        for (int k = 0; k < REFIT_THREADS / 32; k++)
+            sum += warp_sum[k];
+        tile[blockIdx.x] = sum;
+        if (sum)
+            atomicAdd(total, (unsigned long long)sum);
+    }
+}
+
+/* tile[b] = the object's pixels in tiles before b: one block of 1024
+ * threads, 1024 tiles a pass. */
+static __global__ void tile_scan_kernel(int32_t *tile, long long tiles)
+{
+    __shared__ int32_t buf[1024];
+    int32_t carry = 0;
+    for (long long base = 0; base < tiles; base += 1024) {
+        const long long b = base + threadIdx.x;
+        const int32_t v = b < tiles ? tile[b] : 0;
+        buf[threadIdx.x] = v;
+        __syncthreads();
+        for (int off = 1; off < 1024; off <<= 1) {
+            const int32_t add = threadIdx.x >= (unsigned)off ? buf[threadIdx.x - off] : 0;
+            __syncthreads();
+            buf[threadIdx.x] += add;
+            __syncthreads();
+        }
+        if (b < tiles)
+            tile[b] = carry + buf[threadIdx.x] - v;
+        carry += buf[1023];
+        __syncthreads();
+    }
+}
+
+/* The samples: pixel i is the (number)-th of its side in pixel order
+ * (side 0 the object, 1 the rest), taken when the number is a multiple of
+ * the side's step, to slot number / step. */
+static __global__ void take_kernel(const uint8_t *fit, const uint8_t *rgb, long long n,
+                                   const int32_t *tile, unsigned step0, unsigned step1,
+                                   uint8_t *samples, long long cap)
+{
+    __shared__ int32_t scan[REFIT_THREADS];
+    const long long first = blockIdx.x * (long long)REFIT_TILE + (long long)threadIdx.x * REFIT_RUN;
+    int32_t ones = 0;
+    for (int j = 0; j < REFIT_RUN; j++)
+        if (first + j < n)
+            ones += fit[first + j];
+    scan[threadIdx.x] = ones;
+    __syncthreads();
+    for (int off = 1; off < REFIT_THREADS; off <<= 1) {
+        const int32_t add = threadIdx.x >= (unsigned)off ? scan[threadIdx.x - off] : 0;
+        __syncthreads();
+        scan[threadIdx.x] += add;
+        __syncthreads();
+    }
+    unsigned number[2];
+    number[0] = (unsigned)(tile[blockIdx.x] + scan[threadIdx.x] - ones);
+    number[1] = (unsigned)(first - number[0]);
+    const unsigned step[2] = {step0, step1};
+    for (int j = 0; j < REFIT_RUN && first + j < n; j++) {
+        const long long i = first + j;
+        const int t = fit[i] ? 0 : 1;
+        if (number[t] % step[t] == 0) {
+            uint8_t *out = samples + 3 * ((long long)t * cap + number[t] / step[t]);
+            out[0] = rgb[3 * i];
+            out[1] = rgb[3 * i + 1];
+            out[2] = rgb[3 * i + 2];
+        }
+        number[t]++;
+    }
+}
+
+/* One round's assignment: each sample (side 0's ns0, then side 1's ns1) to
+ * its cheapest component under its side's model, its ten terms added to
+ * that component's sums: per warp, the lanes of one component add up first
+ * (sm_80 on), per block in shared memory, then once into `sums`. The
+ * models go to shared memory as in price_kernel. */
+static __global__ void assign_kernel(gcut__price_model fg, gcut__price_model bg,
+                                     const uint8_t *samples, long long cap, long long ns0,
+                                     long long ns1, unsigned long long *sums)
+{
+    __shared__ gcut__price_model models[2];
+    __shared__ unsigned long long acc[SUM_SLOTS];
+    {
+        const int words = (int)(sizeof(gcut__price_model) / sizeof(int));
+        const int *from_fg = (const int *)&fg, *from_bg = (const int *)&bg;
+        int *to = (int *)models;
+        for (int k = threadIdx.x; k < words; k += blockDim.x) {
+            to[k] = from_fg[k];
+            to[words + k] = from_bg[k];
+        }
+        for (int k = threadIdx.x; k < SUM_SLOTS; k += blockDim.x)
+            acc[k] = 0;
+    }
+    __syncthreads();
+    const long long total = ns0 + ns1;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const int lane = threadIdx.x & 31;
+    /* Warp-uniform loop: every lane reaches the warp's collectives. */
+    for (long long base = blockIdx.x * (long long)blockDim.x + (threadIdx.x & ~31u);
+         base < total; base += stride) {
+        const long long q = base + lane;
+        int key = -1;
+        unsigned v[SUM_TERMS] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        if (q < total) {
+            const int t = q >= ns0;
+            const uint8_t *x = samples + 3 * ((long long)t * cap + (t ? q - ns0 : q));
+            float cost;
+            const int u = gcut__price_best(&models[t], (float)x[0], (float)x[1], (float)x[2],
+                                           &cost);
+            key = t * GCUT__PRICE_MAX_K + (u < 0 ? 0 : models[t].index[u]);
+            const unsigned r = x[0], g = x[1], b = x[2];
+            v[0] = 1;
+            v[1] = r, v[2] = g, v[3] = b;
+            v[4] = r * r, v[5] = r * g, v[6] = r * b, v[7] = g * g, v[8] = g * b, v[9] = b * b;
+        }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        const unsigned peers = __match_any_sync(0xffffffffu, key);
+        if (key >= 0) {
+            const int leader = __ffs(peers) - 1;
+            for (int e = 0; e < SUM_TERMS; e++) {
+                /* At most 32 terms under 2^16 each: no overflow. */
+                const unsigned s = __reduce_add_sync(peers, v[e]);
+                if (lane == leader)
+                    atomicAdd(&acc[key * SUM_TERMS + e], (unsigned long long)s);
+            }
+        }
+#else
+        if (key >= 0)
+            for (int e = 0; e < SUM_TERMS; e++)
+                atomicAdd(&acc[key * SUM_TERMS + e], (unsigned long long)v[e]);
+#endif
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < SUM_SLOTS; k += blockDim.x)
+        if (acc[k])
+            atomicAdd(&sums[k], acc[k]);
+}
+
+extern "C" void gcut__seg_refit_destroy(gcut__seg_refit *r)
+{
+    if (!r)
+        return;
+    cudaFree(r->d_rgb);
+    cudaFree(r->d_fit);
+    cudaFree(r->d_parent);
+    cudaFree(r->d_reach);
+    cudaFree(r->d_seeds);
+    cudaFree(r->d_tile);
+    cudaFree(r->d_samples);
+    cudaFree(r->d_sums);
+    cudaFreeHost(r->h_sums);
+    free(r);
+}
+
+extern "C" gcut_status gcut__seg_refit_create(gcut_context *ctx, const uint8_t *rgb, int width,
+                                              int height, int connectivity,
+                                              gcut__seg_refit **out)
+{
+    *out = NULL;
+    gcut__gpu *s = NULL;
+    gcut_status st = gcut__gpu_acquire(ctx, &s);
+    if (st)
+        return st;
+    gcut__seg_refit *r = (gcut__seg_refit *)calloc(1, sizeof *r);
+    if (!r)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory");
+    r->ctx = ctx;
+    r->s = s;
+    r->w = width;
+    r->h = height;
+    r->diagonal = connectivity == 8;
+    r->n = (int64_t)width * height;
+    r->tiles = (r->n + REFIT_TILE - 1) / REFIT_TILE;
+    const size_t n = (size_t)r->n;
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_rgb, 3 * n));
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_fit, n));
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_parent, n * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_reach, n));
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_tile, (size_t)r->tiles * sizeof(int32_t)));
+    GPU_CHECK(ctx, cudaMalloc((void **)&r->d_sums, (1 + SUM_SLOTS) * sizeof(unsigned long long)));
+    GPU_CHECK(ctx, cudaMallocHost((void **)&r->h_sums, (1 + SUM_SLOTS) * sizeof(unsigned long long)));
+    /* Pageable source: the copy is done when the call returns. */
+    GPU_CHECK(ctx, cudaMemcpyAsync(r->d_rgb, rgb, 3 * n, cudaMemcpyHostToDevice, s->stream));
+    *out = r;
+    return GCUT_OK;
+fail:
+    gcut__seg_refit_destroy(r);
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_refit_seeds(gcut__seg_refit *r, const int32_t *fg_seeds,
+                                             int64_t count)
+{
+    gcut_status st = GCUT_OK;
+    r->seeds = 0;
+    if (count > r->seeds_cap) {
+        cudaFree(r->d_seeds);
+        r->d_seeds = NULL;
+        r->seeds_cap = 0;
+        GPU_CHECK(r->ctx, cudaMalloc((void **)&r->d_seeds, (size_t)count * sizeof(int32_t)));
+        r->seeds_cap = count;
+    }
+    if (count > 0)
+        GPU_CHECK(r->ctx, cudaMemcpyAsync(r->d_seeds, fg_seeds, (size_t)count * sizeof(int32_t),
+                                          cudaMemcpyHostToDevice, r->s->stream));
+    r->seeds = count;
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_refit_labels(gcut__seg_refit *r, const gcut_grid *g,
+                                              const uint8_t *cut, int64_t side[2])
+{
+    gcut_context *ctx = r->ctx;
+    gcut__gpu *s = r->s;
+    gcut_status st = GCUT_OK;
+    cudaStream_t stream = s->stream;
+    const unsigned blocks = blocks_for(r->n);
+    /* The solve's heights are the cut while nothing else wrote the grid. */
+    const int from_grid = g && s->grid_owner == (const void *)g && s->dg.height &&
+                          s->dg.img_w == r->w && s->dg.img_h == r->h;
+    gcut__dgrid none;
+    memset(&none, 0, sizeof none);
+    if (!from_grid)
+        GPU_CHECK(ctx, cudaMemcpyAsync(r->d_fit, cut, (size_t)r->n, cudaMemcpyHostToDevice,
+                                       stream));
+    fill_init_kernel<<<blocks, THREADS, 0, stream>>>(from_grid ? s->dg : none, from_grid,
+                                                     r->d_fit, r->d_parent, r->w, r->n);
+    GPU_CHECK(ctx, cudaGetLastError());
+    if (r->seeds > 0) {
+        fill_merge_kernel<<<blocks, THREADS, 0, stream>>>(r->d_fit, r->d_parent, r->w, r->n,
+                                                          r->diagonal);
+        GPU_CHECK(ctx, cudaGetLastError());
+        fill_root_kernel<<<blocks, THREADS, 0, stream>>>(r->d_fit, r->d_parent, r->n);
+        GPU_CHECK(ctx, cudaGetLastError());
+        GPU_CHECK(ctx, cudaMemsetAsync(r->d_reach, 0, (size_t)r->n, stream));
+        fill_seed_kernel<<<blocks_for(r->seeds), THREADS, 0, stream>>>(
+            r->d_seeds, r->seeds, r->d_fit, r->d_parent, r->d_reach);
+        GPU_CHECK(ctx, cudaGetLastError());
+        fill_keep_kernel<<<blocks, THREADS, 0, stream>>>(r->d_fit, r->d_parent, r->d_reach, r->n);
+        GPU_CHECK(ctx, cudaGetLastError());
+    }
+    GPU_CHECK(ctx, cudaMemsetAsync(r->d_sums, 0, sizeof(unsigned long long), stream));
+    side_count_kernel<<<(unsigned)r->tiles, REFIT_THREADS, 0, stream>>>(r->d_fit, r->n, r->d_tile,
+                                                                        r->d_sums);
+    GPU_CHECK(ctx, cudaGetLastError());
+    tile_scan_kernel<<<1, 1024, 0, stream>>>(r->d_tile, r->tiles);
+    GPU_CHECK(ctx, cudaGetLastError());
+    GPU_CHECK(ctx, cudaMemcpyAsync(r->h_sums, r->d_sums, sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    side[0] = (int64_t)r->h_sums[0];
+    side[1] = r->n - side[0];
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_refit_select(gcut__seg_refit *r, const int64_t step[2],
+                                              const int64_t ns[2])
+{
+    gcut_context *ctx = r->ctx;
+    gcut_status st = GCUT_OK;
+    const int64_t need = ns[0] > ns[1] ? ns[0] : ns[1];
+    if (step[0] < 1 || step[1] < 1 || step[0] > UINT32_MAX || step[1] > UINT32_MAX)
+        return gcut__fail(ctx, GCUT_E_INVALID, "gpu: sample steps %lld and %lld",
+                          (long long)step[0], (long long)step[1]);
+    if (need > r->samples_cap) {
+        cudaFree(r->d_samples);
+        r->d_samples = NULL;
+        r->samples_cap = 0;
+        GPU_CHECK(ctx, cudaMalloc((void **)&r->d_samples, 2 * 3 * (size_t)need));
+        r->samples_cap = need;
+    }
+    take_kernel<<<(unsigned)r->tiles, REFIT_THREADS, 0, r->s->stream>>>(
+        r->d_fit, r->d_rgb, r->n, r->d_tile, (unsigned)step[0], (unsigned)step[1], r->d_samples,
+        r->samples_cap);
+    GPU_CHECK(ctx, cudaGetLastError());
+    r->ns[0] = ns[0];
+    r->ns[1] = ns[1];
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_refit_assign(gcut__seg_refit *r,
+                                              const gcut__price_model models[2],
+                                              gcut__gmm_sums sums[2][GCUT__PRICE_MAX_K])
+{
+    gcut_context *ctx = r->ctx;
+    cudaStream_t stream = r->s->stream;
+    gcut_status st = GCUT_OK;
+    if (models[0].hist || models[1].hist)
+        return gcut__fail(ctx, GCUT_E_INVALID, "gpu: the refits' models are GMMs");
+    const long long total = r->ns[0] + r->ns[1];
+    long long blocks = (total + REFIT_THREADS - 1) / REFIT_THREADS;
+    blocks = blocks < 1 ? 1 : blocks > 256 ? 256 : blocks;
+    GPU_CHECK(ctx, cudaMemsetAsync(r->d_sums + 1, 0, SUM_SLOTS * sizeof(unsigned long long),
+                                   stream));
+    assign_kernel<<<(unsigned)blocks, REFIT_THREADS, 0, stream>>>(
+        models[0], models[1], r->d_samples, r->samples_cap, r->ns[0], r->ns[1], r->d_sums + 1);
+    GPU_CHECK(ctx, cudaGetLastError());
+    GPU_CHECK(ctx, cudaMemcpyAsync(r->h_sums + 1, r->d_sums + 1,
+                                   SUM_SLOTS * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                   stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < GCUT__PRICE_MAX_K; k++) {
+            const unsigned long long *a = r->h_sums + 1 + (t * GCUT__PRICE_MAX_K + k) * SUM_TERMS;
+            gcut__gmm_sums *o = &sums[t][k];
+            o->count = (int64_t)a[0];
+            for (int c = 0; c < 3; c++)
+                o->sum[c] = (int64_t)a[1 + c];
+            for (int e = 0; e < 6; e++)
+                o->sq[e] = (int64_t)a[4 + e];
+        }
+fail:
+    return st;
+}
+
+extern "C" gcut_status gcut__seg_refit_labels_to_host(gcut__seg_refit *r, uint8_t *labels)
+{
+    gcut_status st = GCUT_OK;
+    GPU_CHECK(r->ctx, cudaMemcpyAsync(labels, r->d_fit, (size_t)r->n, cudaMemcpyDeviceToHost,
+                                      r->s->stream));
+    GPU_CHECK(r->ctx, cudaStreamSynchronize(r->s->stream));
+fail:
     return st;
 }

@@ -85,6 +85,47 @@ gcut_status gcut__seg_gpu_price_check(gcut_context *ctx, const uint8_t *colours,
                                       float *cost_fg, float *cost_bg, int32_t *tcap,
                                       int64_t *constant, double *kernel_ms);
 
+/* ---- GrabCut's refits on the device, beside the graph ----
+ *
+ * Between two cuts the colour models are fitted again to the cut (GrabCut's
+ * iteration): the fit labels (the cut's foreground that a foreground path
+ * joins to a foreground seed, vision/segment.c), each side's even subsample
+ * (every step-th pixel of the side in pixel order, vision/color_model.c)
+ * and each refinement round's assignment of the samples to components with
+ * their sums. All of it runs here on the cut's labels where the solve left
+ * them; only the sides' sizes and the rounds' integer sums (a few KB) come
+ * back, and the host re-estimates the models from them (color_model.c):
+ * the host's models, bit for bit, so the masks are the CPU path's. */
+typedef struct gcut__seg_refit gcut__seg_refit;
+
+/* On the context's GPU: the n = width * height packed RGB pixels go up. */
+gcut_status gcut__seg_refit_create(gcut_context *ctx, const uint8_t *rgb, int width, int height,
+                                   int connectivity, gcut__seg_refit **out);
+void gcut__seg_refit_destroy(gcut__seg_refit *r);
+
+/* A seed state's foreground seeds (pixel numbers, `count` of them), where
+ * the fit labels' flood fill starts; none: the fit labels are the cut. */
+gcut_status gcut__seg_refit_seeds(gcut__seg_refit *r, const int32_t *fg_seeds, int64_t count);
+
+/* The fit labels of a cut and each side's size: side[0] the object's
+ * pixels, side[1] the rest. The cut's labels are those of g's last solve
+ * when it ran on this context's GPU and the device still holds its
+ * heights, else `cut` (width * height bytes, 1 = foreground) goes up. */
+gcut_status gcut__seg_refit_labels(gcut__seg_refit *r, const gcut_grid *g, const uint8_t *cut,
+                                   int64_t side[2]);
+
+/* Each side's samples from the fit labels: every step[t]-th pixel of side
+ * t in pixel order, ns[t] of them (vision/color_model.c's selection). */
+gcut_status gcut__seg_refit_select(gcut__seg_refit *r, const int64_t step[2],
+                                   const int64_t ns[2]);
+
+/* One round's assignment of the selected samples (gcut__gmm_assign_fn). */
+gcut_status gcut__seg_refit_assign(gcut__seg_refit *r, const gcut__price_model models[2],
+                                   gcut__gmm_sums sums[2][GCUT__PRICE_MAX_K]);
+
+/* The fit labels (width * height bytes) into host memory, for the checks. */
+gcut_status gcut__seg_refit_labels_to_host(gcut__seg_refit *r, uint8_t *labels);
+
 #ifdef __cplusplus
 }
 #endif

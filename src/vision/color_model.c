@@ -131,16 +131,64 @@ void gcut__price_model_from(const gcut__color_model *m, gcut__price_model *p)
     }
 }
 
-/* Orchard-Bouman: split the cluster of largest principal variance along its
- * principal axis until there are k clusters (or nothing left to split). */
-static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uint8_t *assign,
-                           stats *st)
+/* One pass of Orchard-Bouman over the samples, in parts: the first puts
+ * every sample in cluster 0; a split moves the samples of cluster `split`
+ * beyond the cut plane to cluster `made`. Each part sums the two clusters'
+ * stats in its own row: sums of 8-bit levels and their products, exact in
+ * double, so the rows add up to the same bits in any order. */
+typedef struct split_job {
+    const float *x;
+    uint8_t *assign;
+    int first, split, made;
+    double axis[3], cut;
+    stats st[GCUT__MAX_THREADS][2]; /* per part: cluster split (or 0), cluster made */
+} split_job;
+
+static void split_samples(void *arg, int64_t begin, int64_t end, int part)
 {
-    memset(st, 0, sizeof(stats) * (size_t)m->k);
-    for (int64_t i = 0; i < ns; i++) {
-        assign[i] = 0;
-        stats_add(&st[0], x + 3 * i);
+    split_job *j = arg;
+    stats *st = j->st[part];
+    memset(st, 0, 2 * sizeof *st);
+    for (int64_t i = begin; i < end; i++) {
+        const float *p = j->x + 3 * i;
+        if (j->first) {
+            j->assign[i] = 0;
+            stats_add(&st[0], p);
+            continue;
+        }
+        if (j->assign[i] != j->split)
+            continue;
+        if (j->axis[0] * p[0] + j->axis[1] * p[1] + j->axis[2] * p[2] > j->cut)
+            j->assign[i] = (uint8_t)j->made;
+        stats_add(&st[j->assign[i] == j->made], p);
     }
+}
+
+static void stats_merge(stats *to, const stats *from)
+{
+    to->count += from->count;
+    for (int c = 0; c < 3; c++)
+        to->sum[c] += from->sum[c];
+    for (int e = 0; e < 6; e++)
+        to->sq[e] += from->sq[e];
+}
+
+/* Orchard-Bouman: split the cluster of largest principal variance along its
+ * principal axis until there are k clusters (or nothing left to split);
+ * each pass over the samples on threads (split_samples). */
+static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uint8_t *assign,
+                           stats *st, split_job *job)
+{
+    /* A sample's pass costs some 20 operations: weighed so for the threads. */
+    const int parts = gcut__thread_count(m->threads, ns * 8);
+    job->x = x;
+    job->assign = assign;
+    job->first = 1;
+    memset(st, 0, sizeof(stats) * (size_t)m->k);
+    gcut__parallel_for(parts, ns, split_samples, job);
+    for (int p = 0; p < parts; p++)
+        stats_merge(&st[0], &job->st[p][0]);
+    job->first = 0;
     for (int made = 1; made < m->k; made++) {
         int split = -1;
         double widest = 1e-9, axis[3] = {0}, mean[3] = {0};
@@ -158,16 +206,16 @@ static void orchard_bouman(gcut__color_model *m, const float *x, int64_t ns, uin
         }
         if (split < 0)
             break;
-        double cut = axis[0] * mean[0] + axis[1] * mean[1] + axis[2] * mean[2];
+        job->split = split;
+        job->made = made;
+        memcpy(job->axis, axis, sizeof axis);
+        job->cut = axis[0] * mean[0] + axis[1] * mean[1] + axis[2] * mean[2];
+        gcut__parallel_for(parts, ns, split_samples, job);
         memset(&st[split], 0, sizeof(stats));
         memset(&st[made], 0, sizeof(stats));
-        for (int64_t i = 0; i < ns; i++) {
-            if (assign[i] != split)
-                continue;
-            const float *p = x + 3 * i;
-            if (axis[0] * p[0] + axis[1] * p[1] + axis[2] * p[2] > cut)
-                assign[i] = (uint8_t)made;
-            stats_add(&st[assign[i]], p);
+        for (int p = 0; p < parts; p++) {
+            stats_merge(&st[split], &job->st[p][0]);
+            stats_merge(&st[made], &job->st[p][1]);
         }
     }
 }
@@ -203,7 +251,14 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
         return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
     }
     if (!m->fitted) {
-        orchard_bouman(m, x, ns, assign, st);
+        split_job *job = malloc(sizeof *job);
+        if (!job) {
+            free(assign);
+            free(st);
+            return gcut__fail(ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+        }
+        orchard_bouman(m, x, ns, assign, st, job);
+        free(job);
         gmm_from_stats(m, st, (double)ns);
         m->fitted = 1;
     }
@@ -240,6 +295,36 @@ static gcut_status fit_gmm(gcut_context *ctx, gcut__color_model *m, const float 
     }
     free(assign);
     free(st);
+    return GCUT_OK;
+}
+
+gcut_status gcut__color_model_refine_pair(gcut__color_model *fg, gcut__color_model *bg,
+                                          const int64_t ns[2], gcut__gmm_assign_fn assign,
+                                          void *arg)
+{
+    gcut__color_model *m[2] = {fg, bg};
+    for (int round = 0; round < GMM_ROUNDS; round++) {
+        gcut__price_model p[2];
+        gcut__gmm_sums sums[2][GCUT__GMM_MAX_K];
+        gcut__price_model_from(fg, &p[0]);
+        gcut__price_model_from(bg, &p[1]);
+        memset(sums, 0, sizeof sums);
+        gcut_status st = assign(arg, p, sums);
+        if (st)
+            return st;
+        for (int t = 0; t < 2; t++) {
+            /* The host's double sums of the same terms, exactly. */
+            stats st_k[GCUT__GMM_MAX_K];
+            for (int k = 0; k < m[t]->k; k++) {
+                st_k[k].count = (double)sums[t][k].count;
+                for (int c = 0; c < 3; c++)
+                    st_k[k].sum[c] = (double)sums[t][k].sum[c];
+                for (int e = 0; e < 6; e++)
+                    st_k[k].sq[e] = (double)sums[t][k].sq[e];
+            }
+            gmm_from_stats(m[t], st_k, (double)ns[t]);
+        }
+    }
     return GCUT_OK;
 }
 

@@ -60,6 +60,23 @@ gcut_status gcut__color_model_fit_pair(gcut_context *ctx, gcut__color_model *fg,
                                        gcut__color_model *bg, const uint8_t *rgb,
                                        const uint8_t *label, int64_t n);
 
+/* GrabCut's assignment step (step 1) of a refinement round, done where the
+ * samples are (a GPU beside the graph): each sample of side t (0: the
+ * foreground model's, 1: the background's) goes to its cheapest component
+ * under models[t] (gcut__price_best; the model's component index[u], 0 when
+ * none is used), whose sums[t][component] it is added to. The sums come
+ * zeroed. */
+typedef gcut_status (*gcut__gmm_assign_fn)(void *arg, const gcut__price_model models[2],
+                                           gcut__gmm_sums sums[2][GCUT__GMM_MAX_K]);
+
+/* The refinement rounds of a fitted GMM pair on ns[0] foreground and ns[1]
+ * background samples, each round's assignment by `assign`, the
+ * re-estimation here: the models gcut__color_model_fit_pair gives a fitted
+ * pair on the same samples, bit for bit. */
+gcut_status gcut__color_model_refine_pair(gcut__color_model *fg, gcut__color_model *bg,
+                                          const int64_t ns[2], gcut__gmm_assign_fn assign,
+                                          void *arg);
+
 /* cost[i] = -log P(rgb_i | m), for i in [0, n). For a GMM, the cost of the
  * best component (GrabCut's energy minimises over the component too). */
 void gcut__color_model_cost(const gcut__color_model *m, const uint8_t *rgb, int64_t n,

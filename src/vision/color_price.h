@@ -51,6 +51,15 @@ typedef struct gcut__price_model {
     int index[GCUT__PRICE_MAX_K];   /* the model's component of each entry */
 } gcut__price_model;
 
+/* One GMM component's hard-assigned samples as integer sums: how many, the
+ * sum of each channel and of each product of two channels (xx xy xz yy yz
+ * zz). Every term is an 8-bit level or a product of two (< 2^16), so the
+ * sums are exact in any order: a device's atomics give the host's numbers,
+ * and as doubles (< 2^53) they are the host's double sums bit for bit. */
+typedef struct gcut__gmm_sums {
+    int64_t count, sum[3], sq[6];
+} gcut__gmm_sums;
+
 GCUT__PRICE_FN float gcut__price_fmul(float a, float b)
 {
 #ifdef __CUDA_ARCH__

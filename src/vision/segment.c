@@ -19,7 +19,10 @@
  * two tables where the solver the table picks runs (graph/grid_energy.h:
  * the grid's arrays on the CPU, the device on the GPU); the per-pixel
  * passes run on threads with results independent of their number. One
- * graph serves every cut, only its terminals changing between cuts. */
+ * graph serves every cut, only its terminals changing between cuts. With
+ * the graph on a GPU, GrabCut's GMM refits between cuts run there too, on
+ * the cut's labels where the solve left them (gpu/segment_gpu.h): the
+ * host's models bit for bit, so the masks are the CPU path's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,9 @@
 #include "graph/grid_energy.h"
 #include "vision/color_index.h"
 #include "vision/color_model.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/segment_gpu.h"
+#endif
 
 /* Defaults, chosen on the whole GrabCut benchmark (bench/segment_quality.py),
  * never per image. */
@@ -101,6 +107,9 @@ typedef struct seg_state {
     int save_graph;     /* keep the best cut's terminal table to write its graph */
     gcut_grid *grid;
     gcut__grid_energy *energy; /* the graph, where the solver runs */
+#ifdef GCUT_HAVE_CUDA
+    gcut__seg_refit *refit;    /* GMM refits on the graph's GPU, or NULL: on the host */
+#endif
     double beta;
     int32_t hard_cap;
 } seg_state;
@@ -255,9 +264,10 @@ static gcut_status price_terminals(seg_state *s, const gcut__color_model *fg,
 
 /* Mark the maximal run of unmarked foreground through (x, y) and push it
  * (its first and last pixel numbers) for its neighbour rows to be scanned. */
-static void fill_run(seg_state *s, int y, int x, int32_t *stack, int64_t *top)
+static void fill_run(seg_state *s, const uint8_t *cut, int y, int x, int32_t *stack,
+                     int64_t *top)
 {
-    const uint8_t *fg = s->mask + (int64_t)y * s->width;
+    const uint8_t *fg = cut + (int64_t)y * s->width;
     uint8_t *mark = s->fit_label + (int64_t)y * s->width;
     int l = x, r = x;
     while (l > 0 && fg[l - 1] && !mark[l - 1])
@@ -276,10 +286,10 @@ static void fill_run(seg_state *s, int y, int x, int32_t *stack, int64_t *top)
  * colours, or the next cut keeps it. Without foreground seeds (a box) the
  * cut is taken as it is. A scanline flood fill: every maximal run is pushed
  * once, so the stack holds at most (n + height) / 2 runs of two numbers. */
-static void fit_labels_from_cut(seg_state *s, int connectivity)
+static void fit_labels_from_cut(seg_state *s, const uint8_t *cut, int connectivity)
 {
     if (s->n_fg_seeds == 0) {
-        memcpy(s->fit_label, s->mask, (size_t)s->n);
+        memcpy(s->fit_label, cut, (size_t)s->n);
         return;
     }
     memset(s->fit_label, 0, (size_t)s->n);
@@ -289,22 +299,96 @@ static void fit_labels_from_cut(seg_state *s, int connectivity)
     for (int64_t k = 0; k < s->n_fg_seeds; k++) {
         int32_t p = s->seed_list[k];
         if (!s->fit_label[p])
-            fill_run(s, p / w, p % w, stack, &top);
+            fill_run(s, cut, p / w, p % w, stack, &top);
         while (top > 0) {
             int32_t last = stack[--top], first = stack[--top];
             int ry = first / w, l = first % w, r = last % w;
             for (int ny = ry - 1; ny <= ry + 1; ny += 2) {
                 if (ny < 0 || ny >= h)
                     continue;
-                const uint8_t *fg = s->mask + (int64_t)ny * w;
+                const uint8_t *fg = cut + (int64_t)ny * w;
                 const uint8_t *mark = s->fit_label + (int64_t)ny * w;
                 int x1 = r + reach < w - 1 ? r + reach : w - 1;
                 for (int nx = l - reach > 0 ? l - reach : 0; nx <= x1; nx++)
                     if (fg[nx] && !mark[nx])
-                        fill_run(s, ny, nx, stack, &top);
+                        fill_run(s, cut, ny, nx, stack, &top);
             }
         }
     }
+}
+
+/* The first fit of a seed state: both models to the seeds (without
+ * foreground seeds, a box, the foreground is every unseeded pixel, which
+ * fit_label marks). A GMM's samples come straight from the seed list, where
+ * each side's seeds are in pixel order as the selection over fit_label
+ * would meet them: the same samples, without a pass over the image. */
+static gcut_status fit_to_seeds(seg_state *s, gcut__color_model *fg, gcut__color_model *bg)
+{
+    if (fg->kind != GCUT_MODEL_GMM || s->n_fg_seeds == 0)
+        return fit_models(s, fg, bg);
+    gcut_status st = GCUT_OK;
+    for (int t = 0; t < 2 && !st; t++) {
+        const int32_t *list = s->seed_list + (t ? s->n_fg_seeds : 0);
+        int64_t count = t ? s->n_seeds - s->n_fg_seeds : s->n_fg_seeds;
+        int64_t step = gcut__color_model_sample_step(count), ns = (count + step - 1) / step;
+        float *x = malloc((size_t)ns * 3 * sizeof *x);
+        if (!x)
+            return gcut__fail(s->ctx, GCUT_E_NOMEM, "out of memory fitting a colour model");
+        for (int64_t j = 0; j < ns; j++)
+            for (int c = 0; c < 3; c++)
+                x[3 * j + c] = s->rgb[3 * (int64_t)list[j * step] + c];
+        st = gcut__color_model_fit_samples(s->ctx, t ? bg : fg, x, ns);
+        free(x);
+    }
+    return st;
+}
+
+#ifdef GCUT_HAVE_CUDA
+static gcut_status assign_on_device(void *arg, const gcut__price_model models[2],
+                                    gcut__gmm_sums sums[2][GCUT__GMM_MAX_K])
+{
+    return gcut__seg_refit_assign(arg, models, sums);
+}
+
+/* refit_models on the GPU that holds the cut (segment_gpu.h): fit labels,
+ * samples and the rounds' sums there, the models from the sums here. */
+static gcut_status refit_on_device(seg_state *s, gcut__color_model *fg, gcut__color_model *bg,
+                                   int *stop)
+{
+    int64_t side[2], step[2], ns[2];
+    gcut_status st = gcut__seg_refit_labels(s->refit, s->grid, s->best, side);
+    if (st)
+        return st;
+    if (side[0] == 0 || side[1] == 0) {
+        *stop = 1;
+        return GCUT_OK;
+    }
+    for (int t = 0; t < 2; t++) {
+        step[t] = gcut__color_model_sample_step(side[t]);
+        ns[t] = (side[t] + step[t] - 1) / step[t];
+    }
+    st = gcut__seg_refit_select(s->refit, step, ns);
+    return st ? st : gcut__color_model_refine_pair(fg, bg, ns, assign_on_device, s->refit);
+}
+#endif
+
+/* Re-estimate the models from the best cut, s->best (GrabCut's
+ * iteration); *stop when the cut left one side empty: that model has
+ * nothing to learn from, and the cut stands as the answer (an empty or
+ * full mask is one). */
+static gcut_status refit_models(seg_state *s, int connectivity, gcut__color_model *fg,
+                                gcut__color_model *bg, int *stop)
+{
+#ifdef GCUT_HAVE_CUDA
+    if (s->refit)
+        return refit_on_device(s, fg, bg, stop);
+#endif
+    fit_labels_from_cut(s, s->best, connectivity);
+    if (!memchr(s->fit_label, 1, (size_t)s->n) || !memchr(s->fit_label, 0, (size_t)s->n)) {
+        *stop = 1;
+        return GCUT_OK;
+    }
+    return fit_models(s, fg, bg);
 }
 
 static void free_state(seg_state *s)
@@ -324,6 +408,9 @@ static void free_state(seg_state *s)
     free(s->best_tcap);
     free(s->runs);
     free(s->seed_list);
+#ifdef GCUT_HAVE_CUDA
+    gcut__seg_refit_destroy(s->refit);
+#endif
     gcut__grid_energy_close(s->energy);
     gcut_grid_destroy(s->grid);
 }
@@ -377,6 +464,7 @@ static void count_seeds(seg_state *s)
 typedef struct seed_job {
     seg_state *s;
     int parts;
+    int labels; /* fit_label too: the first fit reads it (fit_to_seeds) */
     int64_t fg[GCUT__MAX_THREADS + 1], bg[GCUT__MAX_THREADS + 1]; /* counts, then starts */
 } seed_job;
 
@@ -402,6 +490,14 @@ static void list_seed_range(void *arg, int64_t begin, int64_t end, int part)
     /* Without foreground seeds (a box alone), the foreground model starts
      * from every unseeded pixel, as GrabCut's rectangle does. */
     const uint8_t free_label = s->n_fg_seeds == 0 ? 1 : 2;
+    if (!j->labels) {
+        for (int64_t i = begin; i < end; i++)
+            if (seeds[i] == GCUT_SEED_FG)
+                s->seed_list[f++] = (int32_t)i;
+            else if (seeds[i] == GCUT_SEED_BG)
+                s->seed_list[b++] = (int32_t)i;
+        return;
+    }
     for (int64_t i = begin; i < end; i++) {
         if (seeds[i] == GCUT_SEED_FG) {
             s->seed_list[f++] = (int32_t)i;
@@ -433,6 +529,16 @@ static gcut_status open_energy(seg_state *s, const gcut_segment_options *o,
     }
     if (!st)
         st = set_up_nlinks(s, o);
+#ifdef GCUT_HAVE_CUDA
+    /* GMMs are refitted beside the graph when it is on a GPU: the host's
+     * models bit for bit (segment_gpu.h). Without room there the host
+     * refits them: slower, never different. */
+    if (!st && !s->refit && o->model == GCUT_MODEL_GMM &&
+        gcut__grid_energy_prices_on_device(s->energy) &&
+        gcut__seg_refit_create(s->ctx, s->rgb, s->width, s->height, o->connectivity, &s->refit))
+        gcut__log(s->ctx, 2, "segmentation: colour models refitted on the host: %s",
+                  gcut_last_error(s->ctx));
+#endif
     info->time_graph_ms += gcut__now_ms() - t1;
     return st;
 }
@@ -451,6 +557,34 @@ static gcut_status prepare_image(seg_state *s, const gcut_segment_options *o,
     if (!st && with_energy)
         st = open_energy(s, o, cpu_default, info);
     return st;
+}
+
+/* The foreground pixels of the best cut, on threads: per part an integer
+ * count (the same total for any number of parts). */
+typedef struct count_job {
+    const uint8_t *mask;
+    int64_t count[GCUT__MAX_THREADS];
+} count_job;
+
+static void count_range(void *arg, int64_t begin, int64_t end, int part)
+{
+    count_job *j = arg;
+    int64_t count = 0;
+    for (int64_t i = begin; i < end; i++)
+        count += j->mask[i];
+    j->count[part] = count;
+}
+
+static int64_t count_foreground(const seg_state *s)
+{
+    count_job job;
+    job.mask = s->best;
+    int parts = gcut__thread_count(s->threads, s->n);
+    gcut__parallel_for(parts, s->n, count_range, &job);
+    int64_t count = 0;
+    for (int p = 0; p < parts; p++)
+        count += job.count[p];
+    return count;
 }
 
 /* The seeds' part: models fitted to them, then GrabCut's cuts on the
@@ -496,6 +630,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
         seeds->bg[p] = fg_seeds + b;
         f += fp, b += bp;
     }
+    seeds->labels = o->model != GCUT_MODEL_GMM || fg_seeds == 0;
     gcut__parallel_for(seeds->parts, s->n, list_seed_range, seeds);
     free(seeds);
 
@@ -505,10 +640,15 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     fg.threads = bg.threads = s->threads;
     double t0 = gcut__now_ms();
     count_seeds(s);
-    st = fit_models(s, &fg, &bg);
+    st = fit_to_seeds(s, &fg, &bg);
     info->time_model_ms += gcut__now_ms() - t0;
     if (!st && !s->energy)
         st = open_energy(s, o, "pbk", info);
+#ifdef GCUT_HAVE_CUDA
+    /* The device's refits start their fills from this state's foreground seeds. */
+    if (!st && s->refit)
+        st = gcut__seg_refit_seeds(s->refit, s->seed_list, s->n_fg_seeds);
+#endif
     /* The device that prices learns this state's seeds per colour. */
     if (!st && gcut__grid_energy_prices_on_device(s->energy) && !s->save_graph)
         st = gcut__grid_energy_price_begin(s->energy, s->colors.colors, s->n_free, s->n_fg_seed,
@@ -558,20 +698,20 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
             break; /* GrabCut's iteration has stopped improving: keep the best */
         best_energy = energy;
         info->flow = si.flow;
-        memcpy(s->best, s->mask, (size_t)s->n);
+        /* The best cut kept by a swap: the next cut goes to the other buffer. */
+        uint8_t *cut = s->mask;
+        s->mask = s->best;
+        s->best = cut;
         if (s->best_tcap)
             memcpy(s->best_tcap, s->tcap, (size_t)(s->colors.count + 2) * sizeof(int32_t));
         if (it + 1 == o->iterations)
             break;
-        /* Re-estimate the models from this segmentation; a cut that left
-         * one side empty leaves that model nothing to learn from, and
-         * stands as the answer (an empty or full mask is one). */
         double t4 = gcut__now_ms();
-        fit_labels_from_cut(s, o->connectivity);
-        if (!memchr(s->fit_label, 1, (size_t)s->n) || !memchr(s->fit_label, 0, (size_t)s->n))
-            break;
-        st = fit_models(s, &fg, &bg);
+        int stop = 0;
+        st = refit_models(s, o->connectivity, &fg, &bg, &stop);
         info->time_model_ms += gcut__now_ms() - t4;
+        if (stop)
+            break;
     }
     gcut__color_model_free(&fg);
     gcut__color_model_free(&bg);
@@ -580,9 +720,7 @@ static gcut_status segment(seg_state *s, const gcut_segment_options *o, uint8_t 
     info->energy = best_energy;
     info->beta = s->beta;
     info->hard_cap = s->hard_cap;
-    int64_t count = 0;
-    for (int64_t i = 0; i < s->n; i++)
-        count += s->best[i];
+    int64_t count = count_foreground(s);
     info->foreground = count;
     if (count == 0 || count == s->n)
         gcut__log(ctx, 1, "the cut's foreground is %s",

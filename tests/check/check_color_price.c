@@ -452,3 +452,191 @@ void check_color_fit_pair(check_report *r, int count, uint64_t seed)
     }
     gcut_context_destroy(ctx);
 }
+
+#ifdef GCUT_HAVE_CUDA
+/* The fit labels by a plain breadth-first search: the cut's foreground
+ * pixels a foreground path (4- or 8-connected) joins to one of the seeds;
+ * without seeds, the cut. */
+static void reach_from_seeds(const uint8_t *cut, int w, int h, int diagonal,
+                             const int32_t *seeds, int64_t count, uint8_t *out, int32_t *queue)
+{
+    const int64_t n = (int64_t)w * h;
+    if (count == 0) {
+        memcpy(out, cut, (size_t)n);
+        return;
+    }
+    memset(out, 0, (size_t)n);
+    int64_t head = 0, tail = 0;
+    for (int64_t k = 0; k < count; k++)
+        if (cut[seeds[k]] && !out[seeds[k]]) {
+            out[seeds[k]] = 1;
+            queue[tail++] = seeds[k];
+        }
+    while (head < tail) {
+        const int32_t p = queue[head++];
+        const int x = p % w, y = p / w;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                const int nx = x + dx, ny = y + dy;
+                if ((!dx && !dy) || (!diagonal && dx && dy) || nx < 0 || nx >= w || ny < 0 ||
+                    ny >= h)
+                    continue;
+                const int32_t q = ny * w + nx;
+                if (cut[q] && !out[q]) {
+                    out[q] = 1;
+                    queue[tail++] = q;
+                }
+            }
+    }
+}
+
+static gcut_status assign_on_device(void *arg, const gcut__price_model models[2],
+                                    gcut__gmm_sums sums[2][GCUT__GMM_MAX_K])
+{
+    return gcut__seg_refit_assign(arg, models, sums);
+}
+
+static int same_model(const gcut__color_model *a, const gcut__color_model *b);
+
+/* One refit on the device against the host's: a random image and cut
+ * (discs, stripes and noise, or all one side), foreground seeds on the cut's
+ * foreground (none at times), GMMs fitted beforehand to random labels. */
+static void refit_on_device(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                            const char *algo, uint64_t seed, int index)
+{
+    (void)algo;
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xd1b54a32d192ed03ULL + 3};
+    /* Every fourth instance: many selection tiles and a sample step > 1. */
+    const int big = index % 4 == 3;
+    const int w = (int)rng_range(&g, 1, big ? 520 : 90), h = (int)rng_range(&g, 1, big ? 400 : 70);
+    const int64_t n = (int64_t)w * h;
+    const int diagonal = (int)rng_below(&g, 2);
+    const int k = rng_below(&g, 5) ? (int)rng_range(&g, 1, 6) : (int)rng_range(&g, 1, 32);
+    uint8_t *rgb = malloc((size_t)n * 3), *cut = malloc((size_t)n), *want = malloc((size_t)n);
+    uint8_t *got = malloc((size_t)n), *label = malloc((size_t)n);
+    int32_t *seeds = malloc((size_t)n * sizeof(int32_t)), *queue = malloc((size_t)n * sizeof(int32_t));
+    gcut__seg_refit *rf = NULL;
+    gcut__color_model host[2], dev[2];
+    memset(host, 0, sizeof host);
+    char what[160];
+    snprintf(what, sizeof what, "instance %d (%dx%d, %d-connected, k %d)", index, w, h,
+             diagonal ? 8 : 4, k);
+    if (!rgb || !cut || !want || !got || !label || !seeds || !queue) {
+        check_fail(r, "%s: out of memory", what);
+        goto done;
+    }
+    uint8_t palette[8][3];
+    for (int c = 0; c < 8; c++)
+        for (int ch = 0; ch < 3; ch++)
+            palette[c][ch] = (uint8_t)rng_below(&g, 256);
+    const int shape = (int)rng_below(&g, 8); /* 0: all background, 1: all foreground */
+    const int discs = (int)rng_range(&g, 1, 12), noise = (int)rng_below(&g, 20);
+    int cx[12], cy[12], rad[12];
+    for (int d = 0; d < discs; d++) {
+        cx[d] = (int)rng_below(&g, w);
+        cy[d] = (int)rng_below(&g, h);
+        rad[d] = (int)rng_range(&g, 0, (w + h) / 6 + 1);
+    }
+    for (int64_t p = 0; p < n; p++) {
+        const int x = (int)(p % w), y = (int)(p / w);
+        int in = shape == 1;
+        for (int d = 0; d < discs && shape > 1; d++)
+            in |= (x - cx[d]) * (x - cx[d]) + (y - cy[d]) * (y - cy[d]) <= rad[d] * rad[d];
+        if (shape > 1 && shape % 3 == 0)
+            in |= (x + 2 * y) % 7 == 0; /* thin diagonal stripes: 8- and 4-connectivity differ */
+        if (shape > 1 && noise && rng_below(&g, 100) < noise)
+            in = !in;
+        cut[p] = (uint8_t)in;
+        const uint8_t *c = palette[(in ? 0 : 4) + rng_below(&g, 4)];
+        for (int ch = 0; ch < 3; ch++)
+            rgb[3 * p + ch] = (uint8_t)(c[ch] + rng_below(&g, 12));
+        label[p] = (uint8_t)rng_below(&g, 3);
+    }
+    label[0] = 1; /* both sides of the first fit have pixels */
+    label[n - 1] = 0;
+    int64_t count = 0;
+    const int64_t want_seeds = rng_below(&g, 4) == 0 ? 0 : rng_range(&g, 1, 30);
+    for (int64_t p = 0; p < n && count < want_seeds; p += 1 + rng_below(&g, n / 20 + 1))
+        if (cut[p])
+            seeds[count++] = (int32_t)p;
+    for (int t = 0; t < 2; t++) {
+        host[t].kind = GCUT_MODEL_GMM;
+        host[t].k = k;
+        host[t].threads = 1 + (int)rng_below(&g, 3);
+    }
+    if (n < 2 || gcut__color_model_fit_pair(cpu, &host[0], &host[1], rgb, label, n)) {
+        if (n < 2) /* one pixel cannot be both sides of the first fit */
+            r->passed++;
+        else
+            check_fail(r, "%s: the first fit failed: %s", what, gcut_last_error(cpu));
+        goto done;
+    }
+    dev[0] = host[0];
+    dev[1] = host[1];
+    reach_from_seeds(cut, w, h, diagonal, seeds, count, want, queue);
+    int64_t side[2] = {0, 0}, want_side[2] = {0, 0};
+    for (int64_t p = 0; p < n; p++)
+        want_side[0] += want[p];
+    want_side[1] = n - want_side[0];
+    if (gcut__seg_refit_create(gpu, rgb, w, h, diagonal ? 8 : 4, &rf) ||
+        gcut__seg_refit_seeds(rf, seeds, count) ||
+        gcut__seg_refit_labels(rf, NULL, cut, side) || gcut__seg_refit_labels_to_host(rf, got)) {
+        check_fail(r, "%s: the device's fit labels failed: %s", what, gcut_last_error(gpu));
+        goto done;
+    }
+    if (memcmp(got, want, (size_t)n) != 0 || side[0] != want_side[0] || side[1] != want_side[1]) {
+        int64_t p = 0;
+        while (p < n && got[p] == want[p])
+            p++;
+        check_fail(r, "%s, %lld seeds: fit labels: %lld / %lld object pixels (device / host), "
+                      "the first difference at (%lld, %lld)",
+                   what, (long long)count, (long long)side[0], (long long)want_side[0],
+                   (long long)(p % w), (long long)(p / w));
+        goto done;
+    }
+    if (side[0] == 0 || side[1] == 0) { /* nothing to refit: segment.c stops there */
+        r->passed++;
+        goto done;
+    }
+    int64_t step[2], ns[2];
+    for (int t = 0; t < 2; t++) {
+        step[t] = gcut__color_model_sample_step(side[t]);
+        ns[t] = (side[t] + step[t] - 1) / step[t];
+    }
+    if (gcut__color_model_fit_pair(cpu, &host[0], &host[1], rgb, want, n)) {
+        check_fail(r, "%s: the host's refit failed: %s", what, gcut_last_error(cpu));
+        goto done;
+    }
+    if (gcut__seg_refit_select(rf, step, ns) ||
+        gcut__color_model_refine_pair(&dev[0], &dev[1], ns, assign_on_device, rf)) {
+        check_fail(r, "%s: the device's refit failed: %s", what, gcut_last_error(gpu));
+        goto done;
+    }
+    if (!same_model(&host[0], &dev[0]) || !same_model(&host[1], &dev[1]))
+        check_fail(r, "%s, %lld seeds, sides %lld / %lld (steps %lld / %lld): the device's "
+                      "models differ from the host's",
+                   what, (long long)count, (long long)side[0], (long long)side[1],
+                   (long long)step[0], (long long)step[1]);
+    else
+        r->passed++;
+done:
+    gcut__seg_refit_destroy(rf);
+    free(rgb);
+    free(cut);
+    free(want);
+    free(got);
+    free(label);
+    free(seeds);
+    free(queue);
+}
+#endif
+
+void check_color_refit_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
+{
+#ifdef GCUT_HAVE_CUDA
+    check_gpu_run(r, refit_on_device, NULL, count, seed);
+#else
+    (void)seed;
+    r->skipped += count;
+#endif
+}

@@ -34,4 +34,11 @@ void check_color_price_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
  * an empty side fails with the same message. */
 void check_color_fit_pair(check_report *r, int count, uint64_t seed);
 
+/* `count` random images and cuts (discs, thin stripes, noise, one side
+ * only), 4- and 8-connected, with and without foreground seeds, up to
+ * 520x400 (sample steps above 1): the device's refit (segment_gpu.h) gives
+ * the fit labels of a breadth-first search from the seeds, and from them
+ * the models gcut__color_model_fit_pair gives on the host, bit for bit. */
+void check_color_refit_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
+
 #endif

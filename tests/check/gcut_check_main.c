@@ -114,6 +114,7 @@ static const check_entry checks[] = {
     {"color.price_host", 300, 40, check_color_price_host},
     {"color.price_gpu_vs_cpu", 300, 40, check_color_price_gpu_vs_cpu},
     {"color.fit_pair", 120, 20, check_color_fit_pair},
+    {"color.refit_gpu_vs_cpu", 200, 24, check_color_refit_gpu_vs_cpu},
 };
 static const int n_checks = (int)(sizeof checks / sizeof checks[0]);
 
