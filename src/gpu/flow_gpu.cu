@@ -111,6 +111,8 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->a.t_row = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
     d->a.object = (unsigned long long *)carve(c, 2 * nn * sizeof(unsigned long long));
     d->a.row_word = (unsigned long long *)carve(c, nn * sizeof(unsigned long long));
+    d->a.dist = (long long *)carve(c, 2 * nn * sizeof(long long));
+    d->a.settle_flags = (long long *)carve(c, GCUT_FLOW_SETTLE_FLAGS * sizeof(long long));
     d->a.scan_temp = carve(c, scan_bytes);
     d->a.scan_temp_bytes = scan_bytes;
     d->scalars = (long long *)carve(c, (size_t)levels * GCUT_FLOW_SCALARS * sizeof(long long));
