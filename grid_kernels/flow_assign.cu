@@ -1072,7 +1072,8 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
                                                       int alpha, int tighten_from,
-                                                      int *phases, cudaStream_t stream)
+                                                      int settle, int *phases,
+                                                      cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -1147,7 +1148,7 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;
-        if (*phases >= tighten_from) {
+        if (settle && *phases >= tighten_from) {
             settle_init_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
             for (int t = 1; t <= GCUT_FLOW_SETTLE_LAUNCHES; t++)
                 settle_sweep_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, t);

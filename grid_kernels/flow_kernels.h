@@ -165,11 +165,13 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
  * its proof checked on the device after every phase until it holds (at
  * eps = 1 at the latest): scalars UNOWNED, GAP, GAP_OVER, COST, PHASES (and
  * OVERFLOW, STALLED from the auction). maxcost: a bound on the arc costs
- * (eps starts at most at scale * maxcost / alpha^2); prices tightened after
- * each phase from the tighten_from-th on; *phases gets the number of eps
- * phases enqueued (PHASES: those run). */
+ * (eps starts at most at scale * maxcost / alpha^2); prices settled (when
+ * settle is non-zero) and tightened after each phase from the
+ * tighten_from-th on; *phases gets the number of eps phases enqueued
+ * (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
-                                           int tighten_from, int *phases, cudaStream_t stream);
+                                           int tighten_from, int settle, int *phases,
+                                           cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
  * and their negation (occluded). */
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,

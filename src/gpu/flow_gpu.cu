@@ -177,6 +177,15 @@ static int auction_alpha(void)
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
 }
 
+/* A benchmark's variant: GCUT_FLOW_AUCTION_SETTLE=0 leaves out the settle
+ * of prices after each phase (grid_kernels/flow_assign.cu), to compare
+ * with and without it in one binary. */
+static int auction_settle(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_SETTLE");
+    return !(v && !strcmp(v, "0"));
+}
+
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -200,7 +209,8 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
     return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
-                                          AUCTION_TIGHTEN_FROM, phases, stream);
+                                          AUCTION_TIGHTEN_FROM, auction_settle(), phases,
+                                          stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)
