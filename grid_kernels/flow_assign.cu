@@ -838,6 +838,15 @@ static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int
 /* Sweeps in one launch (a row's later sweeps read what other rows wrote
  * meanwhile), so that most settles end within a few launches. */
 #define SETTLE_PASSES 4
+/* Launches of each launch's sweeps: on a GPU one (its threads' sweeps
+ * interleave); in the sequential emulation (one lane) a thread's later
+ * sweeps would see no other row's news, so each sweep is a launch of its
+ * own there, which the GPU's in-launch sweeps approach. */
+#if FLOW_LANES > 1
+#define SETTLE_SEQUENTIAL_SWEEPS 1
+#else
+#define SETTLE_SEQUENTIAL_SWEEPS SETTLE_PASSES
+#endif
 
 /* One thread an object: held ones at infinity, free ones at 0; the
  * flags cleared (the launch before the first "changed"). */
@@ -1151,7 +1160,8 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         if (settle && *phases >= tighten_from) {
             settle_init_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
             for (int t = 1; t <= GCUT_FLOW_SETTLE_LAUNCHES; t++)
-                settle_sweep_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, t);
+                for (int s = 0; s < SETTLE_SEQUENTIAL_SWEEPS; s++)
+                    settle_sweep_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, t);
             TRACE(if (!a->scalars[GCUT_FLOW_S_DONE]) {
                 int t = 1;
                 while (t <= GCUT_FLOW_SETTLE_LAUNCHES && a->settle_flags[t])
