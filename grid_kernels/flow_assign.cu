@@ -831,8 +831,9 @@ static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int
  * Emulated (EMU_TRACE=1, sequential), it converges after 6-49 sweeps (65
  * with each sweep reading only the last one's values, Jacobi) where the
  * proof otherwise needed one or two more phases: the finest level after
- * its second phase on all four pairs, the 640x480 pair's level 1 after
- * its third. */
+ * its second phase and level 1 after its phase at eps 3072 on RubberWhale,
+ * Dimetrodon, Venus and the 640x480 pair (14 -> 11 phases each; not yet
+ * timed on a device: bench/results/flow_h100.md). */
 #define SETTLE_INF (LLONG_MAX / 4)
 #define SETTLE_FAIL (GCUT_FLOW_SETTLE_LAUNCHES + 1)
 /* Sweeps in one launch (a row's later sweeps read what other rows wrote
