@@ -15,7 +15,8 @@
 # its bench knobs (src/gpu/flow_gpu.cu) in each round; then both trees'
 # per-phase auction statistics (GCUT_FLOW_AUCTION_STATS, auction_stats.txt),
 # this tree's CPU flow on the 640x480 pair, and compute-sanitizer's memcheck
-# of the GPU flow checks and racecheck of the synthetic ones.
+# of the synthetic flows and some windowed instances, and racecheck of the
+# synthetic ones.
 set -u
 out=${1:?usage: flow_device.sh OUT [BUILD]}
 build=${2:-build}
@@ -83,10 +84,14 @@ if [ "${3:-}" = ab ]; then
     done
     # The CPU path on the 640x480 pair (its time is the issue's "state the CPU time").
     one "$build/gcut" this-cpu rw640 "" cpu
-    timeout 90 compute-sanitizer --tool memcheck --error-exitcode 3 "$chk" -q -o flow.gpu \
-        >"$out/memcheck.log" 2>&1
-    echo "memcheck flow.gpu: rc $? $(grep -h 'SUMMARY' "$out/memcheck.log" | tail -n 1)" |
-        tee -a "$out/summary.txt"
+    # memcheck of the synthetic flows and of windowed instances (each level's
+    # auction, settle and proof; the whole flow.gpu set takes minutes there).
+    for c in "-n 2 -o flow.gpu_synthetic" "-n 20 -o flow.gpu_assignment"; do
+        timeout 60 compute-sanitizer --tool memcheck --error-exitcode 3 "$chk" -q $c \
+            >"$out/memcheck_${c##* }.log" 2>&1
+        echo "memcheck $c: rc $? $(grep -h 'SUMMARY' "$out/memcheck_${c##* }.log" | tail -n 1)" |
+            tee -a "$out/summary.txt"
+    done
     timeout 40 compute-sanitizer --tool racecheck --error-exitcode 3 "$chk" -n 1 \
         -o flow.gpu_synthetic >"$out/racecheck.log" 2>&1
     echo "racecheck flow.gpu_synthetic: rc $? $(grep -h 'SUMMARY' "$out/racecheck.log" |

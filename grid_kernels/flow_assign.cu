@@ -812,6 +812,135 @@ static __global__ void tighten_kernel(gcut__flow_dassign a, long long scale, int
         a.object[h] = (unsigned long long)p << id_bits | (word & ((1ull << id_bits) - 1));
 }
 
+/* Settling the prices of an assignment that is optimal already but not
+ * proven so (on RubberWhale the finest level's is after its second phase;
+ * its prices lie below any proof's there and tightening only lowers them).
+ * The greatest prices that make every row exactly happy, free objects at 0,
+ * are each held object's shortest path to a free object, the arc j -> k
+ * (k another object of j's owner X) weighing scale (cost(X, k) -
+ * cost(X, j)). Found by Bellman-Ford from above (held objects at infinity),
+ * one thread a row writing its object's distance alone, so sweeps run in
+ * place: a sweep reads a mix of its own and earlier values, each the
+ * length of a path, and a launch whose sweeps change nothing has reached
+ * the fixpoint. A negative distance means the assignment is not optimal (a
+ * cheaper path to a free object, or a negative cycle whose distances fall
+ * without end): the settle gives up and the auction goes on from its own
+ * prices, untouched. Converged, the distances become the prices (free
+ * objects at 0) and the usual proof follows, gap 0. The fixpoint is unique,
+ * so the prices do not depend on the sweeps' timing, and only prices move.
+ * Emulated (EMU_TRACE=1, sequential), it converges after 6-49 sweeps (65
+ * with each sweep reading only the last one's values, Jacobi) where the
+ * proof otherwise needed one or two more phases: the finest level after
+ * its second phase and level 1 after its phase at eps 3072 on RubberWhale,
+ * Dimetrodon, Venus and the 640x480 pair (14 -> 11 phases each; not yet
+ * timed on a device: bench/results/flow_h100.md). */
+#define SETTLE_INF (LLONG_MAX / 4)
+#define SETTLE_FAIL (GCUT_FLOW_SETTLE_LAUNCHES + 1)
+/* Sweeps in one launch (a row's later sweeps read what other rows wrote
+ * meanwhile), so that most settles end within a few launches. */
+#define SETTLE_PASSES 4
+/* Launches of each launch's sweeps: on a GPU one (its threads' sweeps
+ * interleave); in the sequential emulation (one lane) a thread's later
+ * sweeps would see no other row's news, so each sweep is a launch of its
+ * own there, which the GPU's in-launch sweeps approach. */
+#if FLOW_LANES > 1
+#define SETTLE_SEQUENTIAL_SWEEPS 1
+#else
+#define SETTLE_SEQUENTIAL_SWEEPS SETTLE_PASSES
+#endif
+
+/* One thread an object: held ones at infinity, free ones at 0; the
+ * flags cleared (the launch before the first "changed"). */
+static __global__ void settle_init_kernel(gcut__flow_dassign a, int id_bits)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (a.scalars[GCUT_FLOW_S_DONE])
+        return;
+    if (j < 2 * a.n)
+        a.dist[j] = a.object[j] & ((1ull << id_bits) - 1) ? SETTLE_INF : 0;
+    if (j < GCUT_FLOW_SETTLE_FLAGS)
+        a.settle_flags[j] = j == 0;
+}
+
+/* One thread a row, launch t (1..GCUT_FLOW_SETTLE_LAUNCHES), SETTLE_PASSES
+ * sweeps: its object's distance lowered to the least over its other arcs
+ * (volatile loads: the other rows' writes of this launch); nothing once a
+ * launch changed nothing or a sweep failed. */
+static __global__ void settle_sweep_kernel(gcut__flow_dassign a, long long scale, int t)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= a.n || a.scalars[GCUT_FLOW_S_DONE] || !a.settle_flags[t - 1] ||
+        a.settle_flags[SETTLE_FAIL])
+        return;
+    const int4 win = a.row_win[r];
+    const int wx = win.w & 0xffff, wy = win.w >> 16, cells = wx * wy;
+    const int local = (int)(a.row_word[r] & LOCAL_MASK);
+    if (local == GCUT_FLOW_LOCAL_FREE) { /* a row without an object: no proof to settle */
+        a.settle_flags[SETTLE_FAIL] = 1;
+        return;
+    }
+    const int32_t *cost = a.arc_cost + win.x;
+    const volatile long long *dist = a.dist;
+    const int h = window_col(win, win.x + local, a.w, a.n, r);
+    long long own = dist[h];
+    for (int pass = 0; pass < SETTLE_PASSES; pass++) {
+        long long m = SETTLE_INF;
+        for (int yy = 0, k = 0; yy < wy; yy++) {
+            const volatile long long *d = dist + (size_t)(win.z + yy) * a.w + win.y;
+            for (int xx = 0; xx < wx; xx++, k++)
+                if (k != local) {
+                    const long long v = (long long)cost[k] * scale + d[xx];
+                    m = v < m ? v : m;
+                }
+        }
+        if (local != cells) {
+            const long long v = (long long)cost[cells] * scale + dist[a.n + r];
+            m = v < m ? v : m;
+        }
+        if (m >= SETTLE_INF && cells)
+            continue; /* no other arc reached yet */
+        /* A row with its dummy alone (a window wholly outside frame 1) is
+         * happy at any price: 0. */
+        const long long d = cells ? m - (long long)cost[local] * scale : 0;
+        if (d < own) {
+            own = d;
+            a.dist[h] = d;
+            a.settle_flags[t] = 1;
+            if (d < 0) {
+                a.settle_flags[SETTLE_FAIL] = 1;
+                return;
+            }
+        }
+    }
+}
+
+/* One thread an object, once the sweeps are done: converged (the last
+ * sweep changed nothing) but a held object's distance past the prices'
+ * packing is a failure too, found before any price is written. */
+static __global__ void settle_check_kernel(gcut__flow_dassign a, int id_bits,
+                                           unsigned long long price_limit)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE] || a.settle_flags[SETTLE_FAIL] ||
+        a.settle_flags[GCUT_FLOW_SETTLE_LAUNCHES])
+        return;
+    if ((a.object[j] & ((1ull << id_bits) - 1)) && (unsigned long long)a.dist[j] >= price_limit)
+        a.settle_flags[SETTLE_FAIL] = 1;
+}
+
+/* One thread an object: converged and checked, its distance is its price
+ * (0 for a free object); the owners stay. */
+static __global__ void settle_apply_kernel(gcut__flow_dassign a, int id_bits)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= 2 * a.n || a.scalars[GCUT_FLOW_S_DONE] || a.settle_flags[SETTLE_FAIL] ||
+        a.settle_flags[GCUT_FLOW_SETTLE_LAUNCHES])
+        return;
+    const unsigned long long id_mask = (1ull << id_bits) - 1, word = a.object[j];
+    const unsigned long long price = word & id_mask ? (unsigned long long)a.dist[j] : 0;
+    a.object[j] = price << id_bits | (word & id_mask);
+}
+
 /* One thread, after a phase (unless done): the phase counted; done when
  * the proof holds already (rows and objects agree, the gap below the
  * scale: the assignment is optimal, whatever eps the phase had), else the
@@ -953,7 +1082,8 @@ extern "C" cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, cons
 
 extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost,
                                                       int alpha, int tighten_from,
-                                                      int *phases, cudaStream_t stream)
+                                                      int settle, int *phases,
+                                                      cudaStream_t stream)
 {
     const int rows = a->n, objects = 2 * a->n, id_bits = id_bits_for(rows);
     const long long scale = 3ll * rows + 1;
@@ -1028,6 +1158,31 @@ extern "C" cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, lon
         phase_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale, eps == 1);
         if (eps == 1)
             break;
+        if (settle && *phases >= tighten_from) {
+            settle_init_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+            for (int t = 1; t <= GCUT_FLOW_SETTLE_LAUNCHES; t++)
+                for (int s = 0; s < SETTLE_SEQUENTIAL_SWEEPS; s++)
+                    settle_sweep_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, t);
+            TRACE(if (!a->scalars[GCUT_FLOW_S_DONE]) {
+                int t = 1;
+                while (t <= GCUT_FLOW_SETTLE_LAUNCHES && a->settle_flags[t])
+                    t++;
+                fprintf(stderr, "n %d eps %lld: settle %s after %d launches\n", rows, eps,
+                        a->settle_flags[SETTLE_FAIL]             ? "failed"
+                        : t > GCUT_FLOW_SETTLE_LAUNCHES ? "unfinished"
+                                                        : "converged",
+                        t);
+            })
+            settle_check_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits,
+                                                                         price_limit);
+            settle_apply_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+            objects_proof_kernel<<<blocks_for(objects), 256, 0, stream>>>(*a, id_bits);
+            rows_proof_kernel<<<blocks_for(rows), 256, 0, stream>>>(*a, scale, id_bits);
+            TRACE(fprintf(stderr, "n %d eps %lld: settled, gap %lld%s\n", rows, eps,
+                          a->scalars[GCUT_FLOW_S_DONE] ? 0 : a->scalars[GCUT_FLOW_S_GAP],
+                          a->scalars[GCUT_FLOW_S_DONE] ? " (done before)" : "");)
+            proof_end_kernel<<<1, 1, 0, stream>>>(a->scalars, scale);
+        }
         if (*phases >= tighten_from)
             for (int round = 0; round < TIGHTEN_ROUNDS; round++) {
                 for (int t = 0; t < TIGHTEN_SWEEPS; t++)

@@ -96,6 +96,8 @@ typedef struct gcut__flow_dassign {
                                    * | its arc's index within the row; before them, only the
                                    * index (GCUT_FLOW_LOCAL_FREE: the row holds nothing) */
     long long *scalars;   /* GCUT_FLOW_SCALARS, device */
+    long long *dist;      /* 2n: the settled prices (shortest paths to the free objects) */
+    long long *settle_flags; /* GCUT_FLOW_SETTLE_FLAGS: each sweep's change, and failure */
     long long *phase_stats; /* NULL, or GCUT_FLOW_STAT_PHASES x GCUT_FLOW_STATS (bench only) */
     void *scan_temp;      /* CUB's scratch */
     size_t scan_temp_bytes;
@@ -116,6 +118,12 @@ enum {
     GCUT_FLOW_S_PHASES,     /* eps phases run */
     GCUT_FLOW_SCALARS
 };
+
+/* The settle's launches (flow_assign.cu: Bellman-Ford sweeps of the
+ * prices that prove an assignment optimal) and its flags: one a launch,
+ * then one for a failure. */
+#define GCUT_FLOW_SETTLE_LAUNCHES 32
+#define GCUT_FLOW_SETTLE_FLAGS (GCUT_FLOW_SETTLE_LAUNCHES + 2)
 
 /* Per-phase statistics of the auction, recorded only where phase_stats is
  * set (a bench's diagnosis: where a phase's time goes); times are the
@@ -157,11 +165,13 @@ cudaError_t gcut__flow_assign_fill_launch(gcut__flow_dassign *a, const float *i0
  * its proof checked on the device after every phase until it holds (at
  * eps = 1 at the latest): scalars UNOWNED, GAP, GAP_OVER, COST, PHASES (and
  * OVERFLOW, STALLED from the auction). maxcost: a bound on the arc costs
- * (eps starts at most at scale * maxcost / alpha^2); prices tightened after
- * each phase from the tighten_from-th on; *phases gets the number of eps
- * phases enqueued (PHASES: those run). */
+ * (eps starts at most at scale * maxcost / alpha^2); prices settled (when
+ * settle is non-zero) and tightened after each phase from the
+ * tighten_from-th on; *phases gets the number of eps phases enqueued
+ * (PHASES: those run). */
 cudaError_t gcut__flow_assign_solve_launch(gcut__flow_dassign *a, long long maxcost, int alpha,
-                                           int tighten_from, int *phases, cudaStream_t stream);
+                                           int tighten_from, int settle, int *phases,
+                                           cudaStream_t stream);
 /* The rows' vectors: flow (integer motions, 0 on a dummy), matched flags
  * and their negation (occluded). */
 cudaError_t gcut__flow_assign_vectors_launch(const gcut__flow_dassign *a, float *flow,

@@ -111,6 +111,8 @@ static void layout(carver *c, flow_dev *d, int64_t n, size_t raw_bytes, int64_t 
     d->a.t_row = (int32_t *)carve(c, 2 * arcs * sizeof(int32_t));
     d->a.object = (unsigned long long *)carve(c, 2 * nn * sizeof(unsigned long long));
     d->a.row_word = (unsigned long long *)carve(c, nn * sizeof(unsigned long long));
+    d->a.dist = (long long *)carve(c, 2 * nn * sizeof(long long));
+    d->a.settle_flags = (long long *)carve(c, GCUT_FLOW_SETTLE_FLAGS * sizeof(long long));
     d->a.scan_temp = carve(c, scan_bytes);
     d->a.scan_temp_bytes = scan_bytes;
     d->scalars = (long long *)carve(c, (size_t)levels * GCUT_FLOW_SCALARS * sizeof(long long));
@@ -175,6 +177,15 @@ static int auction_alpha(void)
     return alpha >= 2 && alpha <= 64 ? alpha : AUCTION_ALPHA;
 }
 
+/* A benchmark's variant: GCUT_FLOW_AUCTION_SETTLE=0 leaves out the settle
+ * of prices after each phase (grid_kernels/flow_assign.cu), to compare
+ * with and without it in one binary. */
+static int auction_settle(void)
+{
+    const char *v = getenv("GCUT_FLOW_AUCTION_SETTLE");
+    return !(v && !strcmp(v, "0"));
+}
+
 /* Enqueue one level's assignment: arcs, auction, proof. */
 static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const float *i0,
                                   const float *i1, const uint64_t *sig0, const uint64_t *sig1,
@@ -198,7 +209,8 @@ static cudaError_t assign_enqueue(gcut__flow_dassign *a, int w, int h, const flo
     if (matched_event && (err = cudaEventRecord(matched_event, stream)))
         return err;
     return gcut__flow_assign_solve_launch(a, cost_bound(o), auction_alpha(),
-                                          AUCTION_TIGHTEN_FROM, phases, stream);
+                                          AUCTION_TIGHTEN_FROM, auction_settle(), phases,
+                                          stream);
 }
 
 static void stats_append(const char *path, const long long *st, int level, int n, int phases)

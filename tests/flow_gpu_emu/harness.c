@@ -101,11 +101,13 @@ int main(int argc, char **argv)
         o.occlusion_cost = 1 + rnd() % 80;
         o.motion_penalty = rnd() % 4;
         int levels = rnd() % 3 == 0 ? 2 : 256;
+        /* Now and then priors past the radius: windows wholly outside frame 1. */
+        const int far = i % 7 == 3 ? 80 : 30;
         for (size_t p = 0; p < n; p++) {
             i0[p] = (float)(rnd() % levels) / (levels - 1);
             i1[p] = (float)(rnd() % levels) / (levels - 1);
-            prior[2 * p] = (float)((int)(rnd() % 61) - 30) / 10;
-            prior[2 * p + 1] = (float)((int)(rnd() % 61) - 30) / 10;
+            prior[2 * p] = (float)((int)(rnd() % (2 * far + 1)) - far) / 10;
+            prior[2 * p + 1] = (float)((int)(rnd() % (2 * far + 1)) - far) / 10;
         }
         const float *pr = rnd() % 2 ? prior : NULL;
         gcut__flow_census(i0, w, h, o.patch, s0, 1);
