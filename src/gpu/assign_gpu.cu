@@ -20,8 +20,12 @@
 #define PHASE_LIMIT_NS (60LL * 1000 * 1000 * 1000)
 
 /* A price update gives up (prices unchanged) past this many Bellman-Ford
- * passes without reaching the fixed point. */
+ * passes without reaching the fixed point; the frontier update's passes
+ * are Jacobi (a row reads the labels of the pass before, where the full
+ * passes may read those of the same pass) and a fraction of the cost, so
+ * it gets twice as many. */
 #define UPDATE_PASSES 64
+#define FRONTIER_PASSES (2 * UPDATE_PASSES)
 
 /* The costs as 32-bit quotients by `unit` (dense: scattered into the n x n
  * matrix), or 0 when some cost is not a multiple or does not fit. */
@@ -72,6 +76,7 @@ static void solver_free(solver *sv)
     cudaFree(sv->d.holder);
     cudaFree(sv->d.via);
     cudaFree(sv->d.claim);
+    cudaFree(sv->d.front);
     cudaFree(sv->d.state);
     cudaFree(sv->d.bids);
     cudaFreeHost(sv->h_state);
@@ -130,8 +135,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         GPU_CHECK(ctx, cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch,
                                               s->device));
         if (cooperative)
-            GPU_CHECK(ctx, gcut__assign_update_blocks(sv->group, d->dense, sms,
-                                                      &sv->update_blocks));
+            GPU_CHECK(ctx, gcut__assign_update_blocks(d, sv->group, sms, &sv->update_blocks));
         if (!cooperative || sv->update_blocks < 1)
             sv->update_every = 0;
     }
@@ -150,6 +154,9 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         GPU_CHECK(ctx, cudaMalloc((void **)&d->via, 2 * nn * sizeof *d->via));
         GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, nn * sizeof *d->claim));
         GPU_CHECK(ctx, cudaMemsetAsync(d->claim, 0, nn * sizeof *d->claim, s->stream));
+        if (d->frontier)
+            GPU_CHECK(ctx, cudaMalloc((void **)&d->front,
+                                      3 * ((nn + 31) / 32) * sizeof *d->front));
         GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 7 * sizeof *sv->scratch));
         GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_update, 4 * sizeof *sv->h_update));
     }
@@ -200,7 +207,9 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
             if (updating) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
-                                                         UPDATE_PASSES, ++sv->updates,
+                                                         d->frontier ? FRONTIER_PASSES
+                                                                     : UPDATE_PASSES,
+                                                         ++sv->updates,
                                                          sv->row_col, sv->scratch, sv->h_update,
                                                          stream));
                 const int passes = sv->h_update[0], applied = sv->h_update[1];
