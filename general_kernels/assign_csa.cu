@@ -815,13 +815,14 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
          * a run of words, at its offset in the block's sum. */
         const int32_t per = (words + FRONTIER_BLOCK - 1) / FRONTIER_BLOCK;
         const int32_t w0 = (int32_t)threadIdx.x * per;
-        int32_t mine = 0;
-        for (int32_t i = w0; i < w0 + per && i < words; i++)
+        const unsigned first = w0 < words ? __ldcg(&front[w0]) : 0u; /* per is 1 to n = 16384 */
+        int32_t mine = __popc(first);
+        for (int32_t i = w0 + 1; i < w0 + per && i < words; i++)
             mine += __popc(__ldcg(&front[i]));
         int32_t size;
         int32_t at = block_exclusive_sum(mine, size);
         for (int32_t i = w0; i < w0 + per && i < words; i++)
-            for (unsigned b = __ldcg(&front[i]); b; b &= b - 1)
+            for (unsigned b = i == w0 ? first : __ldcg(&front[i]); b; b &= b - 1)
                 s_ids[at++] = i * 32 + __ffs((int)b) - 1;
         __syncthreads();
         for (int32_t j = (int32_t)threadIdx.x; j < size; j += FRONTIER_BLOCK) {
