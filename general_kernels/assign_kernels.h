@@ -92,12 +92,13 @@ cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int
  * launch of at most `blocks_max` blocks, then the augmentation along its
  * shortest paths (row_col: n entries of scratch, scratch: 7 ints; seq: a
  * number no earlier update of this solve used, above 0). It runs
- * Bellman-Ford passes, up to `max_passes` (over the whole matrix, or over
- * the columns whose label fell in the pass before where d->frontier). Waits for the launch and sets
- * h_result (4 pinned ints): [0] passes, [1] 1 when they reached the fixed
- * point and every column's price was lowered by eps times its label (0:
- * prices unchanged), and then [2] the list's rows left active, written to
- * d->resume (the caller swaps list and resume), [3] the rows placed. */
+ * Bellman-Ford passes, up to `max_passes` (over every arc, or, where
+ * d->frontier, over the columns whose label fell in the pass before).
+ * Waits for the launch and sets h_result (4 pinned ints): [0] passes, [1]
+ * 1 when they reached the fixed point and every column's price was lowered
+ * by eps times its label (0: prices unchanged), and then [2] the list's
+ * rows left active, written to d->resume (the caller swaps list and
+ * resume), [3] the rows placed. */
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
                                       int blocks_max, int max_passes, unsigned seq,
                                       int32_t *row_col, int32_t *scratch, int32_t *h_result,
