@@ -21,7 +21,9 @@ Usage: assign_bench.py LIBGCUT OUT.md [--algos csa,gpu-csa] [--dense 1000,2000]
 
 --base LIB runs the CPU algorithms of a second libgcut (another build, say
 main's) on the same arrays in the same process, its runs alternating with
-LIB's so that both see the same machine; its rows say "ALGO@base".
+LIB's so that both see the same machine; its rows say "ALGO@base". gpu-csa
+builds are compared each in its own process (two CUDA runtimes are not
+loaded into one): bench/assign_device.sh with COMPARE_TREES.
 --threads T gives the contexts T threads (0: one per core, the default).
 --dense-costs picks the dense cost families (DENSE_COSTS below; uniform: the
 [0, 1000] instances of the issue, the default).

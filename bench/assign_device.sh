@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # One device session for gpu-csa within about four minutes: build, the
 # assignment checks (GPU against the Hungarian reference and the CPU; the
-# row-major dense squares take the dense device path), compute-sanitizer
-# memcheck and racecheck on small instances (racecheck last), the benchmark against scipy
-# (bench/assign_bench.py: dense 1000-5000 and sparse 10^6 arcs with the
-# CPU's CSA, then dense 10000 and sparse 10^7 arcs once each), and the knobs
+# row-major dense squares take the dense device path), the benchmark
+# against scipy (bench/assign_bench.py: dense 1000-5000 and sparse 10^6
+# arcs with the CPU's CSA), compute-sanitizer memcheck, the knobs
 # (bench/gpu_assign_knobs_bench.c: the dense device path against the
-# host-built problem, alpha and the first eps). Every step has its own time
-# limit, and every result file is written as its rows finish, so that a
-# cut-off run still returns figures. At most 8 files go to $OUT (the device
-# tool's limit). Run from the repository root.
+# host-built problem, alpha and the first eps), memcheck and racecheck on
+# more small instances (racecheck last), then dense 10000 and sparse 10^7
+# arcs once each. The benchmark runs before the sanitizers: its figures are
+# what a cut-off run must keep. Every step has its own time limit, and
+# every result file is written as its rows finish, so that a cut-off run
+# still returns figures. At most 8 files go to $OUT (the device tool's
+# limit). Run from the repository root.
 #
 # Comparing builds: COMPARE_TREES="label=DIR ..." builds each other tree's
 # libgcut.so (in DIR/build-cmp, in the background while the checks run),
-# and the scipy bench is replaced by gpu-csa of this tree ("this") and of
-# each of them on the same instances, scipy once an instance (compare_*.md;
-# the phase logs in compare.log). LARGE=0 leaves out dense 10000 and
-# sparse 10^7 arcs; DEADLINE (s) bounds the whole run.
+# and the scipy bench is replaced by gpu-csa of this tree (THIS_LABEL,
+# default "this") and of each of them on the same instances, scipy once an
+# instance (compare_*.md; the phase logs in compare.log). LARGE=0 leaves
+# out dense 10000 and sparse 10^7 arcs; DEADLINE (s) bounds the whole run.
 set -u
 OUT=${OUT:-/tmp/assign-out}
 mkdir -p "$OUT"
@@ -39,7 +41,7 @@ step build
     >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "warnings: $(grep -c 'warning' "$OUT/build.log")" | tee -a "$log"
 CHECK=build/tests/gcut-check LIB=build/libgcut.so KNOBS=build/bench/gpu-assign-knobs-bench
-COMPARE="this=$LIB"
+COMPARE="${THIS_LABEL:-this}=$LIB"
 for t in ${COMPARE_TREES:-}; do
     ( cmake -S "${t#*=}" -B "${t#*=}/build-cmp" -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build "${t#*=}/build-cmp" -j8 \
@@ -51,11 +53,6 @@ step checks
 for c in "assign.gpu_vs_hungarian" "assign.gpu_knobs" "assign.gpu_vs_cpu -n ${CPU_N:-20}"; do
     timeout "$(lim 25)" "$CHECK" -o $c 2>&1 | tee -a "$OUT/checks.log" | tail -3 | tee -a "$log"
 done
-
-step memcheck
-timeout "$(lim 40)" compute-sanitizer --tool memcheck --error-exitcode 9 "$CHECK" \
-    -o assign.gpu_vs_hungarian -n "${MEMCHECK_N:-14}" >"$OUT/sanitizer.log" 2>&1
-echo "memcheck (vs hungarian) exit $?" | tee -a "$OUT/sanitizer.log" "$log"
 
 if [ -n "${COMPARE_TREES:-}" ]; then
     step compare
@@ -146,6 +143,11 @@ else
     echo "exit $?" | tee -a "$log"
     grep -v '^    \[gcut\]' "$OUT/bench.log" | tee -a "$log"
 fi
+
+step memcheck
+timeout "$(lim 40)" compute-sanitizer --tool memcheck --error-exitcode 9 "$CHECK" \
+    -o assign.gpu_vs_hungarian -n "${MEMCHECK_N:-14}" >"$OUT/sanitizer.log" 2>&1
+echo "memcheck (vs hungarian) exit $?" | tee -a "$OUT/sanitizer.log" "$log"
 
 step knobs
 # A/G/U/H/S: alpha, threads a row, updates every U n bids, H 1 = the

@@ -479,24 +479,50 @@ static __device__ __forceinline__ void group_min_arg(long long &a, int32_t &ia, 
  * [4] 1 when the prices were lowered (then the list's rows left active are
  * in d.resume, state[3] of them), [5] those rows, [6] rows placed by the
  * augmentation. */
+
+/* Row x's share (arcs rank, rank + lanes, ...) of its reach over the
+ * columns other than z: the least c'(x, v) + eps label[v] over the
+ * labelled v (arg: that v), with c'(x, z) (held) and the least c' over
+ * the other columns (low). A pass of the updates below and the active
+ * rows' scan both read a row through it. */
 template <int lanes, bool dense>
-static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
-    gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
-    int32_t *scratch)
+static __device__ __forceinline__ void reach_part(const gcut__dassign &d, int32_t x, int32_t z,
+                                                  int32_t rank, long long eps, long long &reach,
+                                                  int32_t &arg, long long &held, long long &low)
 {
-    const cg::grid_group grid = cg::this_grid();
-    const unsigned long long none = (1ull << d.bits) - 1;
     const unsigned shift = (unsigned)d.bits;
-    const int32_t rank = lanes > 32 ? (int32_t)threadIdx.x
-                                    : (int32_t)(threadIdx.x % (unsigned)lanes);
-    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
-    const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+    const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
+    const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
+    reach = INF64;
+    arg = -1;
+    held = INF64;
+    low = INF64;
+    for (long long a = begin + rank; a < end; a += lanes) {
+        const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
+        const long long c =
+            d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
+        const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
+        if (v == z) {
+            held = min(held, w);
+            continue;
+        }
+        low = min(low, w);
+        const int32_t l = __ldcg(&d.label[v]);
+        if (l < d.label_cap && w + eps * l < reach) {
+            reach = w + eps * l;
+            arg = v;
+        }
+    }
+}
+
+/* Start of an update: labels 0 at free columns, label_cap elsewhere; the
+ * assignment both ways (holder, row_col); scratch cleared. */
+static __device__ void update_start(const gcut__dassign &d, int32_t *row_col, int32_t *scratch,
+                                    const cg::grid_group &grid)
+{
+    const unsigned long long none = (1ull << d.bits) - 1;
     const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
-    int32_t *const via_row = d.via + d.n; /* an active row's best column */
-
-    /* labels 0 at free columns, label_cap elsewhere; the assignment both
-     * ways */
     for (int32_t y = tid; y < d.n; y += threads) {
         const unsigned long long k = d.key[y];
         d.label[y] = (k & none) == none ? 0 : d.label_cap;
@@ -513,54 +539,26 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
             row_col[h] = y;
     }
     grid.sync();
+}
 
-    int converged = 0, pass = 0;
-    while (pass < max_passes && !converged) {
-        ++pass;
-        for (int32_t x = first_row; x < d.n; x += groups) {
-            const int32_t z = __ldcg(&row_col[x]);
-            if (z < 0)
-                continue; /* the same for the whole group */
-            const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
-            const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
-            long long reach = INF64, held = INF64;
-            int32_t arg = -1;
-            for (long long a = begin + rank; a < end; a += lanes) {
-                const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
-                const long long c =
-                    d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
-                const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
-                if (v == z) {
-                    held = min(held, w);
-                    continue;
-                }
-                const int32_t l = *(volatile int32_t *)&d.label[v];
-                if (l < d.label_cap && w + eps * l < reach) {
-                    reach = w + eps * l;
-                    arg = v;
-                }
-            }
-            group_min_arg<lanes>(reach, arg, held);
-            if (rank == 0 && reach != INF64) {
-                const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
-                const long long l = gap > 0 ? gap / eps : 0;
-                if (l < *(volatile int32_t *)&d.label[z]) {
-                    *(volatile int32_t *)&d.label[z] = (int32_t)l;
-                    d.via[z] = arg;
-                    /* the pass numbers only grow, so a block that reads
-                     * this after the barrier sees it or a later one */
-                    *(volatile int32_t *)&scratch[2] = pass;
-                }
-            }
-        }
-        grid.sync();
-        converged = *(volatile int32_t *)&scratch[2] < pass;
-    }
-    if (!converged) { /* the same in every block: prices unchanged */
-        if (tid == 0)
-            scratch[3] = pass;
-        return;
-    }
+/* After the passes reached the fixed point (labels and via final, `pass`
+ * passes): the active rows' reach, the prices lowered, the paths claimed
+ * and shifted (see above). A row is scanned by a group of `lanes` threads
+ * (a tile, or the whole block when lanes > 32). */
+template <int lanes, bool dense>
+static __device__ void update_finish(const gcut__dassign &d, long long eps, unsigned seq,
+                                     int32_t *row_col, int32_t *scratch, int pass,
+                                     const cg::grid_group &grid)
+{
+    const unsigned long long none = (1ull << d.bits) - 1;
+    const unsigned shift = (unsigned)d.bits;
+    const int32_t rank = lanes > 32 ? (int32_t)threadIdx.x
+                                    : (int32_t)(threadIdx.x % (unsigned)lanes);
+    const int32_t groups = (int32_t)(gridDim.x * (blockDim.x / lanes));
+    const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+    const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
+    int32_t *const via_row = d.via + d.n; /* an active row's best column */
 
     /* The largest label of an active row (min over its arcs of label[v] +
      * floor((c'(x, v) - min c') / eps)); columns past it get it + 1, as
@@ -570,22 +568,9 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
     for (int32_t x = first_row; x < d.n; x += groups) {
         if (__ldcg(&row_col[x]) >= 0)
             continue;
-        const long long begin = dense ? (long long)x * d.n : d.row_ptr[x];
-        const long long end = dense ? begin + d.n : d.row_ptr[x + 1];
-        long long reach = INF64, best = INF64;
-        int32_t arg = -1;
-        for (long long a = begin + rank; a < end; a += lanes) {
-            const int32_t v = dense ? (int32_t)(a - begin) : __ldg(&d.col[a]);
-            const long long c =
-                d.cost32 ? (long long)__ldg(&d.cost32[a]) * d.unit : __ldg(&d.cost64[a]);
-            const long long w = c - ((long long)(d.key[v] >> shift) + d.pmin);
-            best = min(best, w);
-            const int32_t l = __ldcg(&d.label[v]);
-            if (l < d.label_cap && w + eps * l < reach) {
-                reach = w + eps * l;
-                arg = v;
-            }
-        }
+        long long reach, held, best;
+        int32_t arg;
+        reach_part<lanes, dense>(d, x, -1, rank, eps, reach, arg, held, best);
         group_min_arg<lanes>(reach, arg, best);
         if (rank == 0) {
             const long long l = reach == INF64 ? d.label_cap : (reach - best) / eps;
@@ -663,6 +648,241 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
     }
 }
 
+/* The update with full passes: every matched row reads all its arcs a
+ * pass, labels in place (a row may see labels lowered earlier in the same
+ * pass). The CSR layout's, and dense rows' where the frontier update's
+ * block does not fit (frontier_update_kernel). */
+template <int lanes, bool dense>
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
+    gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
+    int32_t *scratch)
+{
+    const cg::grid_group grid = cg::this_grid();
+    const int32_t rank = lanes > 32 ? (int32_t)threadIdx.x
+                                    : (int32_t)(threadIdx.x % (unsigned)lanes);
+    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
+    const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+
+    update_start(d, row_col, scratch, grid);
+    int converged = 0, pass = 0;
+    while (pass < max_passes && !converged) {
+        ++pass;
+        for (int32_t x = first_row; x < d.n; x += groups) {
+            const int32_t z = __ldcg(&row_col[x]);
+            if (z < 0)
+                continue; /* the same for the whole group */
+            long long reach, held, low;
+            int32_t arg;
+            reach_part<lanes, dense>(d, x, z, rank, eps, reach, arg, held, low);
+            group_min_arg<lanes>(reach, arg, held);
+            if (rank == 0 && reach != INF64) {
+                const long long gap = reach - held + eps; /* >= 0 when eps-optimal */
+                const long long l = gap > 0 ? gap / eps : 0;
+                if (l < *(volatile int32_t *)&d.label[z]) {
+                    *(volatile int32_t *)&d.label[z] = (int32_t)l;
+                    d.via[z] = arg;
+                    /* the pass numbers only grow, so a block that reads
+                     * this after the barrier sees it or a later one */
+                    *(volatile int32_t *)&scratch[2] = pass;
+                }
+            }
+        }
+        grid.sync();
+        converged = *(volatile int32_t *)&scratch[2] < pass;
+    }
+    if (!converged) { /* the same in every block: prices unchanged */
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            scratch[3] = pass;
+        return;
+    }
+    update_finish<lanes, dense>(d, eps, seq, row_col, scratch, pass, grid);
+}
+
+/* The update on dense rows by frontiers: the same labels, via and result
+ * as price_update_kernel, from a fraction of its reads.
+ *
+ * Prices are fixed during the passes, so a row's reach only falls where
+ * a label falls: a row keeps its reach and arg min from pass to pass
+ * (shared memory) and each pass relaxes only the columns whose label fell
+ * in the pass before (the frontier; the first pass's: the free columns).
+ * A column's label falling sets its bit in a mask; every block lists the
+ * set bits in column order (so the gathers of a wide frontier are
+ * contiguous) with eps label[v] - p(v) beside each, and a warp a row
+ * scans that list. Passes are Jacobi (a row reads the labels of the pass
+ * before; one lowered in this pass is seen now or in the next pass, as
+ * its bit is set then), each label is the length of a path, and a row's
+ * reach takes the least over every value it saw, so the fixed point (a
+ * pass that lowers nothing) is the full passes' fixed point; the final
+ * reach is met at the final label of its arg min, which makes via[z] a
+ * tight arc as the augmentation needs. The full passes read the whole
+ * matrix and every price and label each pass (14-25 passes an update on
+ * dense 2000^2, 57 % of its phases' time on an H100); here a pass reads
+ * the frontier's arcs and n / 32 mask words a block.
+ *
+ * The masks rotate over three buffers: pass k reads mask k % 3, sets bits
+ * in mask (k + 1) % 3 and clears mask (k + 2) % 3 (read in pass k - 1,
+ * written in pass k + 1: the barriers order both). */
+#define FRONTIER_BLOCK 512
+#define FRONTIER_WARPS (FRONTIER_BLOCK / 32)
+#define FRONTIER_ROWS 8 /* rows a warp at most */
+
+/* Exclusive prefix sum of v over the block (total: the sum, to every
+ * thread). */
+static __device__ __forceinline__ int32_t block_exclusive_sum(int32_t v, int32_t &total)
+{
+    __shared__ int32_t s_warp[FRONTIER_WARPS];
+    const int lane = (int)(threadIdx.x % 32), w = (int)(threadIdx.x / 32);
+    int32_t inc = v;
+#pragma unroll
+    for (int off = 1; off < 32; off *= 2) {
+        const int32_t o = __shfl_up_sync(0xffffffffu, inc, off);
+        if (lane >= off)
+            inc += o;
+    }
+    if (lane == 31)
+        s_warp[w] = inc;
+    __syncthreads();
+    int32_t before = 0;
+    total = 0;
+    for (int i = 0; i < FRONTIER_WARPS; i++) {
+        const int32_t s = s_warp[i];
+        before += i < w ? s : 0;
+        total += s;
+    }
+    __syncthreads(); /* s_warp is reused by the next call */
+    return before + inc - v;
+}
+
+static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
+    gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
+    int32_t *scratch)
+{
+    extern __shared__ long long s_q[];           /* n: eps label[v] - p(v) of the list */
+    int32_t *const s_ids = (int32_t *)(s_q + d.n); /* n: the list's columns, in order */
+    __shared__ long long s_reach[FRONTIER_WARPS * FRONTIER_ROWS],
+        s_held[FRONTIER_WARPS * FRONTIER_ROWS];
+    __shared__ int32_t s_z[FRONTIER_WARPS * FRONTIER_ROWS], s_via[FRONTIER_WARPS * FRONTIER_ROWS],
+        s_label[FRONTIER_WARPS * FRONTIER_ROWS];
+    const cg::grid_group grid = cg::this_grid();
+    const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned shift = (unsigned)d.bits;
+    const unsigned long long none = (1ull << d.bits) - 1;
+    const int32_t n = d.n, words = (n + 31) / 32;
+    const int lane = (int)warp.thread_rank(), w = (int)(threadIdx.x / 32);
+    const int32_t warps = (int32_t)(gridDim.x * FRONTIER_WARPS);
+    const int32_t gwarp = (int32_t)(blockIdx.x * FRONTIER_WARPS) + w;
+    const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
+    const int32_t *const cost = d.cost32;
+
+    update_start(d, row_col, scratch, grid);
+    /* mask 1 (pass 1's frontier): the free columns; masks 0 and 2 clear */
+    for (int32_t i = gwarp; i < words; i += warps) {
+        const int32_t y = i * 32 + lane;
+        const unsigned bits =
+            warp.ballot(y < n && (__ldcg(&d.key[y]) & none) == none);
+        if (lane == 0) {
+            d.front[i] = 0;
+            d.front[words + i] = bits;
+            d.front[2 * words + i] = 0;
+        }
+    }
+    /* this warp's rows: c'(x, z) of the column held, nothing reached */
+    for (int r = 0; r < FRONTIER_ROWS; r++) {
+        const int32_t x = gwarp + r * warps, s = w * FRONTIER_ROWS + r;
+        if (lane == 0 && x < n) {
+            const int32_t z = __ldcg(&row_col[x]);
+            s_z[s] = z;
+            s_reach[s] = INF64;
+            s_via[s] = -1;
+            s_label[s] = d.label_cap;
+            s_held[s] = z < 0 ? 0
+                              : (long long)__ldg(&cost[(long long)x * n + z]) * d.unit -
+                                    ((long long)(__ldcg(&d.key[z]) >> shift) + d.pmin);
+        }
+    }
+    grid.sync();
+
+    int converged = 0, pass = 0;
+    while (pass < max_passes && !converged) {
+        ++pass;
+        const unsigned *const front = d.front + (pass % 3) * words;
+        unsigned *const next = d.front + ((pass + 1) % 3) * words;
+        unsigned *const old = d.front + ((pass + 2) % 3) * words;
+        for (int32_t i = tid; i < words; i += threads)
+            old[i] = 0;
+        /* The frontier in column order: each thread lists the set bits of
+         * a run of words, at its offset in the block's sum. */
+        const int32_t per = (words + FRONTIER_BLOCK - 1) / FRONTIER_BLOCK;
+        const int32_t w0 = (int32_t)threadIdx.x * per;
+        const unsigned first = w0 < words ? __ldcg(&front[w0]) : 0u; /* per is 1 to n = 16384 */
+        int32_t mine = __popc(first);
+        for (int32_t i = w0 + 1; i < w0 + per && i < words; i++)
+            mine += __popc(__ldcg(&front[i]));
+        int32_t size;
+        int32_t at = block_exclusive_sum(mine, size);
+        for (int32_t i = w0; i < w0 + per && i < words; i++)
+            for (unsigned b = i == w0 ? first : __ldcg(&front[i]); b; b &= b - 1)
+                s_ids[at++] = i * 32 + __ffs((int)b) - 1;
+        __syncthreads();
+        for (int32_t j = (int32_t)threadIdx.x; j < size; j += FRONTIER_BLOCK) {
+            const int32_t v = s_ids[j];
+            s_q[j] = eps * (long long)__ldcg(&d.label[v]) -
+                     ((long long)(__ldg(&d.key[v]) >> shift) + d.pmin);
+        }
+        __syncthreads();
+        for (int r = 0; r < FRONTIER_ROWS; r++) {
+            const int32_t x = gwarp + r * warps, s = w * FRONTIER_ROWS + r;
+            if (x >= n)
+                break;
+            const int32_t z = s_z[s];
+            if (z < 0 || size == 0)
+                continue; /* the same for the whole warp */
+            const int32_t *const row = cost + (long long)x * n;
+            long long best = INF64;
+            int32_t arg = -1;
+#pragma unroll 8
+            for (int32_t j = lane; j < size; j += 32) {
+                const int32_t v = s_ids[j];
+                const long long cand = (long long)__ldg(&row[v]) * d.unit + s_q[j];
+                if (v != z && cand < best) {
+                    best = cand;
+                    arg = v;
+                }
+            }
+            long long unused = 0;
+            group_min_arg<32>(best, arg, unused);
+            if (lane == 0 && best < s_reach[s]) {
+                s_reach[s] = best;
+                s_via[s] = arg;
+                const long long gap = best - s_held[s] + eps; /* >= 0 when eps-optimal */
+                const long long l = gap > 0 ? gap / eps : 0;
+                if (l < s_label[s]) {
+                    s_label[s] = (int32_t)l;
+                    __stcg(&d.label[z], (int32_t)l);
+                    atomicOr(&next[z / 32], 1u << (z % 32));
+                    *(volatile int32_t *)&scratch[2] = pass;
+                }
+            }
+        }
+        grid.sync();
+        converged = __ldcg(&scratch[2]) < pass;
+    }
+    if (!converged) { /* the same in every block: prices unchanged */
+        if (tid == 0)
+            scratch[3] = pass;
+        return;
+    }
+    for (int r = 0; r < FRONTIER_ROWS; r++) {
+        const int32_t x = gwarp + r * warps, s = w * FRONTIER_ROWS + r;
+        if (lane == 0 && x < n && s_z[s] >= 0 && s_label[s] < d.label_cap)
+            d.via[s_z[s]] = s_via[s];
+    }
+    grid.sync();
+    /* the active rows a block each: their scans are the whole rows */
+    update_finish<FRONTIER_BLOCK, true>(d, eps, seq, row_col, scratch, pass, grid);
+}
+
 static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t *row_col)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
@@ -716,11 +936,44 @@ static int update_lanes(int group, int dense)
     return dense ? ASSIGN_BLOCK : group < 32 ? group : 32;
 }
 
-cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max)
+/* Dynamic shared memory of the frontier update: the list's columns and
+ * their eps label - price. */
+static size_t frontier_smem(int32_t n)
+{
+    return (size_t)n * (sizeof(long long) + sizeof(int32_t));
+}
+
+cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int *blocks_max)
 {
     int per_sm = 0;
-    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, price_update_fn(group, dense), ASSIGN_BLOCK, 0);
+    cudaError_t err;
+    d->frontier = 0;
+    if (d->dense) {
+        /* the frontier update where its list fits a block's shared memory
+         * and the grid's warps hold every row (FRONTIER_ROWS each) */
+        int device = 0, smem_max = 0;
+        const size_t smem = frontier_smem(d->n);
+        if ((err = cudaGetDevice(&device)) != cudaSuccess ||
+            (err = cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                          device)) != cudaSuccess)
+            return err;
+        if (smem + 8192 <= (size_t)smem_max) {
+            if ((err = cudaFuncSetAttribute((const void *)frontier_update_kernel,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)smem)) != cudaSuccess ||
+                (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &per_sm, (const void *)frontier_update_kernel, FRONTIER_BLOCK, smem)) !=
+                    cudaSuccess)
+                return err;
+            if ((long long)per_sm * sms * FRONTIER_WARPS * FRONTIER_ROWS >= d->n) {
+                d->frontier = 1;
+                *blocks_max = per_sm * sms;
+                return cudaSuccess;
+            }
+        }
+    }
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, price_update_fn(group, d->dense),
+                                                        ASSIGN_BLOCK, 0);
     if (err != cudaSuccess)
         return err;
     *blocks_max = per_sm * sms;
@@ -732,20 +985,38 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
                                       int32_t *row_col, int32_t *scratch, int32_t *h_result,
                                       cudaStream_t stream)
 {
-    const int needed = row_blocks(d->n, update_lanes(group, d->dense));
-    int blocks = needed < blocks_max ? needed : blocks_max;
     gcut__dassign copy = *d;
     void *args[] = {&copy, &eps, &max_passes, &seq, &row_col, &scratch};
-    cudaError_t err;
-    /* fewer blocks where fewer fit than the occupancy said (a tool's
-     * instrumented kernels): the loops stride over any grid */
-    while ((err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
-                                              dim3(blocks > 0 ? blocks : 1), dim3(ASSIGN_BLOCK),
-                                              args, 0, stream)) ==
-               cudaErrorCooperativeLaunchTooLarge &&
-           blocks > 1) {
-        cudaGetLastError();
-        blocks /= 2;
+    cudaError_t err = cudaErrorCooperativeLaunchTooLarge;
+    if (d->frontier && d->cost32) {
+        /* a warp a row, FRONTIER_ROWS rows a warp at most */
+        const long long least = ((long long)d->n + FRONTIER_WARPS * FRONTIER_ROWS - 1) /
+                                (FRONTIER_WARPS * FRONTIER_ROWS);
+        const long long needed = ((long long)d->n + FRONTIER_WARPS - 1) / FRONTIER_WARPS;
+        long long blocks = needed < blocks_max ? needed : blocks_max;
+        while (blocks >= least && blocks >= 1 &&
+               (err = cudaLaunchCooperativeKernel((const void *)frontier_update_kernel,
+                                                  dim3((unsigned)blocks), dim3(FRONTIER_BLOCK),
+                                                  args, frontier_smem(d->n), stream)) ==
+                   cudaErrorCooperativeLaunchTooLarge) {
+            cudaGetLastError();
+            blocks /= 2;
+        }
+    }
+    if (err == cudaErrorCooperativeLaunchTooLarge) {
+        /* the full passes: CSR rows, or a grid too small for the frontier's */
+        const int needed = row_blocks(d->n, update_lanes(group, d->dense));
+        int blocks = needed < blocks_max ? needed : blocks_max;
+        /* fewer blocks where fewer fit than the occupancy said (a tool's
+         * instrumented kernels): the loops stride over any grid */
+        while ((err = cudaLaunchCooperativeKernel(price_update_fn(group, d->dense),
+                                                  dim3(blocks > 0 ? blocks : 1),
+                                                  dim3(ASSIGN_BLOCK), args, 0, stream)) ==
+                   cudaErrorCooperativeLaunchTooLarge &&
+               blocks > 1) {
+            cudaGetLastError();
+            blocks /= 2;
+        }
     }
     if (err != cudaSuccess ||
         (err = cudaMemcpyAsync(h_result, scratch + 3, 4 * sizeof *h_result,

@@ -46,6 +46,10 @@ typedef struct gcut__dassign {
     int32_t *via;                /* 2n: the next column of a column's shortest path, then an
                                     active row's first column (-1: none) */
     unsigned *claim;             /* n: the update that claimed a column for a path (0: none) */
+    unsigned *front;             /* 3 masks of n bits: the columns whose label fell in a pass
+                                    (the frontier update's; dense only) */
+    int frontier;                /* dense rows take the frontier update (set by
+                                    gcut__assign_update_blocks) */
     int32_t label_cap;           /* labels stop here (eps * label_cap fits the prices) */
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
@@ -79,18 +83,22 @@ cudaError_t gcut__assign_refine(const gcut__dassign *d, long long eps, int group
 cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream);
 
 /* The most blocks of the price update (group and layout as the refine's)
- * resident at once on `sms` multiprocessors: its launch is cooperative. */
-cudaError_t gcut__assign_update_blocks(int group, int dense, int sms, int *blocks_max);
+ * resident at once on `sms` multiprocessors: its launch is cooperative.
+ * Sets d->frontier: 1 where dense rows take the frontier update (its list
+ * fits a block's shared memory), which then needs d->front. */
+cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int *blocks_max);
 
 /* The global price update at `eps`, from the keys, in one cooperative
  * launch of at most `blocks_max` blocks, then the augmentation along its
  * shortest paths (row_col: n entries of scratch, scratch: 7 ints; seq: a
  * number no earlier update of this solve used, above 0). It runs
- * Bellman-Ford passes, up to `max_passes`. Waits for the launch and sets
- * h_result (4 pinned ints): [0] passes, [1] 1 when they reached the fixed
- * point and every column's price was lowered by eps times its label (0:
- * prices unchanged), and then [2] the list's rows left active, written to
- * d->resume (the caller swaps list and resume), [3] the rows placed. */
+ * Bellman-Ford passes, up to `max_passes` (over every arc, or, where
+ * d->frontier, over the columns whose label fell in the pass before).
+ * Waits for the launch and sets h_result (4 pinned ints): [0] passes, [1]
+ * 1 when they reached the fixed point and every column's price was lowered
+ * by eps times its label (0: prices unchanged), and then [2] the list's
+ * rows left active, written to d->resume (the caller swaps list and
+ * resume), [3] the rows placed. */
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
                                       int blocks_max, int max_passes, unsigned seq,
                                       int32_t *row_col, int32_t *scratch, int32_t *h_result,

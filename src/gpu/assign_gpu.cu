@@ -28,7 +28,10 @@
  * update out, and the phase ended in one chain of millions of bids, each
  * lowering a tied price by one eps. On an H100 the window R = 3 went from
  * 15-44 s to 7.2-8.8 s, R = 5 from 26-65 s to 16-17 s, sparse 10^6 arcs
- * from 307 to 215 ms (medians; bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
+ * from 307 to 215 ms (medians; bench/results/assign_NVIDIA_H100_80GB_HBM3.md).
+ * The frontier update's passes are Jacobi (a row reads the labels of the
+ * pass before, where the full passes may read those of the same pass) and
+ * a fraction of the cost, so it gets twice the limit. */
 #define UPDATE_PASSES 64
 #define UPDATE_PASSES_MAX 4096
 
@@ -82,6 +85,7 @@ static void solver_free(solver *sv)
     cudaFree(sv->d.holder);
     cudaFree(sv->d.via);
     cudaFree(sv->d.claim);
+    cudaFree(sv->d.front);
     cudaFree(sv->d.state);
     cudaFree(sv->d.bids);
     cudaFreeHost(sv->h_state);
@@ -141,8 +145,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         GPU_CHECK(ctx, cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch,
                                               s->device));
         if (cooperative)
-            GPU_CHECK(ctx, gcut__assign_update_blocks(sv->group, d->dense, sms,
-                                                      &sv->update_blocks));
+            GPU_CHECK(ctx, gcut__assign_update_blocks(d, sv->group, sms, &sv->update_blocks));
         if (!cooperative || sv->update_blocks < 1)
             sv->update_every = 0;
     }
@@ -161,6 +164,9 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         GPU_CHECK(ctx, cudaMalloc((void **)&d->via, 2 * nn * sizeof *d->via));
         GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, nn * sizeof *d->claim));
         GPU_CHECK(ctx, cudaMemsetAsync(d->claim, 0, nn * sizeof *d->claim, s->stream));
+        if (d->frontier)
+            GPU_CHECK(ctx, cudaMalloc((void **)&d->front,
+                                      3 * ((nn + 31) / 32) * sizeof *d->front));
         GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 7 * sizeof *sv->scratch));
         GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_update, 4 * sizeof *sv->h_update));
     }
@@ -211,7 +217,9 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
             if (updating) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
-                                                         sv->update_passes, ++sv->updates,
+                                                         d->frontier ? 2 * sv->update_passes
+                                                                     : sv->update_passes,
+                                                         ++sv->updates,
                                                          sv->row_col, sv->scratch, sv->h_update,
                                                          stream));
                 const int passes = sv->h_update[0], applied = sv->h_update[1];
@@ -231,7 +239,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                     int32_t *swap = d->list;
                     d->list = d->resume;
                     d->resume = swap;
-                } else if (passes >= sv->update_passes &&
+                } else if (passes >= (d->frontier ? 2 : 1) * sv->update_passes &&
                            sv->update_passes < UPDATE_PASSES_MAX) {
                     /* short of the fixed point: the next update (after
                      * this launch's pause) may run twice the passes; the

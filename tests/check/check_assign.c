@@ -476,14 +476,24 @@ static int make_window_ties(instance *in, uint64_t seed, int index)
     return 1;
 }
 
+/* The GPU checks' instances: every fifth a dense square from make_dense
+ * (up to 200 a side, ties, signed and extreme costs: the dense device
+ * path, whose price updates relax frontiers instead of whole rows), every
+ * fifth a tie-heavy window graph (flat regions, small integer costs: price
+ * updates whose shortest paths run long), the rest make_instance's. */
+static int make_gpu_instance(instance *in, uint64_t seed, int index)
+{
+    return index % 5 == 2   ? make_dense(in, seed, index / 5, 0)
+           : index % 5 == 4 ? make_window_ties(in, seed + 206, index)
+                            : make_instance(in, seed, index, index % 10 == 9 ? 40 : 9);
+}
+
 static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
                                  const char *algo, uint64_t seed, int index)
 {
     (void)cpu;
     instance in;
-    /* every fifth: a tie-heavy window graph (flat regions, small integer costs) */
-    if (index % 5 == 2 ? !make_window_ties(&in, seed + 307, index)
-                       : !make_instance(&in, seed + 101, index, index % 10 == 9 ? 40 : 9)) {
+    if (!make_gpu_instance(&in, seed + 101, index)) {
         check_fail(r, "out of memory");
     } else {
         one_vs_hungarian(r, gpu, algo, NULL, &in);
@@ -516,8 +526,7 @@ static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
     (void)cpu;
     instance in;
     const int nv = (int)(sizeof gpu_variants / sizeof gpu_variants[0]);
-    if (index % 5 == 2 ? !make_window_ties(&in, seed + 401, index)
-                       : !make_instance(&in, seed + 211, index, index % 10 == 9 ? 40 : 9))
+    if (!make_gpu_instance(&in, seed + 211, index))
         check_fail(r, "out of memory");
     else
         one_vs_hungarian(r, gpu, algo, &gpu_variants[index % nv], &in);
