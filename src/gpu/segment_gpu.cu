@@ -146,6 +146,20 @@ static __global__ void labels_kernel(gcut__dgrid g, uint8_t *labels)
     labels[i] = cut_label(g, (int)(i % g.img_w), (int)(i / g.img_w));
 }
 
+/* The block's copy of the two colour models, a word a thread (the
+ * caller syncs before reading it). */
+static __device__ __forceinline__ void load_models(gcut__price_model *models,
+                                                   const gcut__price_model &fg,
+                                                   const gcut__price_model &bg)
+{
+    const int words = (int)(sizeof(gcut__price_model) / sizeof(int));
+    const int *from_fg = (const int *)&fg, *from_bg = (const int *)&bg;
+    int *to = (int *)models;
+    for (int k = threadIdx.x; k < words; k += blockDim.x) {
+        to[k] = from_fg[k];
+        to[words + k] = from_bg[k];
+    }
+}
 
 /* Every colour's prices under both models, its terminal capacity and its
  * part of the constant (color_price.h), the parts summed in integers (any
@@ -157,15 +171,7 @@ static __global__ void price_kernel(gcut__price_model fg, gcut__price_model bg,
                                     float *cost_bg, unsigned long long *constant)
 {
     __shared__ gcut__price_model models[2];
-    {
-        const int words = (int)(sizeof(gcut__price_model) / sizeof(int));
-        const int *from_fg = (const int *)&fg, *from_bg = (const int *)&bg;
-        int *to = (int *)models;
-        for (int k = threadIdx.x; k < words; k += blockDim.x) {
-            to[k] = from_fg[k];
-            to[words + k] = from_bg[k];
-        }
-    }
+    load_models(models, fg, bg);
     __syncthreads();
     const long long u = blockIdx.x * (long long)THREADS + threadIdx.x;
     unsigned long long part = 0;
@@ -801,17 +807,9 @@ static __global__ void assign_kernel(gcut__price_model fg, gcut__price_model bg,
 {
     __shared__ gcut__price_model models[2];
     __shared__ unsigned long long acc[SUM_SLOTS];
-    {
-        const int words = (int)(sizeof(gcut__price_model) / sizeof(int));
-        const int *from_fg = (const int *)&fg, *from_bg = (const int *)&bg;
-        int *to = (int *)models;
-        for (int k = threadIdx.x; k < words; k += blockDim.x) {
-            to[k] = from_fg[k];
-            to[words + k] = from_bg[k];
-        }
-        for (int k = threadIdx.x; k < SUM_SLOTS; k += blockDim.x)
-            acc[k] = 0;
-    }
+    load_models(models, fg, bg);
+    for (int k = threadIdx.x; k < SUM_SLOTS; k += blockDim.x)
+        acc[k] = 0;
     __syncthreads();
     const long long total = ns0 + ns1;
     const long long stride = (long long)gridDim.x * blockDim.x;
