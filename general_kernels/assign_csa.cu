@@ -906,8 +906,15 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
  * were ties settled by column id alone. The stamp is the proposer's stamp
  * + 1 (free columns 0): among equal labels the lower stamp wins, and a
  * key only falls, so along via stamps fall strictly. Stamps stay below
- * the passes + 2 (the launcher bounds max_passes by the stamp's bits). */
+ * the passes + 2 (the launcher bounds max_passes by the stamp's bits).
+ * Where a frontier is wide, a pass pulls instead (below): the same keys,
+ * the same next frontier. */
 #define LKEY_LABEL_SHIFT 33 /* a label (at most 2^30) above the stamp and the column */
+/* A pass pulls over every row's arcs where the frontier has more than
+ * n / CSR_FRONTIER_WIDE columns: a pushed arc costs a few gathers and an
+ * atomic where a pulled one is read in order (the first passes of an
+ * update on random sparse rows, whose frontiers cover most columns). */
+#define CSR_FRONTIER_WIDE 4
 #define CSR_FRONTIER_STAMP_BITS 14 /* stamps for 2 * 4096 passes (src/gpu/assign_gpu.cu) */
 
 static __device__ __forceinline__ unsigned long long lkey_pack(const gcut__dassign &d,
@@ -976,6 +983,51 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void csr_frontier_update_kerne
         int32_t *const next_count = &d.fcount[(pass + 1) % 3];
         if (tid == 0)
             d.fcount[(pass + 2) % 3] = 0;
+        if (count > n / CSR_FRONTIER_WIDE) {
+            /* a wide frontier: every row pulls over its own arcs, as a
+             * full pass (sequential reads, no atomics), taking the least
+             * key; only z's holder writes it in such a pass */
+            for (int32_t x = first; x < n; x += groups) {
+                const int32_t z = __ldcg(&row_col[x]);
+                if (z < 0)
+                    continue; /* the same for the whole group */
+                const long long hx = __ldcg(&d.held[x]);
+                unsigned long long best = ~0ull;
+                for (long long a = d.row_ptr[x] + rank; a < d.row_ptr[x + 1]; a += lanes) {
+                    const int32_t v = __ldg(&d.col[a]);
+                    if (v == z)
+                        continue;
+                    const unsigned long long kv = *(volatile unsigned long long *)&d.lkey[v];
+                    const long long lv = (long long)(kv >> LKEY_LABEL_SHIFT);
+                    if (lv >= d.label_cap)
+                        continue;
+                    const long long gap = (long long)__ldg(&d.cost32[a]) * d.unit -
+                                          ((long long)(d.key[v] >> shift) + d.pmin) +
+                                          eps * lv + eps - hx;
+                    const long long l = gap > 0 ? gap / eps : 0;
+                    const unsigned long long stamp_v = (kv >> shift) & stamp_max;
+                    const unsigned long long k = lkey_pack(
+                        d, l, stamp_v < stamp_max ? stamp_v + 1 : stamp_max, (unsigned long long)v);
+                    if (l < d.label_cap && k < best)
+                        best = k;
+                }
+                const cg::thread_block_tile<lanes> tile =
+                    cg::tiled_partition<lanes>(cg::this_thread_block());
+#pragma unroll
+                for (int off = lanes / 2; off > 0; off /= 2) {
+                    const unsigned long long o = tile.shfl_xor(best, off);
+                    best = o < best ? o : best;
+                }
+                if (rank == 0 && best != ~0ull) {
+                    const unsigned long long old = atomicMin(&d.lkey[z], best);
+                    if ((old >> LKEY_LABEL_SHIFT) > (best >> LKEY_LABEL_SHIFT) &&
+                        atomicExch(&d.fmark[z], pass) != pass)
+                        next[atomicAdd(next_count, 1)] = z;
+                }
+            }
+            grid.sync();
+            continue;
+        }
         for (int32_t i = first; i < count; i += groups) {
             const int32_t v = __ldcg(&list[i]);
             const unsigned long long kv = *(volatile unsigned long long *)&d.lkey[v];
