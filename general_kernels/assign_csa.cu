@@ -915,6 +915,7 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
  * atomic where a pulled one is read in order (the first passes of an
  * update on random sparse rows, whose frontiers cover most columns). */
 #define CSR_FRONTIER_WIDE 4
+#define CSR_FRONTIER_PARTS 8
 #define CSR_FRONTIER_STAMP_BITS 14 /* stamps for 2 * 4096 passes (src/gpu/assign_gpu.cu) */
 
 static __device__ __forceinline__ unsigned long long lkey_pack(const gcut__dassign &d,
@@ -1028,15 +1029,20 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void csr_frontier_update_kerne
             grid.sync();
             continue;
         }
-        for (int32_t i = first; i < count; i += groups) {
-            const int32_t v = __ldcg(&list[i]);
+        /* a thin frontier: a column's arcs split over up to
+         * CSR_FRONTIER_PARTS groups, so that a pass's latency is about one
+         * arc's chain of loads and atomics, not a row's */
+        const int32_t parts =
+            count < groups ? min(groups / count, (int32_t)CSR_FRONTIER_PARTS) : 1;
+        for (int32_t i = first; i < count * parts; i += groups) {
+            const int32_t v = __ldcg(&list[i / parts]), part = i % parts;
             const unsigned long long kv = *(volatile unsigned long long *)&d.lkey[v];
             const long long lv = (long long)(kv >> LKEY_LABEL_SHIFT);
             const unsigned long long stamp_v = (kv >> shift) & stamp_max;
             const unsigned long long stamp = stamp_v < stamp_max ? stamp_v + 1 : stamp_max;
             const long long q = eps * lv + eps - ((long long)(d.key[v] >> shift) + d.pmin);
             const long long end = d.t_ptr[v + 1];
-            for (long long a = d.t_ptr[v] + rank; a < end; a += lanes) {
+            for (long long a = d.t_ptr[v] + part * lanes + rank; a < end; a += lanes * parts) {
                 const int32_t x = __ldg(&d.t_row[a]);
                 const int32_t z = __ldcg(&row_col[x]);
                 if (z < 0 || z == v)
