@@ -883,6 +883,258 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
     update_finish<FRONTIER_BLOCK, true>(d, eps, seq, row_col, scratch, pass, grid);
 }
 
+/* The update on CSR rows by frontiers: the same labels and prices as
+ * price_update_kernel, from the arcs entering the columns whose label fell.
+ *
+ * A pass of the full update reads every arc, while on windowed graphs a
+ * label falls only on a thin front crossing flat, tied regions (hundreds
+ * of passes an update, ~2/3 of a RubberWhale solve's time on an H100).
+ * Here a pass pushes instead of pulls: for each column v of the frontier
+ * (pass 1: the free columns; then those whose label fell in the pass
+ * before) and each arc (x, v) entering it (the transpose, built once a
+ * solve) of a row x holding z != v, label[z] takes label[v] +
+ * floor((c'(x, v) - c'(x, z)) / eps) + 1 by one atomicMin, the formula of
+ * the full passes per arc (a floor of a monotone reach), so labels only
+ * fall and the fixed point (an empty frontier) is the same: a column's
+ * last fall queues it, and the pass after relaxes its arcs at its final
+ * label.
+ *
+ * via[z] rides in the same 64-bit key, (label, stamp, v): the
+ * augmentation walks via, so it must be a tight arc at the fixed point
+ * (it is: a later fall of label[v] would have lowered label[z]) and
+ * acyclic, which zero-length arcs (c' differences within eps) could break
+ * were ties settled by column id alone. The stamp is the proposer's stamp
+ * + 1 (free columns 0): among equal labels the lower stamp wins, and a
+ * key only falls, so along via stamps fall strictly. Stamps stay below
+ * the passes + 2 (the launcher bounds max_passes by the stamp's bits).
+ * Where a frontier is wide, a pass pulls instead (below): the same keys,
+ * the same next frontier. */
+#define LKEY_LABEL_SHIFT 33 /* a label (at most 2^30) above the stamp and the column */
+/* A pass pulls over every row's arcs where the frontier has more than
+ * n / CSR_FRONTIER_WIDE columns: a pushed arc costs a few gathers and an
+ * atomic where a pulled one is read in order (the first passes of an
+ * update on random sparse rows, whose frontiers cover most columns). */
+#define CSR_FRONTIER_WIDE 4
+#define CSR_FRONTIER_PARTS 8
+#define CSR_FRONTIER_STAMP_BITS 14 /* stamps for 2 * 4096 passes (src/gpu/assign_gpu.cu) */
+
+static __device__ __forceinline__ unsigned long long lkey_pack(const gcut__dassign &d,
+                                                               long long label,
+                                                               unsigned long long stamp,
+                                                               unsigned long long v)
+{
+    return (unsigned long long)label << LKEY_LABEL_SHIFT | stamp << d.bits | v;
+}
+
+template <int lanes>
+static __global__ __launch_bounds__(ASSIGN_BLOCK) void csr_frontier_update_kernel(
+    gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
+    int32_t *scratch)
+{
+    const cg::grid_group grid = cg::this_grid();
+    const unsigned shift = (unsigned)d.bits;
+    const unsigned long long none = (1ull << d.bits) - 1; /* also the via field's mask */
+    const unsigned long long stamp_max = (1ull << (LKEY_LABEL_SHIFT - d.bits)) - 1;
+    const int32_t n = d.n;
+    const int32_t rank = (int32_t)(threadIdx.x % (unsigned)lanes);
+    const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
+    const int32_t first = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
+    const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
+
+    update_start(d, row_col, scratch, grid);
+    /* keys: label 0 at the free columns (pass 1's frontier; fcount was
+     * cleared by the launcher), the cap elsewhere */
+    for (int32_t y = tid; y < n; y += threads) {
+        const bool is_free = __ldcg(&d.holder[y]) < 0;
+        d.lkey[y] = is_free ? 0ull : lkey_pack(d, d.label_cap, stamp_max, none);
+        d.fmark[y] = 0;
+        if (is_free)
+            d.flist[n + atomicAdd(&d.fcount[1], 1)] = y;
+    }
+    /* each matched row's c' at its column (a row may list it twice) */
+    for (int32_t x = first; x < n; x += groups) {
+        const int32_t z = __ldcg(&row_col[x]);
+        if (z < 0)
+            continue; /* the same for the whole group */
+        long long reach, held, low;
+        int32_t arg;
+        reach_part<lanes, false>(d, x, z, rank, eps, reach, arg, held, low);
+        group_min_arg<lanes>(reach, arg, held);
+        if (rank == 0)
+            d.held[x] = held;
+    }
+    grid.sync();
+
+    int converged = 0, pass = 0;
+    for (;;) {
+        const int32_t count = __ldcg(&d.fcount[(pass + 1) % 3]);
+        if (count == 0) {
+            converged = 1;
+            break;
+        }
+        if (pass == max_passes)
+            break;
+        ++pass;
+        /* pass k reads list k % 2 (count k % 3), fills list (k + 1) % 2
+         * (count (k + 1) % 3) and clears count (k + 2) % 3, read in pass
+         * k - 1: the barriers order both */
+        const int32_t *const list = d.flist + (pass & 1) * n;
+        int32_t *const next = d.flist + ((pass + 1) & 1) * n;
+        int32_t *const next_count = &d.fcount[(pass + 1) % 3];
+        if (tid == 0)
+            d.fcount[(pass + 2) % 3] = 0;
+        if (count > n / CSR_FRONTIER_WIDE) {
+            /* a wide frontier: every row pulls over its own arcs, as a
+             * full pass (sequential reads, no atomics), taking the least
+             * key; only z's holder writes it in such a pass */
+            for (int32_t x = first; x < n; x += groups) {
+                const int32_t z = __ldcg(&row_col[x]);
+                if (z < 0)
+                    continue; /* the same for the whole group */
+                const long long hx = __ldcg(&d.held[x]);
+                unsigned long long best = ~0ull;
+                for (long long a = d.row_ptr[x] + rank; a < d.row_ptr[x + 1]; a += lanes) {
+                    const int32_t v = __ldg(&d.col[a]);
+                    if (v == z)
+                        continue;
+                    const unsigned long long kv = *(volatile unsigned long long *)&d.lkey[v];
+                    const long long lv = (long long)(kv >> LKEY_LABEL_SHIFT);
+                    if (lv >= d.label_cap)
+                        continue;
+                    const long long gap = (long long)__ldg(&d.cost32[a]) * d.unit -
+                                          ((long long)(d.key[v] >> shift) + d.pmin) +
+                                          eps * lv + eps - hx;
+                    const long long l = gap > 0 ? gap / eps : 0;
+                    const unsigned long long stamp_v = (kv >> shift) & stamp_max;
+                    const unsigned long long k = lkey_pack(
+                        d, l, stamp_v < stamp_max ? stamp_v + 1 : stamp_max, (unsigned long long)v);
+                    if (l < d.label_cap && k < best)
+                        best = k;
+                }
+                const cg::thread_block_tile<lanes> tile =
+                    cg::tiled_partition<lanes>(cg::this_thread_block());
+#pragma unroll
+                for (int off = lanes / 2; off > 0; off /= 2) {
+                    const unsigned long long o = tile.shfl_xor(best, off);
+                    best = o < best ? o : best;
+                }
+                if (rank == 0 && best != ~0ull) {
+                    const unsigned long long old = atomicMin(&d.lkey[z], best);
+                    if ((old >> LKEY_LABEL_SHIFT) > (best >> LKEY_LABEL_SHIFT) &&
+                        atomicExch(&d.fmark[z], pass) != pass)
+                        next[atomicAdd(next_count, 1)] = z;
+                }
+            }
+            grid.sync();
+            continue;
+        }
+        /* a thin frontier: a column's arcs split over up to
+         * CSR_FRONTIER_PARTS groups, so that a pass's latency is about one
+         * arc's chain of loads and atomics, not a row's */
+        const int32_t parts =
+            count < groups ? min(groups / count, (int32_t)CSR_FRONTIER_PARTS) : 1;
+        for (int32_t i = first; i < count * parts; i += groups) {
+            const int32_t v = __ldcg(&list[i / parts]), part = i % parts;
+            const unsigned long long kv = *(volatile unsigned long long *)&d.lkey[v];
+            const long long lv = (long long)(kv >> LKEY_LABEL_SHIFT);
+            const unsigned long long stamp_v = (kv >> shift) & stamp_max;
+            const unsigned long long stamp = stamp_v < stamp_max ? stamp_v + 1 : stamp_max;
+            const long long q = eps * lv + eps - ((long long)(d.key[v] >> shift) + d.pmin);
+            const long long end = d.t_ptr[v + 1];
+            for (long long a = d.t_ptr[v] + part * lanes + rank; a < end; a += lanes * parts) {
+                const int32_t x = __ldg(&d.t_row[a]);
+                const int32_t z = __ldcg(&row_col[x]);
+                if (z < 0 || z == v)
+                    continue;
+                /* c'(x, v) + eps label[v] - c'(x, z) + eps, as the full
+                 * passes' gap */
+                const long long gap =
+                    (long long)__ldg(&d.t_cost[a]) * d.unit + q - __ldcg(&d.held[x]);
+                const long long l = gap > 0 ? gap / eps : 0;
+                if (l >= d.label_cap)
+                    continue;
+                const unsigned long long old =
+                    atomicMin(&d.lkey[z], lkey_pack(d, l, stamp, (unsigned long long)v));
+                if ((long long)(old >> LKEY_LABEL_SHIFT) > l && atomicExch(&d.fmark[z], pass) != pass)
+                    next[atomicAdd(next_count, 1)] = z;
+            }
+        }
+        grid.sync();
+    }
+    if (!converged) { /* the same in every block: prices unchanged */
+        if (tid == 0)
+            scratch[3] = pass;
+        return;
+    }
+    for (int32_t y = tid; y < n; y += threads) {
+        const unsigned long long k = __ldcg(&d.lkey[y]);
+        const int32_t l = (int32_t)(k >> LKEY_LABEL_SHIFT);
+        d.label[y] = l;
+        if (l < d.label_cap && __ldcg(&d.holder[y]) >= 0)
+            d.via[y] = (int32_t)(k & none);
+    }
+    grid.sync();
+    update_finish<lanes, false>(d, eps, seq, row_col, scratch, pass, grid);
+}
+
+/* The transpose of the CSR arcs, once a solve: t_ptr[y + 1] counts the
+ * arcs entering y (t_ptr cleared by the caller), one block sums them in
+ * place (d.held: a copy of the starts, the fill's cursors), the fill
+ * places each arc. */
+#define TRANSPOSE_SCAN_BLOCK 1024
+
+static __global__ void transpose_count_kernel(gcut__dassign d, long long m)
+{
+    for (long long a = (long long)blockIdx.x * blockDim.x + threadIdx.x; a < m;
+         a += (long long)gridDim.x * blockDim.x)
+        atomicAdd((unsigned long long *)&d.t_ptr[d.col[a] + 1], 1ull);
+}
+
+static __global__ __launch_bounds__(TRANSPOSE_SCAN_BLOCK) void transpose_scan_kernel(
+    gcut__dassign d)
+{
+    __shared__ long long s_sum[TRANSPOSE_SCAN_BLOCK];
+    const int32_t n = d.n;
+    const int32_t per = (n + TRANSPOSE_SCAN_BLOCK - 1) / TRANSPOSE_SCAN_BLOCK;
+    const int32_t lo = (int32_t)threadIdx.x * per + 1;
+    const int32_t hi = lo + per < n + 1 ? lo + per : n + 1;
+    long long sum = 0;
+    for (int32_t i = lo; i < hi; i++)
+        sum += d.t_ptr[i];
+    s_sum[threadIdx.x] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long run = 0;
+        for (int i = 0; i < TRANSPOSE_SCAN_BLOCK; i++) {
+            const long long s = s_sum[i];
+            s_sum[i] = run;
+            run += s;
+        }
+        d.held[0] = 0;
+    }
+    __syncthreads();
+    long long run = s_sum[threadIdx.x];
+    for (int32_t i = lo; i < hi; i++) {
+        run += d.t_ptr[i];
+        d.t_ptr[i] = run;
+        if (i < n)
+            d.held[i] = run;
+    }
+}
+
+static __global__ void transpose_fill_kernel(gcut__dassign d)
+{
+    for (int32_t x = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x); x < d.n;
+         x += (int32_t)(gridDim.x * blockDim.x))
+        for (long long a = d.row_ptr[x]; a < d.row_ptr[x + 1]; a++) {
+            const long long at =
+                (long long)atomicAdd((unsigned long long *)&d.held[d.col[a]], 1ull);
+            d.t_row[at] = x;
+            d.t_cost[at] = d.cost32[a];
+        }
+}
+
 static __global__ void unpack_kernel(gcut__dassign d, long long *price, int32_t *row_col)
 {
     const unsigned long long none = (1ull << d.bits) - 1;
@@ -915,6 +1167,32 @@ cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream)
     if (err != cudaSuccess)
         return err;
     resume_state_kernel<<<1, 1, 0, stream>>>(*d);
+    return cudaGetLastError();
+}
+
+static const void *csr_frontier_fn(int group)
+{
+    if (group >= 32)
+        return (const void *)csr_frontier_update_kernel<32>;
+    return group == 8 ? (const void *)csr_frontier_update_kernel<8>
+                      : (const void *)csr_frontier_update_kernel<4>;
+}
+
+cudaError_t gcut__assign_transpose(const gcut__dassign *d, long long m, cudaStream_t stream)
+{
+    cudaError_t err =
+        cudaMemsetAsync(d->t_ptr, 0, ((size_t)d->n + 1) * sizeof *d->t_ptr, stream);
+    if (err != cudaSuccess)
+        return err;
+    const long long b = (m + ASSIGN_BLOCK - 1) / ASSIGN_BLOCK;
+    transpose_count_kernel<<<b < 1 ? 1 : b > 8192 ? 8192 : (int)b, ASSIGN_BLOCK, 0, stream>>>(*d,
+                                                                                           m);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    transpose_scan_kernel<<<1, TRANSPOSE_SCAN_BLOCK, 0, stream>>>(*d);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    transpose_fill_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d);
     return cudaGetLastError();
 }
 
@@ -976,6 +1254,20 @@ cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int
                                                         ASSIGN_BLOCK, 0);
     if (err != cudaSuccess)
         return err;
+    /* CSR rows: the frontier update where a column id leaves its key's
+     * stamp room for the most passes an update runs (see
+     * csr_frontier_update_kernel); its grid is the full passes' */
+    d->csr_frontier = 0;
+    if (!d->dense && LKEY_LABEL_SHIFT - d->bits >= CSR_FRONTIER_STAMP_BITS) {
+        int frontier_sm = 0;
+        if ((err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &frontier_sm, csr_frontier_fn(group), ASSIGN_BLOCK, 0)) != cudaSuccess)
+            return err;
+        if (frontier_sm > 0) {
+            d->csr_frontier = 1;
+            per_sm = frontier_sm < per_sm ? frontier_sm : per_sm;
+        }
+    }
     *blocks_max = per_sm * sms;
     return cudaSuccess;
 }
@@ -1003,8 +1295,27 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
             blocks /= 2;
         }
     }
+    if (d->csr_frontier && !d->dense && d->cost32 && d->lkey) {
+        /* a stamp below 2^CSR_FRONTIER_STAMP_BITS - 1 (see the kernel) */
+        const int most = (1 << CSR_FRONTIER_STAMP_BITS) - 3;
+        int passes = max_passes < most ? max_passes : most;
+        void *frontier_args[] = {&copy, &eps, &passes, &seq, &row_col, &scratch};
+        const int needed = row_blocks(d->n, update_lanes(group, 0));
+        int blocks = needed < blocks_max ? needed : blocks_max;
+        if ((err = cudaMemsetAsync(d->fcount, 0, 3 * sizeof *d->fcount, stream)) != cudaSuccess)
+            return err;
+        while ((err = cudaLaunchCooperativeKernel(csr_frontier_fn(group),
+                                                  dim3(blocks > 0 ? blocks : 1),
+                                                  dim3(ASSIGN_BLOCK), frontier_args, 0,
+                                                  stream)) == cudaErrorCooperativeLaunchTooLarge &&
+               blocks > 1) {
+            cudaGetLastError();
+            blocks /= 2;
+        }
+    }
     if (err == cudaErrorCooperativeLaunchTooLarge) {
-        /* the full passes: CSR rows, or a grid too small for the frontier's */
+        /* the full passes: CSR rows without the frontier's buffers, or a
+         * grid too small for the frontier's */
         const int needed = row_blocks(d->n, update_lanes(group, d->dense));
         int blocks = needed < blocks_max ? needed : blocks_max;
         /* fewer blocks where fewer fit than the occupancy said (a tool's

@@ -50,6 +50,17 @@ typedef struct gcut__dassign {
                                     (the frontier update's; dense only) */
     int frontier;                /* dense rows take the frontier update (set by
                                     gcut__assign_update_blocks) */
+    /* CSR rows' frontier update (csr_frontier: set by gcut__assign_update_blocks, the
+     * buffers by the caller, the transpose by gcut__assign_transpose): */
+    int csr_frontier;
+    long long *t_ptr;            /* n + 1: the arcs entering column y at t_ptr[y] .. t_ptr[y+1]-1 */
+    int32_t *t_row;              /* m: an entering arc's row */
+    int32_t *t_cost;             /* m: its cost (as cost32) */
+    unsigned long long *lkey;    /* n: a column's label, stamp and via column in one key */
+    long long *held;             /* n: c'(x, z) of the column z row x holds */
+    int32_t *fmark;              /* n: the last pass that queued the column */
+    int32_t *flist;              /* 2n: the frontiers of two passes */
+    int32_t *fcount;             /* 3: their lengths (rotating) */
     int32_t label_cap;           /* labels stop here (eps * label_cap fits the prices) */
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
@@ -85,15 +96,23 @@ cudaError_t gcut__assign_resume(const gcut__dassign *d, cudaStream_t stream);
 /* The most blocks of the price update (group and layout as the refine's)
  * resident at once on `sms` multiprocessors: its launch is cooperative.
  * Sets d->frontier: 1 where dense rows take the frontier update (its list
- * fits a block's shared memory), which then needs d->front. */
+ * fits a block's shared memory), which then needs d->front; and
+ * d->csr_frontier: 1 where CSR rows may take theirs (column ids fit its
+ * keys), which then needs its buffers and gcut__assign_transpose. */
 cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int *blocks_max);
+
+/* CSR rows' frontier update: once the caller allocated its buffers (t_ptr
+ * to fcount, sizes above), the transpose of the `m` arcs (per column, the
+ * arcs entering it) from row_ptr, col and cost32. */
+cudaError_t gcut__assign_transpose(const gcut__dassign *d, long long m, cudaStream_t stream);
 
 /* The global price update at `eps`, from the keys, in one cooperative
  * launch of at most `blocks_max` blocks, then the augmentation along its
  * shortest paths (row_col: n entries of scratch, scratch: 7 ints; seq: a
  * number no earlier update of this solve used, above 0). It runs
  * Bellman-Ford passes, up to `max_passes` (over every arc, or, where
- * d->frontier, over the columns whose label fell in the pass before).
+ * d->frontier or d->csr_frontier, over the columns whose label fell in
+ * the pass before).
  * Waits for the launch and sets h_result (4 pinned ints): [0] passes, [1]
  * 1 when they reached the fixed point and every column's price was lowered
  * by eps times its label (0: prices unchanged), and then [2] the list's

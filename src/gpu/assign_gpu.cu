@@ -29,9 +29,10 @@
  * lowering a tied price by one eps. On an H100 the window R = 3 went from
  * 15-44 s to 7.2-8.8 s, R = 5 from 26-65 s to 16-17 s, sparse 10^6 arcs
  * from 307 to 215 ms (medians; bench/results/assign_NVIDIA_H100_80GB_HBM3.md).
- * The frontier update's passes are Jacobi (a row reads the labels of the
- * pass before, where the full passes may read those of the same pass) and
- * a fraction of the cost, so it gets twice the limit. */
+ * The frontier updates' passes (dense and CSR) are Jacobi or nearly (a
+ * row sees the labels of the pass before, where the full passes may read
+ * those of the same pass) and a fraction of the cost, so they get twice
+ * the limit. */
 #define UPDATE_PASSES 64
 #define UPDATE_PASSES_MAX 4096
 
@@ -73,6 +74,47 @@ typedef struct solver {
     int group, workers, update_blocks, update_every, alpha, start_div;
 } solver;
 
+/* The CSR frontier update's buffers (general_kernels/assign_kernels.h). */
+static void csr_frontier_free(gcut__dassign *d)
+{
+    cudaFree(d->t_ptr);
+    cudaFree(d->t_row);
+    cudaFree(d->t_cost);
+    cudaFree(d->lkey);
+    cudaFree(d->held);
+    cudaFree(d->fmark);
+    cudaFree(d->flist);
+    cudaFree(d->fcount);
+    d->t_ptr = d->held = NULL;
+    d->t_row = d->t_cost = d->fmark = d->flist = d->fcount = NULL;
+    d->lkey = NULL;
+}
+
+/* The CSR frontier update's buffers and transpose of the `m` arcs: 8 (n +
+ * 1) + 8 m + 28 n bytes on the device. Where they do not fit, the price
+ * updates take the full passes (cudaSuccess, d->csr_frontier cleared). */
+static cudaError_t csr_frontier_init(gcut__dassign *d, long long m, cudaStream_t stream)
+{
+    const size_t nn = (size_t)d->n, mm = (size_t)(m > 0 ? m : 1);
+    cudaError_t err;
+    if ((err = cudaMalloc((void **)&d->t_ptr, (nn + 1) * sizeof *d->t_ptr)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->t_row, mm * sizeof *d->t_row)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->t_cost, mm * sizeof *d->t_cost)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->lkey, nn * sizeof *d->lkey)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->held, nn * sizeof *d->held)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->fmark, nn * sizeof *d->fmark)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->flist, 2 * nn * sizeof *d->flist)) != cudaSuccess ||
+        (err = cudaMalloc((void **)&d->fcount, 3 * sizeof *d->fcount)) != cudaSuccess) {
+        csr_frontier_free(d);
+        d->csr_frontier = 0;
+        if (err != cudaErrorMemoryAllocation)
+            return err;
+        cudaGetLastError(); /* out of memory: the full passes */
+        return cudaSuccess;
+    }
+    return gcut__assign_transpose(d, m, stream);
+}
+
 static void solver_free(solver *sv)
 {
     cudaFree(sv->price);
@@ -86,6 +128,7 @@ static void solver_free(solver *sv)
     cudaFree(sv->d.via);
     cudaFree(sv->d.claim);
     cudaFree(sv->d.front);
+    csr_frontier_free(&sv->d);
     cudaFree(sv->d.state);
     cudaFree(sv->d.bids);
     cudaFreeHost(sv->h_state);
@@ -217,8 +260,9 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
             if (updating) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
-                                                         d->frontier ? 2 * sv->update_passes
-                                                                     : sv->update_passes,
+                                                         d->frontier || d->csr_frontier
+                                                             ? 2 * sv->update_passes
+                                                             : sv->update_passes,
                                                          ++sv->updates,
                                                          sv->row_col, sv->scratch, sv->h_update,
                                                          stream));
@@ -239,7 +283,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                     int32_t *swap = d->list;
                     d->list = d->resume;
                     d->resume = swap;
-                } else if (passes >= (d->frontier ? 2 : 1) * sv->update_passes &&
+                } else if (passes >= (d->frontier || d->csr_frontier ? 2 : 1) * sv->update_passes &&
                            sv->update_passes < UPDATE_PASSES_MAX) {
                     /* short of the fixed point: the next update (after
                      * this launch's pause) may run twice the passes; the
@@ -373,6 +417,10 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
         d->row_ptr = row_ptr;
         d->col = col;
     }
+    if (d->csr_frontier && (!d->cost32 || sv.update_every <= 0))
+        d->csr_frontier = 0; /* 64-bit costs, or no price updates */
+    if (d->csr_frontier)
+        GPU_CHECK(ctx, csr_frontier_init(d, (long long)p->m, stream));
     if (p->may_be_infeasible) {
         h_start = (long long *)malloc(nn * sizeof *h_start);
         if (!h_start) {

@@ -428,11 +428,12 @@ void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
  * small integers, so neighbours of a region have equal costs (price wars
  * among tied rows, regions that must move as a whole). Borders cut the
  * windows, so every row still has its own pixel: always feasible. */
-static int make_window_ties(instance *in, uint64_t seed, int index)
+static int make_window_ties_within(instance *in, uint64_t seed, int index, int32_t w_max,
+                                   int32_t h_max)
 {
     rng g = {seed * 0xbf58476d1ce4e5b9ULL + (uint64_t)index * 0x94d049bb133111ebULL + 3};
     memset(in, 0, sizeof *in);
-    const int32_t w = (int32_t)rng_range(&g, 2, 18), h = (int32_t)rng_range(&g, 1, 16);
+    const int32_t w = (int32_t)rng_range(&g, 2, w_max), h = (int32_t)rng_range(&g, 1, h_max);
     const int32_t radius = (int32_t)rng_range(&g, 1, 3), n = w * h;
     const int32_t k = (int32_t)rng_range(&g, 0, 4), levels = (int32_t)rng_range(&g, 1, 4);
     const int32_t sx = (int32_t)rng_range(&g, -1, 1), sy = (int32_t)rng_range(&g, -1, 1);
@@ -474,6 +475,11 @@ static int make_window_ties(instance *in, uint64_t seed, int index)
              index, w, h, radius, (long long)m, bx, by, levels + 1, sx, sy, k,
              in->flags ? ", maximize" : "");
     return 1;
+}
+
+static int make_window_ties(instance *in, uint64_t seed, int index)
+{
+    return make_window_ties_within(in, seed, index, 18, 16);
 }
 
 /* The GPU checks' instances: every fifth a dense square from make_dense
@@ -626,9 +632,50 @@ static void gpu_vs_cpu_one(check_report *r, gcut_context *cpu, gcut_context *gpu
     instance_free(&in);
 }
 
+/* Tie-heavy window graphs of thousands of rows (up to 150 x 100): price
+ * updates whose shortest paths cross flat regions in hundreds of passes
+ * (the CSR rows' frontier update), against the CPU's cost, with the GPU's
+ * proof. */
+static void gpu_window_ties_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                                const char *algo, uint64_t seed, int index)
+{
+    instance in;
+    if (!make_window_ties_within(&in, seed + 307, index, 150, 100)) {
+        check_fail(r, "out of memory");
+        instance_free(&in);
+        return;
+    }
+    int32_t *a = malloc((size_t)in.rows * sizeof *a), *b = malloc((size_t)in.rows * sizeof *b);
+    int64_t *pb = malloc(((size_t)in.rows + in.cols) * sizeof *pb);
+    int64_t ca = 0, cb = 0;
+    if (!a || !b || !pb) {
+        check_fail(r, "out of memory");
+    } else {
+        const gcut_status sa = gcut_assign_csr(cpu, in.rows, in.cols, in.row_ptr, in.col,
+                                               in.cost, in.flags, "csa", a, &ca, NULL);
+        const gcut_status sb = gcut_assign_csr(gpu, in.rows, in.cols, in.row_ptr, in.col,
+                                               in.cost, in.flags, algo, b, &cb, pb);
+        if (sa != GCUT_OK || sb != GCUT_OK)
+            check_fail(r, "%s: CPU '%s' (%s), GPU '%s' (%s)", in.name, gcut_status_str(sa),
+                       gcut_last_error(cpu), gcut_status_str(sb), gcut_last_error(gpu));
+        else if (ca != cb)
+            check_fail(r, "%s: CPU cost %lld, GPU %lld", in.name, (long long)ca, (long long)cb);
+        else if (gcut_assign_verify(gpu, in.rows, in.cols, in.row_ptr, in.col, in.cost, in.flags,
+                                    b, cb, pb, NULL) != GCUT_OK)
+            check_fail(r, "%s: the GPU's proof: %s", in.name, gcut_last_error(gpu));
+        else
+            r->passed++;
+    }
+    free(a);
+    free(b);
+    free(pb);
+    instance_free(&in);
+}
+
 void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_cpu_one, "gpu-csa", count, seed);
+    check_gpu_run(r, gpu_window_ties_one, "gpu-csa", count, seed);
 }
 
 /* gcut_assign_read: good files give the arcs; every malformed one fails
