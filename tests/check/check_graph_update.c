@@ -68,9 +68,10 @@ static const char *const gpu_pair[2] = {"worklist", "prf"};
 
 /* After a re-solve of g by `algo` (info its result): the flow against the
  * reference max-flow of the graph as it now stands, the cut side against a
- * fresh solve's (made in cpu_ctx), and now and then (always when `last`)
- * the whole proof; the proof makes the flow feasible, so skipping it
- * sometimes lets deficits carry into the next batch. The three side arrays
+ * fresh solve's (made in cpu_ctx), and now and then by rg (only when `last`
+ * without rg: a proof drops prf's kept labels) the whole proof; the proof
+ * makes the flow feasible, so skipping it sometimes lets deficits carry
+ * into the next batch. The three side arrays
  * hold n bytes each. Returns 1 if all held. */
 static int check_resolve(check_report *r, gcut_context *ctx, gcut_context *cpu_ctx, gcut_graph *g,
                          const gcut_solve_info *info, const char *algo, unsigned flags, rng *rg,
@@ -106,7 +107,7 @@ static int check_resolve(check_report *r, gcut_context *ctx, gcut_context *cpu_c
     } else if (!same) {
         check_fail(r, "%s: the cut side differs from a fresh solve's", what);
         good = 0;
-    } else if (rng_below(rg, 2) || last) {
+    } else if ((rg && rng_below(rg, 2)) || last) {
         int64_t cut = -1;
         if (gcut_graph_verify(g, &cut) != GCUT_OK) {
             check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
@@ -557,42 +558,8 @@ static int kept_labels_sequence(check_report *r, gcut_context *ctx, gcut_graph *
             check_fail(r, "%s: re-solve: %s", what, gcut_last_error(ctx));
             goto done;
         }
-        check_graph_arcs a;
-        if (check_graph_arcs_of(g, &a) != 0) {
-            check_fail(r, "%s: out of memory", what);
-            goto done;
-        }
-        int64_t want = check_graph_reference(&a, ref_side);
-        gcut_graph *fresh = NULL;
-        gcut_status fst = gcut_graph_create_from_arcs(ctx, a.n, a.m, a.tail, a.head, a.cap,
-                                                      a.source, a.sink, &fresh);
-        if (!fst)
-            fst = gcut_graph_solve(fresh, "prf", GCUT_GRAPH_SOLVE_SCRATCH, NULL);
-        int same = !fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
-                   gcut_graph_cut_side(g, side) == GCUT_OK &&
-                   memcmp(side, fresh_side, (size_t)n) == 0;
-        gcut_graph_destroy(fresh);
-        int good = 1;
-        if (fst) {
-            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(ctx));
-            good = 0;
-        } else if (info.flow != want) {
-            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
-                       (long long)want);
-            good = 0;
-        } else if (!same) {
-            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
-            good = 0;
-        } else if (b == batches - 1) {
-            if (gcut_graph_verify(g, NULL) != GCUT_OK) {
-                check_fail(r, "%s: verify: %s", what, gcut_last_error(ctx));
-                good = 0;
-            } else {
-                good = check_graph_solution(r, g, &a, want, ref_side, what);
-            }
-        }
-        check_graph_arcs_free(&a);
-        if (!good)
+        if (!check_resolve(r, ctx, ctx, g, &info, "prf", 0, NULL, b == batches - 1, what, ref_side,
+                           side, fresh_side))
             goto done;
     }
     ok = 1;
@@ -785,44 +752,8 @@ static void gpu_small_batches(check_report *r, gcut_context *cpu, gcut_context *
             check_fail(r, "%s: the re-solve did not start from the device state", what);
             goto done;
         }
-        check_graph_arcs a;
-        if (check_graph_arcs_of(g, &a) != 0) {
-            check_fail(r, "%s: out of memory", what);
-            goto done;
-        }
-        const int64_t want = check_graph_reference(&a, ref_side);
-        gcut_graph *fresh = NULL;
-        gcut_status fst = gcut_graph_create_from_arcs(cpu, a.n, a.m, a.tail, a.head, a.cap,
-                                                      a.source, a.sink, &fresh);
-        if (!fst)
-            fst = gcut_graph_solve(fresh, "prf", 0, NULL);
-        int same = 0;
-        if (!fst && gcut_graph_cut_side(fresh, fresh_side) == GCUT_OK &&
-            gcut_graph_cut_side(g, side) == GCUT_OK)
-            same = memcmp(side, fresh_side, (size_t)n) == 0;
-        gcut_graph_destroy(fresh);
-        int good = 1;
-        if (fst) {
-            check_fail(r, "%s: the fresh solve: %s", what, gcut_last_error(cpu));
-            good = 0;
-        } else if (info.flow != want) {
-            check_fail(r, "%s: flow %lld, reference %lld", what, (long long)info.flow,
-                       (long long)want);
-            good = 0;
-        } else if (!same) {
-            check_fail(r, "%s: the cut side differs from a fresh solve's", what);
-            good = 0;
-        } else if (b == batches - 1) {
-            int64_t cut = -1;
-            if (gcut_graph_verify(g, &cut) != GCUT_OK) {
-                check_fail(r, "%s: verify: %s", what, gcut_last_error(gpu));
-                good = 0;
-            } else {
-                good = check_graph_solution(r, g, &a, want, ref_side, what);
-            }
-        }
-        check_graph_arcs_free(&a);
-        if (!good)
+        if (!check_resolve(r, gpu, cpu, g, &info, "worklist", 0, NULL, b == batches - 1, what,
+                           ref_side, side, fresh_side))
             goto done;
     }
     r->passed++;
