@@ -13,6 +13,9 @@
 
 #include "assign_kernels.h"
 #include "core/context.h"
+extern "C" {
+#include "core/parallel.h" /* a C header without C++ guards */
+}
 #include "gpu/gpu_state.h"
 #include "graph/assign_problem.h"
 
@@ -36,18 +39,63 @@
 #define UPDATE_PASSES 64
 #define UPDATE_PASSES_MAX 4096
 
-/* The costs as 32-bit quotients by `unit` (dense: scattered into the n x n
- * matrix), or 0 when some cost is not a multiple or does not fit. */
-static int compact_costs(const gcut__assign_problem *p, int64_t unit, int dense, int32_t *out)
+/* A built problem's costs as 32-bit quotients by `unit` (dense: scattered
+ * into the n x n matrix) and, where row_min is not NULL, each row's least
+ * cost, in one pass on the context's threads (a serial pass with its
+ * divisions was most of the GPU set-up on 10^7 arcs). */
+typedef struct compact_job {
+    const gcut__assign_problem *p;
+    int64_t unit;
+    int dense;
+    int32_t *out;
+    long long *row_min;
+    int fits[GCUT__MAX_THREADS]; /* 0: some cost of the part is not a multiple or does not fit */
+} compact_job;
+
+static void compact_rows(void *arg, int64_t begin, int64_t end, int part)
 {
-    for (int32_t x = 0; x < p->n; x++)
+    compact_job *j = (compact_job *)arg;
+    const gcut__assign_problem *p = j->p;
+    int fits = 1;
+    for (int64_t x = begin; x < end; x++) {
+        long long b = INT64_MAX;
         for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++) {
             const int64_t c = p->cost[a];
-            if (c % unit != 0 || c / unit > INT32_MAX || c / unit < INT32_MIN)
-                return 0;
-            out[dense ? (int64_t)x * p->n + p->col[a] : a] = (int32_t)(c / unit);
+            b = c < b ? c : b;
+            if (!fits || c % j->unit != 0 || c / j->unit > INT32_MAX || c / j->unit < INT32_MIN) {
+                fits = 0;
+                continue;
+            }
+            j->out[j->dense ? x * p->n + p->col[a] : a] = (int32_t)(c / j->unit);
         }
-    return 1;
+        if (j->row_min)
+            j->row_min[x] = b;
+    }
+    j->fits[part] = fits;
+}
+
+/* Returns 1 when every cost fits (out filled), 0 when not, -1 out of
+ * memory. */
+static int compact_costs(gcut_context *ctx, const gcut__assign_problem *p, int64_t unit, int dense,
+                         int32_t *out, long long *row_min)
+{
+    compact_job *j = (compact_job *)malloc(sizeof *j);
+    if (!j)
+        return -1;
+    j->p = p;
+    j->unit = unit;
+    j->dense = dense;
+    j->out = out;
+    j->row_min = row_min;
+    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, p->m);
+    if (parts > p->n)
+        parts = p->n;
+    gcut__parallel_for(parts, p->n, compact_rows, j);
+    int fits = 1;
+    for (int i = 0; i < (parts > 0 ? parts : 1); i++)
+        fits &= j->fits[i];
+    free(j);
+    return fits;
 }
 
 /* Every row has all n columns (build_problem keeps one arc a pair). */
@@ -382,24 +430,50 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     const double t_setup = gcut__now_ms();
     double t_phases = t_setup;
 
-    h_cost32 = (int32_t *)malloc(mm * sizeof *h_cost32);
-    if (!h_cost32) {
-        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs", (long long)mm);
-        goto fail;
+    /* the first phase's test: each row's least cost (given with a view) */
+    if (p->may_be_infeasible && !p->row_min) {
+        h_start = (long long *)malloc(nn * sizeof *h_start);
+        if (!h_start) {
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+            goto fail;
+        }
     }
-    if (compact_costs(p, (int64_t)n + 1, dense_in, h_cost32)) {
-        d->unit = (long long)n + 1;
+    if (p->cost32) { /* a view: the caller's costs times the signed scale */
+        d->unit = (long long)p->unit32;
         d->dense = dense_in;
+        for (int32_t x = 0; h_start && x < n; x++) { /* the row minima were not had */
+            long long b = INT64_MAX;
+            for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++)
+                b = p->cost32[a] * d->unit < b ? p->cost32[a] * d->unit : b;
+            h_start[x] = b;
+        }
     } else {
-        free(h_cost32);
-        h_cost32 = NULL;
+        h_cost32 = (int32_t *)malloc(mm * sizeof *h_cost32);
+        const int fits = h_cost32 ? compact_costs(ctx, p, (int64_t)n + 1, dense_in, h_cost32,
+                                                  h_start)
+                                  : -1;
+        if (fits < 0) {
+            st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs",
+                            (long long)mm);
+            goto fail;
+        }
+        if (fits) {
+            d->unit = (long long)n + 1;
+            d->dense = dense_in;
+        } else {
+            free(h_cost32);
+            h_cost32 = NULL;
+        }
     }
     if ((st = solver_init(ctx, s, &sv, (double)p->m / n, knobs)))
         goto fail;
-    if (h_cost32) {
+    /* Pageable copies, each a staging pass of the driver's: the arcs are
+     * the bulk of the set-up's bytes (8 a CSR arc). */
+    if (p->cost32 || h_cost32) {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
-        GPU_CHECK(ctx, cudaMemcpyAsync(cost32, h_cost32, (size_t)p->m * sizeof *cost32,
-                                       cudaMemcpyHostToDevice, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(cost32, p->cost32 ? p->cost32 : h_cost32,
+                                       (size_t)p->m * sizeof *cost32, cudaMemcpyHostToDevice,
+                                       stream));
         d->cost32 = cost32;
     } else {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost64, mm * sizeof *cost64));
@@ -422,21 +496,10 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     if (d->csr_frontier)
         GPU_CHECK(ctx, csr_frontier_init(d, (long long)p->m, stream));
     if (p->may_be_infeasible) {
-        h_start = (long long *)malloc(nn * sizeof *h_start);
-        if (!h_start) {
-            st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
-            goto fail;
-        }
-        for (int32_t x = 0; x < n; x++) {
-            long long b = INT64_MAX;
-            for (int64_t a = p->row_ptr[x]; a < p->row_ptr[x + 1]; a++)
-                if (p->cost[a] < b)
-                    b = p->cost[a];
-            h_start[x] = b;
-        }
         GPU_CHECK(ctx, cudaMalloc((void **)&start_min, nn * sizeof *start_min));
-        GPU_CHECK(ctx, cudaMemcpyAsync(start_min, h_start, nn * sizeof *start_min,
-                                       cudaMemcpyHostToDevice, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(start_min, p->row_min ? (const long long *)p->row_min
+                                                             : h_start,
+                                       nn * sizeof *start_min, cudaMemcpyHostToDevice, stream));
     }
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
     t_phases = gcut__now_ms();

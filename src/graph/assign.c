@@ -59,9 +59,11 @@ typedef struct arc_scan {
     const int64_t *row_ptr;
     const int32_t *col_idx, *cost;
     int32_t cols;
+    int64_t sign;
+    int64_t *row_min; /* NULL, or each row's least sign * cost (INT64_MAX: no arcs) */
     struct {
         int32_t lo, hi; /* the raw costs' least and largest */
-        int any, bad, in_order;
+        int any, bad, in_order, sorted;
     } part[GCUT__MAX_THREADS];
 } arc_scan;
 
@@ -69,36 +71,47 @@ static void scan_rows(void *arg, int64_t begin, int64_t end, int part)
 {
     arc_scan *a = arg;
     int32_t lo = INT32_MAX, hi = INT32_MIN;
-    int bad = 0, order = 1;
+    int bad = 0, order = 1, unsorted = 0;
     for (int64_t r = begin; r < end; r++) {
         const int64_t first = a->row_ptr[r], last = a->row_ptr[r + 1];
-        /* min, max and the two column tests without branches, so that the
-         * loop vectorizes: it reads every arc, n^2 of them when dense */
+        /* min, max and the column tests without branches, so that the
+         * loops vectorize: they read every arc, n^2 of them when dense */
         int moved = 0;
+        int32_t rlo = INT32_MAX, rhi = INT32_MIN;
         for (int64_t k = first; k < last; k++) {
             const int32_t y = a->col_idx[k], c = a->cost[k];
             bad |= (uint32_t)y >= (uint32_t)a->cols;
             moved |= y != (int32_t)(k - first);
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
+            rlo = c < rlo ? c : rlo;
+            rhi = c > rhi ? c : rhi;
         }
+        for (int64_t k = first + 1; k < last; k++) /* the row's cache lines, still near */
+            unsorted |= a->col_idx[k] <= a->col_idx[k - 1];
         order &= !moved && last - first == a->cols;
+        lo = rlo < lo ? rlo : lo;
+        hi = rhi > hi ? rhi : hi;
+        if (a->row_min)
+            a->row_min[r] = last == first ? INT64_MAX : a->sign > 0 ? (int64_t)rlo : -(int64_t)rhi;
     }
     a->part[part].lo = lo;
     a->part[part].hi = hi;
     a->part[part].any = a->row_ptr[end] > a->row_ptr[begin];
     a->part[part].bad = bad;
     a->part[part].in_order = order;
+    a->part[part].sorted = !unsorted;
 }
 
-/* The request's arcs checked, its cost range after the sign, and
- * *in_order: every row lists the columns 0..cols-1 once each, in order
- * (a dense matrix, row-major). The arcs are read on the context's threads
- * (a dense request's n^2 of them were most of the GPU path's set-up). */
+/* The request's arcs checked, its cost range after the sign, *in_order:
+ * every row lists the columns 0..cols-1 once each, in order (a dense
+ * matrix, row-major), and *sorted: every row's columns strictly increase
+ * (no column twice). With row_min (rows entries, or NULL), each row's
+ * least cost after the sign (INT64_MAX for a row without arcs). The arcs
+ * are read once, on the context's threads (a dense request's n^2 of them
+ * were most of the GPU path's set-up). */
 static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
                                  const int64_t *row_ptr, const int32_t *col_idx,
                                  const int32_t *cost, unsigned flags, int64_t *cmin,
-                                 int64_t *cmax, int *in_order)
+                                 int64_t *cmax, int *in_order, int *sorted, int64_t **row_min)
 {
     if (rows < 0 || cols < 0)
         return gcut__fail(ctx, GCUT_E_INVALID, "assign: %d rows and %d columns", rows, cols);
@@ -122,21 +135,27 @@ static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
     arc_scan *scan = malloc(sizeof *scan);
     if (!scan)
         return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory");
+    /* without room for it the row minima are left to the solver */
+    if (row_min && rows > 0)
+        *row_min = malloc((size_t)rows * sizeof **row_min);
     scan->row_ptr = row_ptr;
     scan->col_idx = col_idx;
     scan->cost = cost;
     scan->cols = cols;
+    scan->sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    scan->row_min = row_min ? *row_min : NULL;
     int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, rows > 0 ? row_ptr[rows] : 0);
     if (parts > rows)
         parts = rows > 0 ? rows : 1;
     gcut__parallel_for(parts, rows, scan_rows, scan);
     const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
-    int bad = 0, order = 1, any = 0;
+    int bad = 0, order = 1, any = 0, ascending = 1;
     *cmin = INT64_MAX;
     *cmax = INT64_MIN;
     for (int i = 0; i < parts && rows > 0; i++) {
         bad |= scan->part[i].bad;
         order &= scan->part[i].in_order;
+        ascending &= scan->part[i].sorted;
         if (!scan->part[i].any)
             continue;
         any = 1;
@@ -156,6 +175,7 @@ static gcut_status check_request(gcut_context *ctx, int32_t rows, int32_t cols,
                                   "assign: arc %lld of row %d: column %d outside 0..%d",
                                   (long long)k, r, col_idx[k], cols - 1);
     *in_order = order;
+    *sorted = ascending;
     if (!any)
         *cmin = *cmax = 0;
     return GCUT_OK;
@@ -299,9 +319,52 @@ static gcut_status build_problem(gcut_context *ctx, int32_t rows, int32_t cols,
 
 static void free_problem(gcut__assign_problem *p)
 {
+    if (p->cost32) /* a view: the arrays are the caller's */
+        return;
     free(p->row_ptr);
     free(p->col);
     free(p->cost);
+}
+
+/* A square request whose rows list each column at most once is its own
+ * square problem: the GPU takes it as it is, its arcs the caller's arrays
+ * and its costs the caller's times the signed scale (the kernels multiply),
+ * so that nothing of the size of the arcs is built or copied on the host.
+ * On R = 5 windows (27 M arcs) the build, the 32-bit compaction and the
+ * first phase's row minima were 500 of 600 ms of host set-up
+ * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). The CPU solver, which
+ * reorders arcs and takes 64-bit costs, gets the built problem instead
+ * (problem_for_cpu). */
+static void problem_view(int32_t n, const int64_t *row_ptr, const int32_t *col_idx,
+                         const int32_t *cost, int64_t sign, int64_t scale, int64_t cmin,
+                         int64_t cmax, gcut__assign_problem *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->m = row_ptr[n];
+    p->row_ptr = (int64_t *)row_ptr; /* read only: the GPU path never writes the problem */
+    p->col = (int32_t *)col_idx;
+    p->cost32 = cost;
+    p->unit32 = sign * scale;
+    p->cost_min = cmin * scale;
+    p->cost_max = cmax * scale;
+    p->may_be_infeasible = 1;
+}
+
+/* The problem the CPU solver takes: built from the request where `p` is a
+ * view (a GPU solve that falls back, or a repair after its infeasibility
+ * test); the row minima stay. */
+static gcut_status problem_for_cpu(gcut_context *ctx, int32_t rows, int32_t cols,
+                                   const int64_t *row_ptr, const int32_t *col_idx,
+                                   const int32_t *cost, unsigned flags, int64_t scale,
+                                   int64_t big, gcut__assign_problem *p)
+{
+    if (!p->cost32)
+        return GCUT_OK;
+    const int64_t *row_min = p->row_min;
+    gcut_status st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, p);
+    p->row_min = row_min;
+    return st;
 }
 
 /* Print up to 8 ids (1-based) of list[0..count) into buf. */
@@ -392,9 +455,10 @@ done:
     return st;
 }
 
-/* The request's proof from the square problem's column prices V: the row
- * duals U(x) = min over x's arcs of c - V, then the mapping at the top. */
-static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t cols, int square,
+/* A rectangular or partial request's proof from the square problem's
+ * column prices V: the row duals U(x) = min over x's arcs of c - V, then
+ * the mapping at the top. */
+static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t cols,
                            int64_t big_scaled, const int64_t *V, int64_t *out)
 {
     for (int32_t x = 0; x < p->n; x++) {
@@ -406,18 +470,137 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
         }
         if (u == INT64_MAX)
             u = 0; /* a row without arcs (never assigned; infeasible unless partial) */
-        if (square) {
-            out[x] = u;
-        } else if (x < rows) {
+        if (x < rows)
             out[x] = u + V[cols + x] - big_scaled;
-        } else {
-            const int32_t c = x - rows;
-            out[rows + c] = V[c] + u;
+        else /* e_c: out[rows + c] */
+            out[x] = V[x - rows] + u;
+    }
+}
+
+/* The proof of a square request's solve, from the caller's arrays and the
+ * solver's column prices V, in one pass over the arcs on the context's
+ * threads (as the dense path's, dense_proof_rows): each row's dual u(x) =
+ * min over its arcs of c * S - V (so that every reduced cost is >= 0 by
+ * its making), its column's cheapest arc, and that arc's reduced cost above
+ * u, capped at the scale; optimal when their sum, the gap, is below the
+ * scale. What the request's proof (gcut_assign_verify) then has left to
+ * check takes n reads: one column a row, prices within 2^62. It replaced
+ * three serial passes (the total, the duals, the check): 149 ms of R = 5's
+ * 27 M arcs. */
+typedef struct square_proof {
+    const int64_t *row_ptr;
+    const int32_t *col_idx, *cost, *row_col;
+    int64_t sign, scale;
+    const int64_t *V;
+    int64_t *u; /* out: the row duals */
+    struct {
+        int64_t total, gap;
+        int32_t bad; /* the part's first row without its column's arc (-1: none) */
+    } part[GCUT__MAX_THREADS];
+} square_proof;
+
+static void square_proof_rows(void *arg, int64_t begin, int64_t end, int part)
+{
+    square_proof *q = arg;
+    const int64_t sign = q->sign, scale = q->scale;
+    int64_t total = 0, gap = 0;
+    int32_t bad = -1;
+    for (int64_t x = begin; x < end; x++) {
+        const int32_t c = q->row_col[x];
+        int64_t u = INT64_MAX, taken = INT64_MAX;
+        for (int64_t k = q->row_ptr[x]; k < q->row_ptr[x + 1]; k++) {
+            const int32_t y = q->col_idx[k];
+            const int64_t cs = sign * q->cost[k];
+            const int64_t r = cs * scale - q->V[y];
+            u = r < u ? r : u;
+            taken = y == c && cs < taken ? cs : taken;
+        }
+        q->u[x] = u == INT64_MAX ? 0 : u; /* a row without arcs is never assigned */
+        if (c < 0 || taken == INT64_MAX) {
+            bad = bad < 0 ? (int32_t)x : bad;
+            continue;
+        }
+        total += sign * taken;
+        const int64_t term = taken * scale - u - q->V[c];
+        gap += term < scale ? term : scale;
+    }
+    q->part[part].total = total;
+    q->part[part].gap = gap;
+    q->part[part].bad = bad;
+}
+
+/* The square request's outputs from the solver's res: row_to_col, *total,
+ * the prices (u then V) into `prices` (2n), checked as above. */
+static gcut_status square_proof_run(gcut_context *ctx, int32_t n, const int64_t *row_ptr,
+                                    const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                                    int64_t scale, const gcut__assign_result *res,
+                                    int32_t *row_to_col, int64_t *total, int64_t *prices)
+{
+    square_proof *q = malloc(sizeof *q);
+    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
+    gcut_status st = GCUT_OK;
+    if (!q || !owner) {
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+        goto done;
+    }
+    for (int32_t r = 0; r < n; r++)
+        row_to_col[r] = res->row_col[r] >= 0 && res->row_col[r] < n ? res->row_col[r] : -1;
+    q->row_ptr = row_ptr;
+    q->col_idx = col_idx;
+    q->cost = cost;
+    q->row_col = row_to_col;
+    q->sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    q->scale = scale;
+    q->V = res->price;
+    q->u = prices;
+    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, row_ptr[n]);
+    if (parts > n)
+        parts = n;
+    gcut__parallel_for(parts, n, square_proof_rows, q);
+    int64_t gap = 0;
+    *total = 0;
+    for (int i = 0; i < parts; i++) {
+        if (q->part[i].bad >= 0) {
+            const int32_t r = q->part[i].bad;
+            st = gcut__fail(ctx, GCUT_E_VERIFY,
+                            row_to_col[r] < 0
+                                ? "assign: internal: the solver's proof fails: row %d is not "
+                                  "assigned"
+                                : "assign: internal: the solver's proof fails: row %d takes "
+                                  "column %d, which is not one of its arcs",
+                            r + 1, row_to_col[r] + 1);
+            goto done;
+        }
+        *total += q->part[i].total;
+        gap += q->part[i].gap; /* each term at most the scale: at most n S < 2^63 */
+    }
+    /* each column once; prices within 2^62 (gcut_assign_verify's bound) */
+    const int64_t limit = (int64_t)1 << 62;
+    for (int32_t y = 0; y < n; y++)
+        owner[y] = -1;
+    for (int32_t r = 0; r < n; r++) {
+        const int32_t c = row_to_col[r];
+        if (owner[c] >= 0) {
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: "
+                            "column %d is taken by rows %d and %d", c + 1, owner[c] + 1, r + 1);
+            goto done;
+        }
+        owner[c] = r;
+        prices[n + r] = res->price[r];
+        if (prices[r] > limit || prices[r] < -limit || prices[n + r] > limit ||
+            prices[n + r] < -limit) {
+            st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: "
+                            "a price of row or column %d is beyond 2^62", r + 1);
+            goto done;
         }
     }
-    if (square)
-        for (int32_t c = 0; c < cols; c++)
-            out[rows + c] = V[c];
+    if (gap >= scale)
+        st = gcut__fail(ctx, GCUT_E_VERIFY, "assign: internal: the solver's proof fails: the "
+                        "gap reaches the scale %lld (not optimal)", (long long)scale);
+done:
+    free(q);
+    free(owner);
+    return st;
 }
 
 /* A solved request's info: the solver's counts come from `res` where the
@@ -688,11 +871,14 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     return st;
 }
 
-gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
-                             const int32_t *col_idx, const int32_t *cost, unsigned flags,
-                             const char *algo, const gcut__assign_knobs *knobs,
-                             int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
-                             gcut_assign_info *info)
+/* gcut__assign_run's work; *row_min, where check_request allocates it, is
+ * the caller's to free. */
+static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
+                               const int64_t *row_ptr, const int32_t *col_idx,
+                               const int32_t *cost, unsigned flags, const char *algo,
+                               const gcut__assign_knobs *knobs, int32_t *row_to_col,
+                               int64_t *total_cost, int64_t *prices, gcut_assign_info *info,
+                               int64_t **row_min)
 {
     gcut__clear_error(ctx);
     const double t0 = gcut__now_ms();
@@ -730,8 +916,12 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     if (st)
         return st;
     int64_t cmin = 0, cmax = 0;
-    int in_order = 0;
-    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax, &in_order);
+    int in_order = 0, sorted = 0;
+    /* a square request on the GPU: its rows' least costs, for the first
+     * phase's infeasibility test, read with the check */
+    const int gpu_square = on_gpu && rows == cols && !(flags & GCUT_ASSIGN_PARTIAL);
+    st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax, &in_order,
+                       &sorted, gpu_square ? row_min : NULL);
     if (st)
         return st;
     const int partial = (flags & GCUT_ASSIGN_PARTIAL) != 0;
@@ -802,7 +992,17 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
         return run_dense(ctx, 0, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
                          total_cost, prices, info);
     gcut__assign_problem p;
-    st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
+    const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    if (on_gpu && square && sorted && rows > 0)
+        problem_view(rows, row_ptr, col_idx, cost, sign, scale, cmin, cmax, &p);
+    else
+        st = build_problem(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale, big, &p);
+    if (!st && square && *row_min) { /* scaled: within 2^60, checked above */
+        for (int32_t r = 0; r < rows; r++)
+            if ((*row_min)[r] != INT64_MAX)
+                (*row_min)[r] *= scale;
+        p.row_min = *row_min;
+    }
     const double t_built = gcut__now_ms();
     gcut__assign_result res;
     memset(&res, 0, sizeof res);
@@ -840,7 +1040,8 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
             }
         }
 #endif
-        if (!on_gpu)
+        if (!on_gpu && !(st = problem_for_cpu(ctx, rows, cols, row_ptr, col_idx, cost, flags,
+                                              scale, big, &p)))
             st = gcut__assign_csa(ctx, &p, knobs, 0, &res);
     }
     if (st == GCUT_E_INFEASIBLE) {
@@ -850,18 +1051,24 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
         st = hall_violator(ctx, rows, cols, row_ptr, col_idx, row_to_col);
         if (!st) {
             /* Every row can be assigned after all: solve without the test. */
-            p.may_be_infeasible = 0;
             memset(&res.refines, 0, sizeof res - offsetof(gcut__assign_result, refines));
             on_gpu = 0;
             device = "cpu";
-            st = gcut__assign_csa(ctx, &p, knobs, 0, &res);
+            if (!(st = problem_for_cpu(ctx, rows, cols, row_ptr, col_idx, cost, flags, scale,
+                                       big, &p))) {
+                p.may_be_infeasible = 0;
+                st = gcut__assign_csa(ctx, &p, knobs, 0, &res);
+            }
         }
     }
     int64_t total = 0;
     int32_t assigned = 0;
     const double t_solved = gcut__now_ms();
-    if (!st) {
-        const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    if (!st && square) {
+        st = square_proof_run(ctx, rows, row_ptr, col_idx, cost, flags, scale, &res, row_to_col,
+                              &total, own_prices);
+        assigned = rows;
+    } else if (!st) {
         for (int32_t r = 0; r < rows; r++) {
             const int32_t c = res.row_col[r] < cols ? res.row_col[r] : -1;
             row_to_col[r] = c;
@@ -874,7 +1081,7 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
                     best = sign * cost[k];
             total += sign * best;
         }
-        request_prices(&p, rows, cols, square, big * scale, res.price, own_prices);
+        request_prices(&p, rows, cols, big * scale, res.price, own_prices);
         int64_t gap = 0;
         st = gcut_assign_verify(ctx, rows, cols, row_ptr, col_idx, cost, flags, row_to_col, total,
                                 own_prices, &gap);
@@ -895,6 +1102,19 @@ gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, cons
     free(res.row_col);
     free(res.price);
     free(own_prices);
+    return st;
+}
+
+gcut_status gcut__assign_run(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                             const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                             const char *algo, const gcut__assign_knobs *knobs,
+                             int32_t *row_to_col, int64_t *total_cost, int64_t *prices,
+                             gcut_assign_info *info)
+{
+    int64_t *row_min = NULL;
+    const gcut_status st = run_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, algo, knobs,
+                                       row_to_col, total_cost, prices, info, &row_min);
+    free(row_min);
     return st;
 }
 

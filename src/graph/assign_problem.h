@@ -35,6 +35,15 @@ typedef struct gcut__assign_problem {
     int64_t *cost;      /* m, scaled */
     int64_t cost_min, cost_max; /* over the arcs, scaled */
     int may_be_infeasible; /* 0 when the construction guarantees a perfect assignment */
+    /* A square request taken as it is by the GPU (src/graph/assign.c's
+     * problem_view): where cost32 is not NULL, the costs are cost32[k] *
+     * unit32, cost is NULL and row_ptr, col and cost32 are the caller's
+     * arrays (read only). */
+    const int32_t *cost32;
+    int64_t unit32;
+    /* NULL, or each row's least scaled cost (INT64_MAX: no arcs), for the
+     * first phase's infeasibility test */
+    const int64_t *row_min;
 } gcut__assign_problem;
 
 /* Knobs of the cost-scaling solvers; 0 keeps the default. */
