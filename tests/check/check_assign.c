@@ -247,6 +247,78 @@ static int hall_message_ok(const instance *in, const char *msg)
     return 1;
 }
 
+/* gcut_assign_verify on tampered copies of a proven solution: each must
+ * fail with the first failure a row-by-row check meets (the arcs are
+ * checked on several threads where the context has them), and the
+ * untampered one pass. Returns 0 (with a failure reported) or 1. */
+static int tampered_fail(check_report *r, gcut_context *ctx, const instance *in,
+                         const int32_t *row_to_col, int64_t total, const int64_t *prices,
+                         const char *what, const char *needle)
+{
+    const gcut_status st = gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col,
+                                              in->cost, in->flags, row_to_col, total, prices, NULL);
+    if (st == GCUT_E_VERIFY && strstr(gcut_last_error(ctx), needle))
+        return 1;
+    check_fail(r, "%s, %s: verify gives '%s' (%s), want '%s'", in->name, what, gcut_status_str(st),
+               st ? gcut_last_error(ctx) : "", needle);
+    return 0;
+}
+
+static int verify_rejects_tampering(check_report *r, gcut_context *ctx, const instance *in,
+                                    int32_t *row_to_col, int64_t total, int64_t *prices)
+{
+    /* two assigned rows a < b, the last and the first */
+    int32_t a = -1, b = -1;
+    for (int32_t x = 0; x < in->rows; x++)
+        if (row_to_col[x] >= 0)
+            b = x, a = a < 0 ? x : a;
+    if (a < 0 || a == b)
+        return 1;
+    const int64_t sign = in->flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
+    const int partial = (in->flags & GCUT_ASSIGN_PARTIAL) != 0;
+    const int64_t scale = in->rows == in->cols && !partial ? (int64_t)in->rows + 1
+                                                           : (int64_t)in->rows + in->cols + 1;
+    const int64_t big = partial ? gcut_assign_partial_weight(in->rows, in->cols, in->row_ptr,
+                                                             in->col, in->cost, in->flags)
+                                : 0;
+    /* a's least reduced cost over its arcs, and the first arc that has it:
+     * raising u_a one past it makes that arc the first to fail, by 1 */
+    int64_t slack = INT64_MAX;
+    int32_t first = -1;
+    for (int64_t k = in->row_ptr[a]; k < in->row_ptr[a + 1]; k++) {
+        const int64_t reduced = sign * in->cost[k] * scale - big * scale - prices[a] -
+                                prices[in->rows + in->col[k]];
+        if (reduced < slack)
+            slack = reduced, first = in->col[k];
+    }
+    char needle[96];
+    int ok = 1;
+    const int32_t ca = row_to_col[a], cb = row_to_col[b];
+    const int64_t ua = prices[a];
+    prices[a] = ua + slack + 1;
+    row_to_col[b] = ca; /* and b takes a's column: a's prices fail first */
+    if (partial && prices[a] > 0) /* a row's own test comes before its arcs' */
+        snprintf(needle, sizeof needle, "row %d has a positive price", a + 1);
+    else
+        snprintf(needle, sizeof needle, "row %d, column %d: the prices exceed the cost by 1/",
+                 a + 1, first + 1);
+    ok &= tampered_fail(r, ctx, in, row_to_col, total, prices, "a price and a column", needle);
+    prices[a] = ua;
+    snprintf(needle, sizeof needle, "column %d is taken by rows %d and %d", ca + 1, a + 1, b + 1);
+    ok &= tampered_fail(r, ctx, in, row_to_col, total, prices, "a column twice", needle);
+    row_to_col[b] = in->cols;
+    snprintf(needle, sizeof needle, "row %d takes column %d, outside", b + 1, in->cols + 1);
+    ok &= tampered_fail(r, ctx, in, row_to_col, total, prices, "a column out of range", needle);
+    row_to_col[b] = cb;
+    ok &= tampered_fail(r, ctx, in, row_to_col, total + 1, prices, "the total", "the total cost is");
+    if (ok && gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost,
+                                 in->flags, row_to_col, total, prices, NULL) != GCUT_OK) {
+        check_fail(r, "%s, undone: %s", in->name, gcut_last_error(ctx));
+        ok = 0;
+    }
+    return ok;
+}
+
 /* One instance against the reference on `ctx` with `algo`. */
 static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *algo,
                              const gcut__assign_knobs *knobs, const instance *in)
@@ -282,6 +354,8 @@ static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *alg
     } else if (gcut_assign_verify(ctx, in->rows, in->cols, in->row_ptr, in->col, in->cost,
                                   in->flags, row_to_col, total, prices, &gap) != GCUT_OK) {
         check_fail(r, "%s (%s): %s", in->name, algo, gcut_last_error(ctx));
+    } else if (!verify_rejects_tampering(r, ctx, in, row_to_col, total, prices)) {
+        /* reported */
     } else if (algo && !strcmp(algo, "ssp") && (gap != 0 || strcmp(info.algo, "ssp"))) {
         /* shortest paths are exact: gap 0, and no fallback on these costs */
         check_fail(r, "%s (ssp): gap %lld/%lld, solved by %s", in->name, (long long)gap,
@@ -312,7 +386,15 @@ static void run_vs_hungarian(check_report *r, int count, uint64_t seed, gcut_con
 
 void check_assign_csa_vs_hungarian(check_report *r, int count, uint64_t seed)
 {
-    gcut_context *ctx = check_context(GCUT_DEVICE_CPU);
+    /* three threads: the proof's and the verify's passes split even tiny
+     * requests into parts */
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_CPU;
+    opt.threads = 3;
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(&opt, &ctx) != GCUT_OK)
+        ctx = NULL;
     if (!ctx) {
         check_fail(r, "could not create a context");
         return;
