@@ -428,7 +428,7 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     long long *h_start = NULL;
     const int dense_in = is_dense(p);
     const double t_setup = gcut__now_ms();
-    double t_phases = t_setup;
+    double t_phases = t_setup, t_host = t_setup, t_copied = t_setup;
 
     /* the first phase's test: each row's least cost (given with a view) */
     if (p->may_be_infeasible && !p->row_min) {
@@ -465,6 +465,7 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
             h_cost32 = NULL;
         }
     }
+    t_host = gcut__now_ms();
     if ((st = solver_init(ctx, s, &sv, (double)p->m / n, knobs)))
         goto fail;
     /* Pageable copies, each a staging pass of the driver's: the arcs are
@@ -491,6 +492,8 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
         d->row_ptr = row_ptr;
         d->col = col;
     }
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    t_copied = gcut__now_ms();
     if (d->csr_frontier && (!d->cost32 || sv.update_every <= 0))
         d->csr_frontier = 0; /* 64-bit costs, or no price updates */
     if (d->csr_frontier)
@@ -514,9 +517,12 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     GPU_CHECK(ctx, cudaMemcpyAsync(res->price, sv.price, nn * sizeof *res->price,
                                    cudaMemcpyDeviceToHost, stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-    gcut__log(ctx, 3, "assign: gpu: %d threads a row, %d workers, %s, %s costs, %llu chains, "
-              "%llu bids, set-up %.1f ms", sv.group, sv.workers, d->dense ? "dense" : "csr",
-              d->cost32 ? "32-bit" : "64-bit", sv.h_bids[0], sv.h_bids[1], t_phases - t_setup);
+    gcut__log(ctx, 3, "assign: gpu: %d threads a row, %d workers, %s, %s costs%s, %llu chains, "
+              "%llu bids, set-up %.1f ms (host arrays %.1f, buffers and copies %.1f, transpose "
+              "and row minima %.1f)", sv.group, sv.workers, d->dense ? "dense" : "csr",
+              d->cost32 ? "32-bit" : "64-bit", p->cost32 ? " (the caller's)" : "", sv.h_bids[0],
+              sv.h_bids[1], t_phases - t_setup, t_host - t_setup, t_copied - t_host,
+              t_phases - t_copied);
 fail:
     cudaFree(row_ptr);
     cudaFree(col);
