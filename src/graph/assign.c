@@ -330,8 +330,9 @@ static void free_problem(gcut__assign_problem *p)
  * square problem: the GPU takes it as it is, its arcs the caller's arrays
  * and its costs the caller's times the signed scale (the kernels multiply),
  * so that nothing of the size of the arcs is built or copied on the host.
- * On R = 5 windows (27 M arcs) the build, the 32-bit compaction and the
- * first phase's row minima were 500 of 600 ms of host set-up
+ * On the R = 5 window (27 M arcs, H100 host) the set-up before the GPU's
+ * phases went from 505 ms (the build, the 32-bit compaction and the row
+ * minima, serial passes each) to 44
  * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). The CPU solver, which
  * reorders arcs and takes 64-bit costs, gets the built problem instead
  * (problem_for_cpu). */
@@ -483,10 +484,11 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
  * min over its arcs of c * S - V (so that every reduced cost is >= 0 by
  * its making), its column's cheapest arc, and that arc's reduced cost above
  * u, capped at the scale; optimal when their sum, the gap, is below the
- * scale. What the request's proof (gcut_assign_verify) then has left to
- * check takes n reads: one column a row, prices within 2^62. It replaced
- * three serial passes (the total, the duals, the check): 149 ms of R = 5's
- * 27 M arcs. */
+ * scale (gcut_assign_verify's test, whose other checks take n reads here:
+ * one column a row, prices within 2^62). Three serial passes (the total,
+ * the duals, gcut_assign_verify) took 124 ms on R = 5's 27 M arcs, this
+ * one 5 ms on 16 threads; --verify still runs gcut_assign_verify on what
+ * comes back. */
 typedef struct square_proof {
     const int64_t *row_ptr;
     const int32_t *col_idx, *cost, *row_col;
