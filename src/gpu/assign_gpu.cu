@@ -253,8 +253,12 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
          * any eps-optimal state that keeps the free columns' prices,
          * which an update leaves (past_bound in
          * general_kernels/assign_csa.cu tests it at the update too).
-         * Without them the first phase ended in one chain of evictions
-         * (261 k bids of 3.2 M on the window R = 3). */
+         * Without them the first phase ends in one chain of evictions.
+         * On an H100 its longest chain fell from 46-51 k bids to 1.0 k on
+         * sparse 10^6 arcs (solve median 187 -> 92 ms) and from 209 k to
+         * 2.8 k on the window R = 3 (phase 493 -> 64 ms), whose later
+         * phases then took as much back (total +1-2 %, within the runs'
+         * spread; bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
         const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
         d->label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
         int updating = sv->update_every > 0 && d->label_cap >= 2;
