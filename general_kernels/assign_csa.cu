@@ -45,7 +45,8 @@
  * matched row stays eps-optimal (seed 001 lemma 5.5). Every failed bid
  * means that some price fell by at least eps since the scan, so a feasible
  * phase ends; the first phase's bound on a row's rise of c' (see
- * src/cpu/assign_csa.c) stops an infeasible one. */
+ * src/cpu/assign_csa.c) stops an infeasible one, tested at each bid and,
+ * on the active rows, at each price update (past_bound). */
 #include <cooperative_groups.h>
 
 #include "assign_kernels.h"
@@ -541,6 +542,32 @@ static __device__ void update_start(const gcut__dassign &d, int32_t *row_col, in
     grid.sync();
 }
 
+/* The first phase's infeasibility test at an update (d.start_min set) on
+ * an active row x, from its reach and best c' at the old prices: once
+ * they fall by eps times min(label, top), x's best c' is at least
+ * min(reach, best + eps label_cap). A column labelled below the cap and
+ * the top falls by eps times its label, so its c' reaches at least the
+ * reach; one at the top or past it falls by eps top, and top > (reach -
+ * best) / eps unless the top is the cap + 1 (a row with a longer reach, or
+ * none: no free column within the cap); one at the cap falls by eps
+ * label_cap. The lowered state is eps-optimal and keeps the free columns'
+ * prices, which is all that the path argument behind drop_bound asks of a
+ * state (src/cpu/assign_csa.c): in a feasible problem no active row passes
+ * the bound there, so a row that would proves infeasibility, as the bids'
+ * test does, whether or not the update is applied. An active row that
+ * reaches no free column at all (its columns' labels stay at the cap)
+ * stops the phase at this update wherever eps label_cap is past the bound
+ * (2n + 2)(eps0 + eps): label_cap = 2^30 > (2n + 2)(alpha + 1) at the
+ * first eps, n up to 48 million at alpha 10; past that the bids' test
+ * finds it, as without updates. */
+static __device__ bool past_bound(const gcut__dassign &d, int32_t x, long long reach,
+                                  long long best, long long eps)
+{
+    const long long s = d.start_min[x];
+    return (reach == INF64 || reach - s > d.drop_bound) &&
+           best - s > d.drop_bound - eps * (long long)d.label_cap;
+}
+
 /* After the passes reached the fixed point (labels and via final, `pass`
  * passes): the active rows' reach, the prices lowered, the paths claimed
  * and shifted (see above). A row is scanned by a group of `lanes` threads
@@ -576,6 +603,10 @@ static __device__ void update_finish(const gcut__dassign &d, long long eps, unsi
             const long long l = reach == INF64 ? d.label_cap : (reach - best) / eps;
             atomicMax(&scratch[0], (int32_t)min(l, (long long)d.label_cap));
             via_row[x] = l < d.label_cap ? arg : -1;
+            if (d.start_min && past_bound(d, x, reach, best, eps)) {
+                stop(d, GCUT__DASSIGN_INFEASIBLE, x);
+                scratch[1] = 1; /* prices unchanged: the phase ends here */
+            }
         }
     }
     grid.sync();
@@ -587,8 +618,11 @@ static __device__ void update_finish(const gcut__dassign &d, long long eps, unsi
     }
     grid.sync();
     if (__ldcg(&scratch[1]) != 0) {
-        if (tid == 0)
+        if (tid == 0) {
             scratch[3] = pass;
+            if (*(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_INFEASIBLE)
+                scratch[4] = -1;
+        }
         return;
     }
     for (int32_t y = tid; y < d.n; y += threads) {

@@ -296,16 +296,33 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                             : (2 * (int64_t)n + 2) * (eps0 + eps);
         GPU_CHECK(ctx, gcut__assign_phase_start(d, first, eps, sv->group, sv->row_col, stream));
         GPU_CHECK(ctx, cudaMemsetAsync(d->bids + 2, 0, 2 * sizeof *d->bids, stream));
-        /* Price updates: never in the first phase (its infeasibility
-         * test reads raw bids), and only where eps times a label fits
-         * the prices. */
+        /* Price updates where eps times a label fits the prices, in
+         * every phase: the first phase's infeasibility test holds for
+         * any eps-optimal state that keeps the free columns' prices,
+         * which an update leaves (past_bound in
+         * general_kernels/assign_csa.cu tests it at the update too).
+         * Without them the first phase ends in one chain of evictions.
+         * On an H100 its longest chain fell from 46-51 k bids to 1.0 k on
+         * sparse 10^6 arcs (solve median 187 -> 92 ms) and from 209 k to
+         * 2.8 k on the window R = 3 (phase 493 -> 64 ms), whose later
+         * phases then took as much back (total +1-2 %, within the runs'
+         * spread; bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
         const long long cap = GCUT__ASSIGN_LIMIT / eps - 1;
         d->label_cap = cap > (1 << 30) ? (1 << 30) : (int32_t)cap;
-        int updating = sv->update_every > 0 && !first && d->label_cap >= 2;
+        int updating = sv->update_every > 0 && d->label_cap >= 2;
         int launches = 0, updates_here = 0, passes_here = 0, placed_here = 0, failed_here = 0;
         double update_ms = 0;
+        /* The first phase's first launch: no update before it (every
+         * column is free: an update's paths would be the rows' own first
+         * bids), a budget of n more bids (each of its n rows bids at
+         * least once, which no update saves) and no tail pause (no
+         * update told yet how long one takes; the budget ends its
+         * tail). Dense rows' first phases stay under 2n bids (1.1-1.3 n
+         * on 1000^2-5000^2) and make no update. */
+        if (first)
+            d->tail_ns = 0;
         for (;;) {
-            if (updating) {
+            if (updating && (!first || launches > 0)) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
                                                          d->frontier || d->csr_frontier
@@ -314,8 +331,16 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                                                          ++sv->updates,
                                                          sv->row_col, sv->scratch, sv->h_update,
                                                          stream));
-                const int passes = sv->h_update[0], applied = sv->h_update[1];
+                const int passes = sv->h_update[0], applied = sv->h_update[1] > 0;
                 update_ms += gcut__now_ms() - tu;
+                if (sv->h_update[1] < 0) {
+                    /* a row past the first phase's bound (d->state names it) */
+                    GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state,
+                                                   5 * sizeof *sv->h_state,
+                                                   cudaMemcpyDeviceToHost, stream));
+                    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+                    break;
+                }
                 /* a launch's tail may run as long as the last update took
                  * (see update_due in general_kernels/assign_csa.cu) */
                 d->tail_ns = (long long)((gcut__now_ms() - tu) * 1e6);
@@ -343,8 +368,10 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                     updating = 0; /* no fixed point in reach: bid on without pauses */
                 }
             }
-            d->bid_budget =
-                updating ? (unsigned long long)sv->update_every * (unsigned long long)n : 0;
+            d->bid_budget = updating ? ((unsigned long long)sv->update_every +
+                                        (first && launches == 0 ? 1 : 0)) *
+                                           (unsigned long long)n
+                                     : 0;
             GPU_CHECK(ctx, gcut__assign_refine(d, eps, sv->group, sv->workers, stream));
             launches++;
             GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state, 5 * sizeof *sv->h_state,

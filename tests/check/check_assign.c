@@ -319,9 +319,13 @@ static int verify_rejects_tampering(check_report *r, gcut_context *ctx, const in
     return ok;
 }
 
-/* One instance against the reference on `ctx` with `algo`. */
+/* One instance against the reference on `ctx` with `algo`. `gpu_only`:
+ * a feasible instance must also be solved on the GPU, not on the CPU after
+ * it (a GPU first phase that took a feasible problem for infeasible is put
+ * right by the exact Hall search and a CPU solve, which the cost alone
+ * does not show). */
 static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *algo,
-                             const gcut__assign_knobs *knobs, const instance *in)
+                             const gcut__assign_knobs *knobs, const instance *in, int gpu_only)
 {
     int32_t ref_cards = 0;
     int64_t ref_cost = 0;
@@ -356,6 +360,8 @@ static void one_vs_hungarian(check_report *r, gcut_context *ctx, const char *alg
         check_fail(r, "%s (%s): %s", in->name, algo, gcut_last_error(ctx));
     } else if (!verify_rejects_tampering(r, ctx, in, row_to_col, total, prices)) {
         /* reported */
+    } else if (gpu_only && (!info.device || !strcmp(info.device, "cpu"))) {
+        check_fail(r, "%s (%s): solved on the CPU, not on the GPU", in->name, algo);
     } else if (algo && !strcmp(algo, "ssp") && (gap != 0 || strcmp(info.algo, "ssp"))) {
         /* shortest paths are exact: gap 0, and no fallback on these costs */
         check_fail(r, "%s (ssp): gap %lld/%lld, solved by %s", in->name, (long long)gap,
@@ -379,7 +385,7 @@ static void run_vs_hungarian(check_report *r, int count, uint64_t seed, gcut_con
             instance_free(&in);
             return;
         }
-        one_vs_hungarian(r, ctx, algo, knobs, &in);
+        one_vs_hungarian(r, ctx, algo, knobs, &in, 0);
         instance_free(&in);
     }
 }
@@ -500,7 +506,7 @@ void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
                 instance_free(&in);
                 return;
             }
-            one_vs_hungarian(r, ctx, "csa", reversed ? NULL : &variants[i % nv], &in);
+            one_vs_hungarian(r, ctx, "csa", reversed ? NULL : &variants[i % nv], &in, 0);
             instance_free(&in);
         }
     }
@@ -568,6 +574,74 @@ static int make_window_ties(instance *in, uint64_t seed, int index)
     return make_window_ties_within(in, seed, index, 18, 16);
 }
 
+/* A window graph (as make_window_ties_within's, up to 20 x 14, radius R
+ * of 1 or 2) with a Hall violator deep inside: the rows of a k x k block
+ * (k = R + 1, two pixels or more from every border) keep only their arcs
+ * into the same block, one of its columns left out, so k^2 rows can take
+ * only k^2 - 1 columns while every other row keeps its whole window. The
+ * first phase then runs on, bids and price updates, until its bound stops
+ * it at a bid or at an update. By index: square; square with the block's
+ * column kept (feasible, so the bound must never stop it); more columns
+ * than rows; partial (the most rows, n - 1). Costs: ties (0..3 plus the
+ * squared motion), 0..1000, or -1000..1000. */
+static int make_deep_hall(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0x2545f4914f6cdd1dULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL + 11};
+    memset(in, 0, sizeof *in);
+    const int kind = index % 4, costs = (index / 4) % 3;
+    const int32_t radius = (int32_t)rng_range(&g, 1, 2), k = radius + 1;
+    const int32_t w = (int32_t)rng_range(&g, k + 4, 20), h = (int32_t)rng_range(&g, k + 4, 14);
+    const int32_t n = w * h, extra = kind == 2 ? (int32_t)rng_range(&g, 1, w) : 0;
+    const int32_t bx = (int32_t)rng_range(&g, 2, w - k - 2);
+    const int32_t by = (int32_t)rng_range(&g, 2, h - k - 2);
+    const int32_t gone = kind == 1 ? -1
+                                   : (by + (int32_t)rng_below(&g, k)) * w + bx +
+                                         (int32_t)rng_below(&g, k);
+    const int32_t side = 2 * radius + 1;
+    in->rows = n;
+    in->cols = n + extra;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * (size_t)(side * side + 1) * sizeof *in->col);
+    in->cost = malloc((size_t)n * (size_t)(side * side + 1) * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+#define IN_BLOCK(X, Y) ((X) >= bx && (X) < bx + k && (Y) >= by && (Y) < by + k)
+    int64_t m = 0;
+    in->row_ptr[0] = 0;
+    for (int32_t r = 0; r < n; r++) {
+        const int32_t x = r % w, y = r / w;
+        const int inside = IN_BLOCK(x, y);
+        for (int32_t dy = -radius; dy <= radius; dy++)
+            for (int32_t dx = -radius; dx <= radius; dx++) {
+                const int32_t xx = x + dx, yy = y + dy, c = yy * w + xx;
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h ||
+                    (inside && (!IN_BLOCK(xx, yy) || c == gone)))
+                    continue;
+                in->col[m] = c;
+                in->cost[m++] = (int32_t)(costs == 0   ? rng_range(&g, 0, 3) + dx * dx + dy * dy
+                                          : costs == 1 ? rng_range(&g, 0, 1000)
+                                                       : rng_range(&g, -1000, 1000));
+            }
+        if (extra && !inside && rng_below(&g, 4) == 0) {
+            in->col[m] = n + (int32_t)rng_below(&g, extra);
+            in->cost[m++] = (int32_t)rng_range(&g, costs == 2 ? -1000 : 0, costs == 0 ? 3 : 1000);
+        }
+        in->row_ptr[r + 1] = m;
+    }
+#undef IN_BLOCK
+    in->flags = rng_below(&g, 4) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    if (kind == 3)
+        in->flags |= GCUT_ASSIGN_PARTIAL;
+    snprintf(in->name, sizeof in->name,
+             "deep Hall %d: %dx%d R=%d%s, block %dx%d at (%d,%d)%s, %lld arcs, costs %s%s%s", index,
+             w, h, radius, extra ? " and more columns" : "", k, k, bx, by,
+             kind == 1 ? " whole (feasible)" : "", (long long)m,
+             costs == 0 ? "tied" : costs == 1 ? "0..1000" : "-1000..1000",
+             in->flags & GCUT_ASSIGN_MAXIMIZE ? ", maximize" : "",
+             kind == 3 ? ", partial" : "");
+    return 1;
+}
+
 /* The GPU checks' instances: every fifth a dense square from make_dense
  * (up to 200 a side, ties, signed and extreme costs: the dense device
  * path, whose price updates relax frontiers instead of whole rows), every
@@ -588,14 +662,29 @@ static void gpu_vs_hungarian_one(check_report *r, gcut_context *cpu, gcut_contex
     if (!make_gpu_instance(&in, seed + 101, index)) {
         check_fail(r, "out of memory");
     } else {
-        one_vs_hungarian(r, gpu, algo, NULL, &in);
+        one_vs_hungarian(r, gpu, algo, NULL, &in, 0);
     }
+    instance_free(&in);
+}
+
+/* make_deep_hall's instances: the Hall violator named, or the cost and
+ * the proof, and a feasible one solved on the GPU itself. */
+static void gpu_deep_hall_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                              const char *algo, uint64_t seed, int index)
+{
+    (void)cpu;
+    instance in;
+    if (!make_deep_hall(&in, seed + 401, index))
+        check_fail(r, "out of memory");
+    else
+        one_vs_hungarian(r, gpu, algo, NULL, &in, 1);
     instance_free(&in);
 }
 
 void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_hungarian_one, "gpu-csa", count, seed);
+    check_gpu_run(r, gpu_deep_hall_one, "gpu-csa", (count + 9) / 10, seed);
 }
 
 /* The GPU's own knobs against the reference: whole-block bids forced on
@@ -621,7 +710,7 @@ static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
     if (!make_gpu_instance(&in, seed + 211, index))
         check_fail(r, "out of memory");
     else
-        one_vs_hungarian(r, gpu, algo, &gpu_variants[index % nv], &in);
+        one_vs_hungarian(r, gpu, algo, &gpu_variants[index % nv], &in, 0);
     instance_free(&in);
 }
 
@@ -687,7 +776,8 @@ static int make_large(instance *in, uint64_t seed, int index)
 }
 
 /* `in` solved by CPU csa and by `algo` on the GPU: the same status (both
- * solved where `feasible`), the same cost, and the GPU's proof. Frees `in`. */
+ * solved where `feasible`, the GPU's on the GPU itself, as in
+ * one_vs_hungarian), the same cost, and the GPU's proof. Frees `in`. */
 static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gpu,
                             const char *algo, instance *in, int feasible)
 {
@@ -700,11 +790,15 @@ static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gp
     }
     const gcut_status sa = gcut_assign_csr(cpu, in->rows, in->cols, in->row_ptr, in->col,
                                            in->cost, in->flags, "csa", a, &ca, NULL);
-    const gcut_status sb = gcut_assign_csr(gpu, in->rows, in->cols, in->row_ptr, in->col,
-                                           in->cost, in->flags, algo, b, &cb, pb);
+    gcut_assign_info info;
+    memset(&info, 0, sizeof info);
+    const gcut_status sb = gcut_assign_csr_info(gpu, in->rows, in->cols, in->row_ptr, in->col,
+                                                in->cost, in->flags, algo, b, &cb, pb, &info);
     if (sa != sb || (feasible && sa != GCUT_OK))
         check_fail(r, "%s: CPU '%s' (%s), GPU '%s' (%s)", in->name, gcut_status_str(sa),
                    gcut_last_error(cpu), gcut_status_str(sb), gcut_last_error(gpu));
+    else if (feasible && (!info.device || !strcmp(info.device, "cpu")))
+        check_fail(r, "%s: solved on the CPU, not on the GPU", in->name);
     else if (sa == GCUT_OK && ca != cb)
         check_fail(r, "%s: CPU cost %lld, GPU %lld", in->name, (long long)ca, (long long)cb);
     else if (sb == GCUT_OK && gcut_assign_verify(gpu, in->rows, in->cols, in->row_ptr, in->col,
