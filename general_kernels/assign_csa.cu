@@ -225,14 +225,19 @@ static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
  * a time; waiting as long as an update takes before paying for one costs
  * at most twice the better choice where the update ends the tail (the
  * ski-rental rule). On an H100 the longest chain fell 4-22x on dense
- * 1000^2-5000^2 (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
+ * 1000^2-5000^2 (bench/results/assign_NVIDIA_H100_80GB_HBM3.md).
+ * tail_ns < 0: the last update's time as the device measured it
+ * (bids[5], written by update_done_kernel), for a host that queues the
+ * refine behind the update without waiting for it. */
 static __device__ bool update_due(const gcut__dassign &d, unsigned long long made)
 {
     if (made >= d.bid_budget)
         return true;
     const unsigned long long drained = *(volatile unsigned long long *)&d.bids[4];
-    return d.tail_ns > 0 && drained != ~0ull &&
-           (long long)((unsigned long long)now_ns() - drained) >= d.tail_ns;
+    const long long tail =
+        d.tail_ns >= 0 ? d.tail_ns : (long long)*(volatile unsigned long long *)&d.bids[5];
+    return tail > 0 && drained != ~0ull &&
+           (long long)((unsigned long long)now_ns() - drained) >= tail;
 }
 
 /* A phase: every worker (a group of `group` threads: a tile of 4, 8 or 32
@@ -648,6 +653,28 @@ static __device__ void update_finish(const gcut__dassign &d, long long eps, unsi
     }
 }
 
+/* The dense updates' start time (scratch[8..9], 64 bits), for
+ * update_done_kernel. */
+static __device__ __forceinline__ void update_stamp(int32_t *scratch)
+{
+    *(unsigned long long *)(scratch + 8) = (unsigned long long)now_ns();
+}
+
+/* After a dense update queued without a wait: where it was applied, the
+ * rows it left active (d.resume) become the list in place, so that the
+ * host queues the next refine without swapping the lists; bids[5] = the
+ * update's time (update_due's tail). */
+static __global__ void update_done_kernel(gcut__dassign d, const int32_t *scratch)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        d.bids[5] = (unsigned long long)now_ns() - *(const unsigned long long *)(scratch + 8);
+    if (scratch[4] != 1)
+        return;
+    const int32_t count = d.state[3];
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+        d.list[i] = d.resume[i];
+}
+
 /* The update with full passes: every matched row reads all its arcs a
  * pass, labels in place (a row may see labels lowered earlier in the same
  * pass). The CSR layout's, and dense rows' where the frontier update's
@@ -663,6 +690,8 @@ static __global__ __launch_bounds__(ASSIGN_BLOCK) void price_update_kernel(
     const int32_t groups = (int32_t)(gridDim.x * (ASSIGN_BLOCK / lanes));
     const int32_t first_row = (int32_t)((blockIdx.x * blockDim.x + threadIdx.x) / lanes);
 
+    if (dense && blockIdx.x == 0 && threadIdx.x == 0)
+        update_stamp(scratch);
     update_start(d, row_col, scratch, grid);
     int converged = 0, pass = 0;
     while (pass < max_passes && !converged) {
@@ -775,6 +804,8 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
     const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
     const int32_t *const cost = d.cost32;
 
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        update_stamp(scratch);
     update_start(d, row_col, scratch, grid);
     /* mask 1 (pass 1's frontier): the free columns; masks 0 and 2 clear */
     for (int32_t i = gwarp; i < words; i += warps) {
@@ -1272,6 +1303,9 @@ cudaError_t gcut__assign_update_blocks(gcut__dassign *d, int group, int sms, int
     return cudaSuccess;
 }
 
+/* h_result NULL (dense rows only): returns once queued; the list is made
+ * from the rows left active on the device (update_done_kernel), scratch[3]
+ * to [6] hold what h_result would, and bids[5] the update's time. */
 cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int group,
                                       int blocks_max, int max_passes, unsigned seq,
                                       int32_t *row_col, int32_t *scratch, int32_t *h_result,
@@ -1329,8 +1363,17 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
             blocks /= 2;
         }
     }
-    if (err != cudaSuccess ||
-        (err = cudaMemcpyAsync(h_result, scratch + 3, 4 * sizeof *h_result,
+    if (err != cudaSuccess)
+        return err;
+    if (!h_result) {
+        /* dense rows, queued without a wait (the host reads scratch[3..6]
+         * later): the list from the rows left active, on the device */
+        if (!d->dense)
+            return cudaErrorInvalidValue;
+        update_done_kernel<<<blocks_for(d->n), ASSIGN_BLOCK, 0, stream>>>(*d, scratch);
+        return cudaGetLastError();
+    }
+    if ((err = cudaMemcpyAsync(h_result, scratch + 3, 4 * sizeof *h_result,
                                cudaMemcpyDeviceToHost, stream)) != cudaSuccess)
         return err;
     return cudaStreamSynchronize(stream);
