@@ -291,6 +291,16 @@ fail:
     return st;
 }
 
+/* A benchmark's variant, to compare in one binary: with
+ * GCUT_ASSIGN_DENSE_WAIT=1 in the environment the dense phases wait for
+ * each price update's result before the refine after it, as CSR rows do
+ * (see solver_phases). */
+static int dense_wait(void)
+{
+    const char *v = getenv("GCUT_ASSIGN_DENSE_WAIT");
+    return v && !strcmp(v, "1");
+}
+
 /* The phases, eps from eps0 / alpha down to 1 (start_min: the first
  * phase's infeasibility test, or NULL), then the solution unpacked into
  * sv->price and sv->row_col on the device. GCUT_E_INFEASIBLE: res->row_col
@@ -362,7 +372,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
          * times the update for the tail (tail_ns -1). A refine after an
          * update that fell short runs with its pauses, one more than
          * needed where the updates then stop (at UPDATE_PASSES_MAX). */
-        const int queued = d->dense;
+        const int queued = d->dense && !dense_wait();
         if (queued)
             d->tail_ns = -1;
         for (;;) {
