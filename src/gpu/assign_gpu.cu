@@ -292,12 +292,15 @@ fail:
 }
 
 /* A benchmark's variant, to compare in one binary: with
- * GCUT_ASSIGN_DENSE_WAIT=1 in the environment the dense phases wait for
- * each price update's result before the refine after it, as CSR rows do
- * (see solver_phases). */
-static int dense_wait(void)
+ * GCUT_ASSIGN_DENSE_QUEUE=1 in the environment the dense phases queue the
+ * refine right behind each price update (see solver_phases). Not the
+ * default: on an H100 its phases went 12.2 -> 11.1 ms on dense 2000^2 but
+ * 25.8 -> 28.0 ms (worst 28.2 -> 34.3) on 5000^2, with more updates (the
+ * tail timed on the device is shorter than the host's round trip); see
+ * bench/results/assign_NVIDIA_H100_80GB_HBM3.md. */
+static int dense_queue(void)
 {
-    const char *v = getenv("GCUT_ASSIGN_DENSE_WAIT");
+    const char *v = getenv("GCUT_ASSIGN_DENSE_QUEUE");
     return v && !strcmp(v, "1");
 }
 
@@ -366,13 +369,14 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                 updating = 0; /* no fixed point in reach: bid on without pauses */
             }
         };
-        /* Dense rows: the refine is queued right behind its update, whose
-         * result comes back with the refine's stop code (one wait a pause,
-         * not two): the device makes the list from the rows left and
-         * times the update for the tail (tail_ns -1). A refine after an
-         * update that fell short runs with its pauses, one more than
-         * needed where the updates then stop (at UPDATE_PASSES_MAX). */
-        const int queued = d->dense && !dense_wait();
+        /* Queued (dense rows, dense_queue()): the refine goes right behind
+         * its update, whose result comes back with the refine's stop code
+         * (one wait a pause, not two): the device makes the list from the
+         * rows left and times the update for the tail (tail_ns -1). A
+         * refine after an update that fell short runs with its pauses,
+         * one more than needed where the updates then stop (at
+         * UPDATE_PASSES_MAX). */
+        const int queued = d->dense && dense_queue();
         if (queued)
             d->tail_ns = -1;
         for (;;) {
@@ -678,9 +682,12 @@ extern "C" size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx)
  * (general_kernels/assign_dense_proof.cu) instead of the CPU's passes over
  * the request. On dense 2000^2 the host's build, compaction and proof
  * were 46 of 138 ms (bench/results/assign_NVIDIA_H200.md). The matrix goes
- * up through the context's pinned staging (src/gpu/staging.cu): from the
- * caller's pageable memory in one copy it ran at a few GB/s (dense 5000^2:
- * 15-16 ms of a 43-48 ms solve on an H100). */
+ * up through the context's pinned staging (src/gpu/staging.cu) into the
+ * kept buffers: from the caller's pageable memory in one copy, into
+ * buffers allocated a solve, buffers and upload took (medians on an H100)
+ * 3.3 ms on dense 2000^2, 13.1 on 5000^2, 54.5 on 10000^2; now 1.4, 3.2
+ * and 9.4 (a context's first solve of a size pays the allocations and the
+ * staging's pinning: 6.1, 15.1, 18.9). */
 extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__assign_dense *p,
                                               const gcut__assign_knobs *knobs,
                                               gcut__assign_result *res, int64_t *row_dual,
