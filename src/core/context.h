@@ -18,7 +18,7 @@ struct gcut_context {
     void *gpu;          /* GPU state owned by src/gpu (NULL until first used) */
     void *gpu_warm;     /* the device's start-up thread (src/gpu/device.cu), or NULL */
     double device_start_ms, device_wait_ms; /* gcut_context_device_times() */
-    /* The pinned staging of host<->device copies (src/gpu/grid_gpu.cu),
+    /* The pinned staging of host<->device copies (src/gpu/staging.cu),
      * kept for the context's later grids; freed by stage_pool_free. */
     void *stage_pool;
     void (*stage_pool_free)(void *pool);

@@ -16,7 +16,10 @@
 extern "C" {
 #include "core/parallel.h" /* a C header without C++ guards */
 }
+#include "core/memory_budget.h"
+#include "gpu/gpu.h"
 #include "gpu/gpu_state.h"
+#include "gpu/staging.h"
 #include "graph/assign_problem.h"
 
 /* A phase that runs longer than this is stopped (an error, not a hang). */
@@ -109,13 +112,36 @@ static int is_dense(const gcut__assign_problem *p)
     return 1;
 }
 
+/* Where a solver's buffers come from: carved out of a device block and a
+ * pinned one that the dense path keeps in the context (dense_keep), or,
+ * arena NULL, each its own allocation, freed by solver_free. */
+typedef struct arena {
+    unsigned char *dev, *host;
+    size_t dev_cap, host_cap, dev_used, host_used;
+} arena;
+
+#define ARENA_ALIGN 256
+
+static cudaError_t arena_take(unsigned char *base, size_t cap, size_t *used, void **p,
+                              size_t bytes)
+{
+    const size_t at = (*used + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    if (at > cap || bytes > cap - at)
+        return cudaErrorMemoryAllocation; /* the sizes below are wrong: a bug, not the device */
+    *p = base + at;
+    *used = at + bytes;
+    return cudaSuccess;
+}
+
 /* The solver's device state, whichever layout the costs came in. */
 typedef struct solver {
     gcut__dassign d;
+    arena *arena;                  /* NULL: buffers of their own */
     long long *price;              /* n column prices */
     int32_t *row_col;              /* n */
-    int32_t *scratch;              /* 7, the price update's */
-    int32_t *h_state, *h_update;   /* pinned (h_update: 4, the update's result) */
+    int32_t *scratch;              /* 12: the price update's 7, then (at 8) its start time */
+    int32_t *h_state, *h_update;   /* pinned (h_update: 6, the update's result, then (at 4)
+                                      its time on the device) */
     unsigned updates;              /* price updates launched (their claims' numbers) */
     int update_passes;             /* an update's pass limit (grows where one falls short) */
     unsigned long long *h_bids;    /* pinned */
@@ -163,8 +189,41 @@ static cudaError_t csr_frontier_init(gcut__dassign *d, long long m, cudaStream_t
     return gcut__assign_transpose(d, m, stream);
 }
 
+static cudaError_t dev_alloc(solver *sv, void **p, size_t bytes)
+{
+    arena *a = sv->arena;
+    return a ? arena_take(a->dev, a->dev_cap, &a->dev_used, p, bytes) : cudaMalloc(p, bytes);
+}
+
+static cudaError_t host_alloc(solver *sv, void **p, size_t bytes)
+{
+    arena *a = sv->arena;
+    return a ? arena_take(a->host, a->host_cap, &a->host_used, p, bytes)
+             : cudaMallocHost(p, bytes);
+}
+
+/* An arena's sizes for n rows: on the device about 57 bytes a row (keys,
+ * lists, labels, holders, via, claims, frontier masks, prices, the
+ * assignment, the proof's duals) and the small arrays; pinned, the small
+ * results and the solution on its way to the caller (20 bytes a row);
+ * each with room for the alignment of its 16 buffers. */
+static size_t arena_dev_bytes(size_t n)
+{
+    return 64 * n + 16 * ARENA_ALIGN + 4096;
+}
+
+static size_t arena_host_bytes(size_t n)
+{
+    return 24 * n + 16 * ARENA_ALIGN + 1024;
+}
+
 static void solver_free(solver *sv)
 {
+    if (sv->arena) { /* the arena's owner frees it */
+        csr_frontier_free(&sv->d);
+        memset(sv, 0, sizeof *sv);
+        return;
+    }
     cudaFree(sv->price);
     cudaFree(sv->row_col);
     cudaFree(sv->scratch);
@@ -194,9 +253,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     gcut__dassign *d = &sv->d;
     const size_t nn = (size_t)d->n;
     int sms = 0;
-    unsigned long long *h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
-    if (!h_key)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d columns", d->n);
+    unsigned long long *h_key = NULL;
     sv->alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
     sv->start_div = knobs && knobs->gpu_eps_start > 1 ? knobs->gpu_eps_start : 1;
     /* GPU price updates: one at the start of each phase after the first
@@ -215,10 +272,15 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     while ((1LL << d->bits) - 1 < (long long)d->n)
         d->bits++;
     d->pmin = -(long long)((1ULL << (64 - d->bits)) - 1);
-    if (d->pmin < -GCUT__ASSIGN_LIMIT)
+    if (d->pmin < -GCUT__ASSIGN_LIMIT) {
+        /* up to 7 rows: the keys of price 0 are not all ones */
         d->pmin = -GCUT__ASSIGN_LIMIT;
-    for (size_t y = 0; y < nn; y++) /* price 0, free */
-        h_key[y] = (unsigned long long)(-d->pmin) << d->bits | ((1ULL << d->bits) - 1);
+        h_key = (unsigned long long *)malloc(nn * sizeof *h_key);
+        if (!h_key)
+            return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d columns", d->n);
+        for (size_t y = 0; y < nn; y++) /* price 0, free */
+            h_key[y] = (unsigned long long)(-d->pmin) << d->bits | ((1ULL << d->bits) - 1);
+    }
     d->time_limit_ns = PHASE_LIMIT_NS;
 
     GPU_CHECK(ctx, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->device));
@@ -240,32 +302,38 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         if (!cooperative || sv->update_blocks < 1)
             sv->update_every = 0;
     }
-    GPU_CHECK(ctx, cudaMalloc((void **)&d->key, nn * sizeof *d->key));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d->state, 5 * sizeof *d->state));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d->bids, 5 * sizeof *d->bids));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d->list, nn * sizeof *d->list));
-    GPU_CHECK(ctx, cudaMalloc((void **)&sv->price, nn * sizeof *sv->price));
-    GPU_CHECK(ctx, cudaMalloc((void **)&sv->row_col, nn * sizeof *sv->row_col));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_state, 5 * sizeof *sv->h_state));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_bids, 3 * sizeof *sv->h_bids));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->key, nn * sizeof *d->key));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->state, 5 * sizeof *d->state));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->bids, 6 * sizeof *d->bids));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->list, nn * sizeof *d->list));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->price, nn * sizeof *sv->price));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->row_col, nn * sizeof *sv->row_col));
+    GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_state, 5 * sizeof *sv->h_state));
+    GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_bids, 3 * sizeof *sv->h_bids));
     if (sv->update_every > 0) {
-        GPU_CHECK(ctx, cudaMalloc((void **)&d->resume, nn * sizeof *d->resume));
-        GPU_CHECK(ctx, cudaMalloc((void **)&d->label, nn * sizeof *d->label));
-        GPU_CHECK(ctx, cudaMalloc((void **)&d->holder, nn * sizeof *d->holder));
-        GPU_CHECK(ctx, cudaMalloc((void **)&d->via, 2 * nn * sizeof *d->via));
-        GPU_CHECK(ctx, cudaMalloc((void **)&d->claim, nn * sizeof *d->claim));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->resume, nn * sizeof *d->resume));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->label, nn * sizeof *d->label));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->holder, nn * sizeof *d->holder));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->via, 2 * nn * sizeof *d->via));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->claim, nn * sizeof *d->claim));
         GPU_CHECK(ctx, cudaMemsetAsync(d->claim, 0, nn * sizeof *d->claim, s->stream));
         if (d->frontier)
-            GPU_CHECK(ctx, cudaMalloc((void **)&d->front,
+            GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->front,
                                       3 * ((nn + 31) / 32) * sizeof *d->front));
-        GPU_CHECK(ctx, cudaMalloc((void **)&sv->scratch, 7 * sizeof *sv->scratch));
-        GPU_CHECK(ctx, cudaMallocHost((void **)&sv->h_update, 4 * sizeof *sv->h_update));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->scratch, 12 * sizeof *sv->scratch));
+        GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_update, 6 * sizeof *sv->h_update));
     }
-    GPU_CHECK(ctx, cudaMemcpyAsync(d->key, h_key, nn * sizeof *d->key, cudaMemcpyHostToDevice,
-                                   s->stream));
-    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 5 * sizeof *d->bids, s->stream));
-    /* h_key is read by the copy above before it is freed */
-    GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 6 * sizeof *d->bids, s->stream));
+    if (h_key) {
+        GPU_CHECK(ctx, cudaMemcpyAsync(d->key, h_key, nn * sizeof *d->key,
+                                       cudaMemcpyHostToDevice, s->stream));
+        /* h_key is read by the copy above before it is freed */
+        GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+    } else {
+        /* price 0 and free: (-pmin) << bits = 2^64 - 2^bits, with the
+         * owner none = 2^bits - 1 every bit set; no host array, no wait */
+        GPU_CHECK(ctx, cudaMemsetAsync(d->key, 0xff, nn * sizeof *d->key, s->stream));
+    }
 fail:
     free(h_key);
     return st;
@@ -495,27 +563,27 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     t_host = gcut__now_ms();
     if ((st = solver_init(ctx, s, &sv, (double)p->m / n, knobs)))
         goto fail;
-    /* Pageable copies, each a staging pass of the driver's: the arcs are
-     * the bulk of the set-up's bytes (8 a CSR arc). */
+    /* The arcs (8 bytes a CSR arc, the bulk of the set-up's bytes) go up
+     * through the context's pinned staging: the driver's own staging of
+     * pageable memory ran at about 7 GB/s (31 of R = 5's 38 ms). */
     if (p->cost32 || h_cost32) {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost32, mm * sizeof *cost32));
-        GPU_CHECK(ctx, cudaMemcpyAsync(cost32, p->cost32 ? p->cost32 : h_cost32,
-                                       (size_t)p->m * sizeof *cost32, cudaMemcpyHostToDevice,
-                                       stream));
+        if ((st = gcut__stage_upload(ctx, s, cost32, p->cost32 ? p->cost32 : h_cost32,
+                                     (size_t)p->m * sizeof *cost32)))
+            goto fail;
         d->cost32 = cost32;
     } else {
         GPU_CHECK(ctx, cudaMalloc((void **)&cost64, mm * sizeof *cost64));
-        GPU_CHECK(ctx, cudaMemcpyAsync(cost64, p->cost, (size_t)p->m * sizeof *cost64,
-                                       cudaMemcpyHostToDevice, stream));
+        if ((st = gcut__stage_upload(ctx, s, cost64, p->cost, (size_t)p->m * sizeof *cost64)))
+            goto fail;
         d->cost64 = cost64;
     }
     if (!d->dense) {
         GPU_CHECK(ctx, cudaMalloc((void **)&row_ptr, (nn + 1) * sizeof *row_ptr));
         GPU_CHECK(ctx, cudaMalloc((void **)&col, mm * sizeof *col));
-        GPU_CHECK(ctx, cudaMemcpyAsync(row_ptr, p->row_ptr, (nn + 1) * sizeof *row_ptr,
-                                       cudaMemcpyHostToDevice, stream));
-        GPU_CHECK(ctx, cudaMemcpyAsync(col, p->col, (size_t)p->m * sizeof *col,
-                                       cudaMemcpyHostToDevice, stream));
+        if ((st = gcut__stage_upload(ctx, s, row_ptr, p->row_ptr, (nn + 1) * sizeof *row_ptr)) ||
+            (st = gcut__stage_upload(ctx, s, col, p->col, (size_t)p->m * sizeof *col)))
+            goto fail;
         d->row_ptr = row_ptr;
         d->col = col;
     }
@@ -563,13 +631,112 @@ fail:
     return st;
 }
 
+/* The dense path's device buffers (the cost matrix, the solver's arena)
+ * and its pinned ones, kept in the context between solves (the staging
+ * pool's keep slot) where they fit: grown to the largest request, never
+ * shrunk, freed with the context. Allocated afresh, a solve of dense
+ * 2000^2 paid cudaMalloc and cudaMallocHost (and their frees) for about
+ * 15 buffers on top of its 16 MB upload. */
+typedef struct dense_keep {
+    size_t cost_bytes;
+    int32_t *cost;
+    arena ar;
+} dense_keep;
+
+static void dense_keep_free(void *p)
+{
+    dense_keep *k = (dense_keep *)p;
+    if (!k)
+        return;
+    cudaFree(k->cost);
+    cudaFree(k->ar.dev);
+    cudaFreeHost(k->ar.host);
+    cudaGetLastError();
+    free(k);
+}
+
+static size_t size_max(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Buffers for n rows: the context's where they are large enough; else
+ * new ones (as large as the kept ones were, at least), kept in their
+ * place where the whole fits the context's memory budget and an eighth of
+ * the device (the other GPU paths' room), else *own set: the caller frees
+ * them after the solve. */
+static gcut_status dense_buffers(gcut_context *ctx, gcut__gpu *s, size_t nn, dense_keep **out,
+                                 int *own)
+{
+    gcut_status st = GCUT_OK;
+    const size_t cost_bytes = nn * nn * sizeof(int32_t);
+    const size_t dev_bytes = arena_dev_bytes(nn), host_bytes = arena_host_bytes(nn);
+    dense_keep *k = (dense_keep *)gcut__stage_kept(ctx, GCUT__KEEP_ASSIGN_DENSE);
+    size_t free_b = 0, total_b = 0;
+    *own = 0;
+    if (k && k->cost_bytes >= cost_bytes && k->ar.dev_cap >= dev_bytes &&
+        k->ar.host_cap >= host_bytes) {
+        *out = k;
+        return GCUT_OK;
+    }
+    dense_keep *fresh = (dense_keep *)calloc(1, sizeof *fresh);
+    if (!fresh)
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory");
+    fresh->cost_bytes = size_max(cost_bytes, k ? k->cost_bytes : 0);
+    fresh->ar.dev_cap = size_max(dev_bytes, k ? k->ar.dev_cap : 0);
+    fresh->ar.host_cap = size_max(host_bytes, k ? k->ar.host_cap : 0);
+    if (k) { /* too small: gone before the larger ones come */
+        GPU_CHECK(ctx, cudaStreamSynchronize(s->stream));
+        if ((st = gcut__stage_keep(ctx, s, GCUT__KEEP_ASSIGN_DENSE, NULL, NULL)))
+            goto fail;
+        dense_keep_free(k);
+    }
+    GPU_CHECK(ctx, cudaMemGetInfo(&free_b, &total_b));
+    {
+        const size_t kept = fresh->cost_bytes + fresh->ar.dev_cap + fresh->ar.host_cap;
+        const int keep = (int64_t)kept <= gcut__memory_budget(ctx) &&
+                         fresh->cost_bytes + fresh->ar.dev_cap <= total_b / 8;
+        if (!keep) { /* this request's sizes only */
+            fresh->cost_bytes = cost_bytes;
+            fresh->ar.dev_cap = dev_bytes;
+            fresh->ar.host_cap = host_bytes;
+        }
+        GPU_CHECK(ctx, cudaMalloc((void **)&fresh->cost, fresh->cost_bytes));
+        GPU_CHECK(ctx, cudaMalloc((void **)&fresh->ar.dev, fresh->ar.dev_cap));
+        GPU_CHECK(ctx, cudaMallocHost((void **)&fresh->ar.host, fresh->ar.host_cap));
+        if (keep) {
+            if ((st = gcut__stage_keep(ctx, s, GCUT__KEEP_ASSIGN_DENSE, fresh, dense_keep_free)))
+                goto fail;
+        } else {
+            *own = 1;
+        }
+    }
+    *out = fresh;
+    return GCUT_OK;
+fail:
+    dense_keep_free(fresh);
+    return st;
+}
+
+extern "C" size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx)
+{
+    const dense_keep *k = (const dense_keep *)gcut__stage_kept(ctx, GCUT__KEEP_ASSIGN_DENSE);
+    return k ? k->cost_bytes + k->ar.dev_cap + k->ar.host_cap : 0;
+}
+
 /* A dense square request straight from the caller's matrix: the costs go
  * up as they are (32-bit, row-major: the kernels' dense layout) and the
  * kernels multiply by the signed scale, so the host builds nothing; the
  * proof's row duals and gap come from one pass on the device
  * (general_kernels/assign_dense_proof.cu) instead of the CPU's passes over
  * the request. On dense 2000^2 the host's build, compaction and proof
- * were 46 of 138 ms (bench/results/assign_NVIDIA_H200.md). */
+ * were 46 of 138 ms (bench/results/assign_NVIDIA_H200.md). The matrix goes
+ * up through the context's pinned staging (src/gpu/staging.cu) into the
+ * kept buffers: from the caller's pageable memory in one copy, into
+ * buffers allocated a solve, buffers and upload took (medians on an H100)
+ * 3.3 ms on dense 2000^2, 13.1 on 5000^2, 54.5 on 10000^2; now 1.4, 3.2
+ * and 9.4 (a context's first solve of a size pays the allocations and the
+ * staging's pinning: 6.1, 15.1, 18.9). */
 extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__assign_dense *p,
                                               const gcut__assign_knobs *knobs,
                                               gcut__assign_result *res, int64_t *row_dual,
@@ -593,21 +760,30 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     d->n = n;
     d->dense = 1;
     d->unit = (long long)(p->sign * p->scale);
-    int32_t *cost32 = NULL;
+    dense_keep *keep = NULL;
+    int own = 0;
     long long *dual = NULL;
     unsigned long long *d_gap = NULL, *h_gap = NULL;
+    int32_t *h_row_col = NULL;
+    long long *h_price = NULL, *h_dual = NULL;
     const double t0 = gcut__now_ms();
     double t_up = t0, t_solved = t0;
 
+    if ((st = dense_buffers(ctx, s, nn, &keep, &own)))
+        return st;
+    keep->ar.dev_used = keep->ar.host_used = 0;
+    sv.arena = &keep->ar;
     if ((st = solver_init(ctx, s, &sv, (double)n, knobs)))
         goto fail;
-    GPU_CHECK(ctx, cudaMalloc((void **)&cost32, nn * nn * sizeof *cost32));
-    GPU_CHECK(ctx, cudaMalloc((void **)&dual, nn * sizeof *dual));
-    GPU_CHECK(ctx, cudaMalloc((void **)&d_gap, 2 * sizeof *d_gap));
-    GPU_CHECK(ctx, cudaMallocHost((void **)&h_gap, 2 * sizeof *h_gap));
-    GPU_CHECK(ctx, cudaMemcpyAsync(cost32, p->cost, nn * nn * sizeof *cost32,
-                                   cudaMemcpyHostToDevice, stream));
-    d->cost32 = cost32;
+    GPU_CHECK(ctx, dev_alloc(&sv, (void **)&dual, nn * sizeof *dual));
+    GPU_CHECK(ctx, dev_alloc(&sv, (void **)&d_gap, 2 * sizeof *d_gap));
+    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_gap, 2 * sizeof *h_gap));
+    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_row_col, nn * sizeof *h_row_col));
+    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_price, nn * sizeof *h_price));
+    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_dual, nn * sizeof *h_dual));
+    if ((st = gcut__stage_upload(ctx, s, keep->cost, p->cost, nn * nn * sizeof(int32_t))))
+        goto fail;
+    d->cost32 = keep->cost;
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
     t_up = gcut__now_ms();
     /* a complete bipartite graph always has a perfect assignment */
@@ -620,15 +796,19 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     t_solved = gcut__now_ms();
     GPU_CHECK(ctx, gcut__assign_dense_proof(d, sv.price, sv.row_col, p->scale, dual, d_gap,
                                             stream));
+    /* the results into pinned memory, one wait, then to the caller's */
     GPU_CHECK(ctx, cudaMemcpyAsync(h_gap, d_gap, 2 * sizeof *h_gap, cudaMemcpyDeviceToHost,
                                    stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(res->row_col, sv.row_col, nn * sizeof *res->row_col,
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_row_col, sv.row_col, nn * sizeof *h_row_col,
                                    cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(res->price, sv.price, nn * sizeof *res->price,
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_price, sv.price, nn * sizeof *h_price,
                                    cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(row_dual, dual, nn * sizeof *row_dual, cudaMemcpyDeviceToHost,
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_dual, dual, nn * sizeof *h_dual, cudaMemcpyDeviceToHost,
                                    stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    memcpy(res->row_col, h_row_col, nn * sizeof *res->row_col);
+    memcpy(res->price, h_price, nn * sizeof *res->price);
+    memcpy(row_dual, h_dual, nn * sizeof *row_dual);
     /* h_gap[1]: rows without a column; a gap capped at the scale per row
      * (the check needs only "below the scale") */
     *gap = h_gap[1] ? p->scale : (int64_t)h_gap[0];
@@ -636,11 +816,13 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
               "ms, phases %.1f ms, proof on the device %.1f ms", sv.group, sv.workers, t_up - t0,
               t_solved - t_up, gcut__now_ms() - t_solved);
 fail:
-    cudaFree(cost32);
-    cudaFree(dual);
-    cudaFree(d_gap);
-    cudaFreeHost(h_gap);
+    if (st)
+        cudaStreamSynchronize(stream); /* nothing queued still uses the buffers */
     solver_free(&sv);
+    if (own) {
+        cudaStreamSynchronize(stream);
+        dense_keep_free(keep);
+    }
     cudaGetLastError();
     return st;
 }

@@ -214,6 +214,12 @@ gcut_status gcut__gpu_graph_set_warm_policy(gcut_context *ctx, int policy);
 /* Free the general-graph buffers and state (called by gcut__gpu_release). */
 void gcut__gpu_release_graph(gcut_context *ctx);
 
+/* ---- assignment (src/gpu/assign_gpu.cu) ------------------------------- */
+
+/* Bytes (device and pinned) of the dense assignment's buffers that the
+ * context keeps between solves; 0 when none are kept (for the checks). */
+size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

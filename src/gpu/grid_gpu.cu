@@ -8,37 +8,18 @@
  * The residuals stay on the device (s->res_owner) until something asks for
  * them (gcut_grid_verify(), or another grid about to take the buffers):
  * most callers want the cut alone. Transfers go through the context's
- * staging pool: pinned slots, two a thread; each thread takes the next
- * chunk of rows, copies it into a free slot of its own in the device's
- * layout (the device pitch, its margin zeroed) and queues it as one
- * contiguous copy, so the copy engine always has chunks queued while the
- * threads fill the next ones. */
+ * pinned staging pool (staging.cu), row by row into the device's pitch. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern "C" {
-#include "core/parallel.h" /* a C header without C++ guards */
-}
 #include "graph/grid.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_state.h"
+#include "gpu/staging.h"
 
 #define THREADS 256
-
-/* The staging pool's threads, at most: enough that their copies between
- * pageable and pinned memory (5 to 10 GB/s a core) outrun the link. */
-#define POOL_THREADS 12
-
-/* A chunk's bytes, at most: large enough that a copy's fixed cost (a few
- * microseconds) is small against its transfer (about 20 us at 50 GB/s),
- * small enough that the ring (24 slots) pins less than a process's first
- * solve would otherwise pay for: pinning costs about as much as copying. */
-#define CHUNK_MAX ((size_t)1 << 20)
-
-/* and at least, unless the transfer is smaller. */
-#define CHUNK_MIN ((size_t)64 << 10)
 
 /* Slots of the relabel's tile queue: more than the tiles, so that a
  * producer hardly ever waits for a slot to be taken. */
@@ -102,381 +83,26 @@ static unsigned blocks_for(long long n)
     return (unsigned)(b > 0 ? b : 1);
 }
 
-/* One array of a transfer: `rows` rows of row_bytes on the host (packed),
- * rows dev_pitch bytes apart on the device. */
-typedef struct xfer_array {
-    unsigned char *host;
-    unsigned char *dev;
-    size_t row_bytes, dev_pitch;
-} xfer_array;
-
-/* ---- the staging pool ---------------------------------------------------- */
-
-typedef struct stage_pool {
-    int device;
-    unsigned char *ring; /* 2 slots a thread, slot_bytes each */
-    size_t slot_bytes;
-    cudaEvent_t copied[2 * POOL_THREADS]; /* the slot's last copy is done */
-    cudaEvent_t mark[2];                  /* the stream before and after an upload's copies */
-    cudaEvent_t done;                     /* the last transfer's copies are done */
-} stage_pool;
-
-static void pool_free(void *p)
-{
-    stage_pool *pool = (stage_pool *)p;
-    if (!pool)
-        return;
-    cudaSetDevice(pool->device);
-    cudaEventSynchronize(pool->done); /* no copy still reads the ring */
-    for (int k = 0; k < 2 * POOL_THREADS; k++)
-        cudaEventDestroy(pool->copied[k]);
-    cudaEventDestroy(pool->mark[0]);
-    cudaEventDestroy(pool->mark[1]);
-    cudaEventDestroy(pool->done);
-    cudaFreeHost(pool->ring);
-    cudaGetLastError();
-    free(pool);
-}
-
-/* The context's pool, its ring of at least `slot_bytes` a slot (grown,
- * never shrunk: a grid of the same or a smaller size pins nothing). */
-static gcut_status pool_get(gcut_context *ctx, gcut__gpu *s, size_t slot_bytes, stage_pool **out)
-{
-    gcut_status st = GCUT_OK;
-    stage_pool *pool = (stage_pool *)ctx->stage_pool;
-    if (!pool) {
-        pool = (stage_pool *)calloc(1, sizeof *pool);
-        if (!pool)
-            return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for the staging pool");
-        pool->device = s->device;
-        cudaEvent_t *events[2 * POOL_THREADS + 3];
-        int n = 0, made = 0;
-        for (int k = 0; k < 2 * POOL_THREADS; k++)
-            events[n++] = &pool->copied[k];
-        events[n++] = &pool->done;
-        events[n++] = &pool->mark[0]; /* the marks time: the last two */
-        events[n++] = &pool->mark[1];
-        cudaError_t err = cudaSuccess;
-        while (made < n && (err = cudaEventCreateWithFlags(
-                                events[made], made < n - 2 ? cudaEventDisableTiming
-                                                           : cudaEventDefault)) == cudaSuccess)
-            made++;
-        if (err == cudaSuccess)
-            err = cudaEventRecord(pool->done, s->stream);
-        if (err != cudaSuccess) {
-            for (int k = 0; k < made; k++)
-                cudaEventDestroy(*events[k]);
-            free(pool);
-            return gcut__gpu_fail(ctx, err, "cudaEventCreateWithFlags(staging pool)", __FILE__,
-                                  __LINE__);
-        }
-        ctx->stage_pool = pool;
-        ctx->stage_pool_free = pool_free;
-    }
-    if (slot_bytes > pool->slot_bytes) {
-        GPU_CHECK(ctx, cudaEventSynchronize(pool->done));
-        cudaFreeHost(pool->ring);
-        pool->ring = NULL;
-        pool->slot_bytes = 0;
-        GPU_CHECK(ctx, cudaMallocHost((void **)&pool->ring, 2 * POOL_THREADS * slot_bytes));
-        pool->slot_bytes = slot_bytes;
-    }
-    *out = pool;
-fail:
-    return st;
-}
-
-/* A chunk: rows [row0, row0 + rows) of one array. */
-typedef struct stage_chunk {
-    int array;
-    size_t row0, rows;
-} stage_chunk;
-
-/* One transfer, shared by its threads. */
-typedef struct stage_job {
-    stage_pool *pool;
-    cudaStream_t stream;
-    int up; /* 1: host -> device */
-    const xfer_array *a;
-    const stage_chunk *chunk;
-    int chunks;
-    int next;   /* the next chunk to take (atomic) */
-    int failed; /* set once (atomic), with the failure below */
-    cudaError_t err;
-    const char *call;
-    int line;
-    double copy_ms[POOL_THREADS], wait_ms[POOL_THREADS];
-} stage_job;
-
-static int job_check(stage_job *j, cudaError_t err, const char *call, int line)
-{
-    if (err == cudaSuccess)
-        return 0;
-    int expected = 0;
-    if (__atomic_compare_exchange_n(&j->failed, &expected, 1, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-        j->err = err;
-        j->call = call;
-        j->line = line;
-    }
-    return 1;
-}
-#define JOB_CHECK(j, call) job_check((j), (call), #call, __LINE__)
-
-/* The chunk's rows between the host array and `slot`, in the device's
- * layout; on the way up the margin right of the host's row is zeroed. */
-static void chunk_copy(const stage_job *j, const stage_chunk *c, unsigned char *slot)
-{
-    const xfer_array *x = &j->a[c->array];
-    unsigned char *host = x->host + c->row0 * x->row_bytes;
-    if (x->row_bytes == x->dev_pitch) {
-        if (j->up)
-            memcpy(slot, host, c->rows * x->row_bytes);
-        else
-            memcpy(host, slot, c->rows * x->row_bytes);
-        return;
-    }
-    for (size_t r = 0; r < c->rows; r++) {
-        unsigned char *dev_row = slot + r * x->dev_pitch, *host_row = host + r * x->row_bytes;
-        if (j->up) {
-            memcpy(dev_row, host_row, x->row_bytes);
-            memset(dev_row + x->row_bytes, 0, x->dev_pitch - x->row_bytes);
-        } else {
-            memcpy(host_row, dev_row, x->row_bytes);
-        }
-    }
-}
-
-static cudaError_t chunk_queue(const stage_job *j, const stage_chunk *c, unsigned char *slot)
-{
-    const xfer_array *x = &j->a[c->array];
-    unsigned char *dev = x->dev + c->row0 * x->dev_pitch;
-    const size_t bytes = c->rows * x->dev_pitch;
-    return j->up ? cudaMemcpyAsync(dev, slot, bytes, cudaMemcpyHostToDevice, j->stream)
-                 : cudaMemcpyAsync(slot, dev, bytes, cudaMemcpyDeviceToHost, j->stream);
-}
-
-/* Thread `part`: chunks taken in turn until none is left, through its two
- * slots. Up: wait for the slot's last copy, fill it, queue its copy. Down:
- * queue chunk k's copy, then empty chunk k - 1's slot while it runs. */
-static void stage_thread(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)begin, (void)end;
-    stage_job *j = (stage_job *)arg;
-    stage_pool *pool = j->pool;
-    double copy_ms = 0, wait_ms = 0;
-    int k = 0, pending = -1; /* pending: a chunk queued down, not yet emptied */
-    int pending_slot = 0;
-    if (JOB_CHECK(j, cudaSetDevice(pool->device)))
-        return;
-    for (;;) {
-        const int c = __atomic_load_n(&j->failed, __ATOMIC_ACQUIRE)
-                          ? j->chunks
-                          : __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        const int slot = 2 * part + (k & 1);
-        unsigned char *buf = pool->ring + (size_t)slot * pool->slot_bytes;
-        if (c < j->chunks) {
-            if (j->up) {
-                double t0 = gcut__now_ms();
-                if (k >= 2 && JOB_CHECK(j, cudaEventSynchronize(pool->copied[slot])))
-                    break;
-                double t1 = gcut__now_ms();
-                chunk_copy(j, &j->chunk[c], buf);
-                wait_ms += t1 - t0;
-                copy_ms += gcut__now_ms() - t1;
-            }
-            if (JOB_CHECK(j, chunk_queue(j, &j->chunk[c], buf)) ||
-                JOB_CHECK(j, cudaEventRecord(pool->copied[slot], j->stream)))
-                break;
-        }
-        if (pending >= 0) {
-            double t0 = gcut__now_ms();
-            if (JOB_CHECK(j, cudaEventSynchronize(pool->copied[pending_slot])))
-                break;
-            double t1 = gcut__now_ms();
-            chunk_copy(j, &j->chunk[pending], pool->ring + (size_t)pending_slot * pool->slot_bytes);
-            wait_ms += t1 - t0;
-            copy_ms += gcut__now_ms() - t1;
-            pending = -1;
-        }
-        if (c >= j->chunks)
-            break;
-        if (!j->up) {
-            pending = c;
-            pending_slot = slot;
-        }
-        k++;
-    }
-    j->copy_ms[part] = copy_ms;
-    j->wait_ms[part] = wait_ms;
-}
-
-/* Rows of a chunk of array `x` holding about `bytes`: at least one. */
-static size_t chunk_rows(const xfer_array *x, size_t bytes)
-{
-    const size_t r = bytes / x->dev_pitch;
-    return r > 0 ? r : 1;
-}
-
-/* Down in one piece, when the arrays fit in the ring at once: one copy
- * each on the stream, one wait, then the threads empty the ring row range
- * by row range. Why: cut in chunks, a small download (the labels) paid a
- * copy, an event and a wait per chunk, 1.5 ms for the 8 MB of an 8.3 MP
- * grid's labels, where the link needs 0.15 ms. */
-typedef struct ring_out {
-    const xfer_array *a;
-    size_t rows;
-    const unsigned char *ring;
-    const size_t *offset; /* array k's first byte in the ring */
-} ring_out;
-
-static void ring_out_rows(void *arg, int64_t begin, int64_t end, int part)
-{
-    (void)part;
-    const ring_out *o = (const ring_out *)arg;
-    for (int64_t i = begin; i < end; i++) {
-        const size_t k = (size_t)i / o->rows, r = (size_t)i % o->rows;
-        const xfer_array *x = &o->a[k];
-        memcpy(x->host + r * x->row_bytes, o->ring + o->offset[k] + r * x->dev_pitch,
-               x->row_bytes);
-    }
-}
-
-static gcut_status ring_down(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                             size_t rows, size_t total, int threads)
-{
-    gcut_status st = GCUT_OK;
-    stage_pool *pool = NULL;
-    size_t offset[GCUT__MAX_DIRS];
-    if ((st = pool_get(ctx, s, (total + 2 * POOL_THREADS - 1) / (2 * POOL_THREADS), &pool)))
-        return st;
-    GPU_CHECK(ctx, cudaEventSynchronize(pool->done)); /* the ring is free */
-    {
-        size_t at = 0;
-        for (int k = 0; k < n; k++) {
-            offset[k] = at;
-            GPU_CHECK(ctx, cudaMemcpyAsync(pool->ring + at, a[k].dev, rows * a[k].dev_pitch,
-                                           cudaMemcpyDeviceToHost, s->stream));
-            at += rows * a[k].dev_pitch;
-        }
-    }
-    GPU_CHECK(ctx, cudaEventRecord(pool->done, s->stream));
-    GPU_CHECK(ctx, cudaEventSynchronize(pool->done));
-    {
-        const ring_out o = {a, rows, pool->ring, offset};
-        const int64_t lines = (int64_t)n * (int64_t)rows;
-        gcut__parallel_for(threads < lines ? threads : (int)lines, lines, ring_out_rows,
-                           (void *)&o);
-    }
-fail:
-    return st;
-}
-
-/* Host <-> device through the pool: n arrays of `rows` rows each. Up:
- * returns with the copies queued on the stream; down: done on return. */
-static gcut_status stage_transfer(gcut_context *ctx, gcut__gpu *s, const xfer_array *a, int n,
-                                  size_t rows, int up)
-{
-    gcut_status st = GCUT_OK;
-    stage_chunk *chunk = NULL;
-    stage_pool *pool = NULL;
-    size_t total = 0, widest = 0;
-    for (int k = 0; k < n; k++) {
-        total += rows * a[k].dev_pitch;
-        widest = a[k].dev_pitch > widest ? a[k].dev_pitch : widest;
-    }
-    int threads = gcut__thread_count(ctx->options.threads, INT64_MAX);
-    threads = threads < POOL_THREADS ? threads : POOL_THREADS;
-    if (!up && n <= GCUT__MAX_DIRS) {
-        const stage_pool *have = (const stage_pool *)ctx->stage_pool;
-        const size_t ring = 2 * POOL_THREADS * (have && have->slot_bytes > CHUNK_MAX
-                                                    ? have->slot_bytes
-                                                    : CHUNK_MAX);
-        if (total <= ring)
-            return ring_down(ctx, s, a, n, rows, total, threads);
-    }
-    /* Chunks: about total / (4 threads) each within [CHUNK_MIN, CHUNK_MAX],
-     * the first round a quarter of that, so that the copy engine starts
-     * early; each thread takes several, so that none waits long at the end. */
-    size_t big = total / (4 * (size_t)threads);
-    big = big < CHUNK_MIN ? CHUNK_MIN : big > CHUNK_MAX ? CHUNK_MAX : big;
-    const size_t small = big / 4;
-    int chunks = 0;
-    for (int k = 0; k < n; k++)
-        chunks += (int)((rows + chunk_rows(&a[k], small) - 1) / chunk_rows(&a[k], small));
-    chunk = (stage_chunk *)malloc((size_t)chunks * sizeof *chunk);
-    if (!chunk)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "gpu: out of memory for a transfer's plan");
-    chunks = 0;
-    for (int k = 0; k < n; k++)
-        for (size_t row = 0; row < rows;) {
-            const size_t want = chunk_rows(&a[k], chunks < threads ? small : big);
-            const size_t take = want < rows - row ? want : rows - row;
-            chunk[chunks++] = {k, row, take};
-            row += take;
-        }
-    threads = threads < chunks ? threads : chunks;
-    if ((st = pool_get(ctx, s, big > widest ? big : widest, &pool)))
-        goto fail;
-    GPU_CHECK(ctx, cudaEventSynchronize(pool->done)); /* the ring is free */
-    {
-        stage_job j;
-        memset(&j, 0, sizeof j);
-        j.pool = pool;
-        j.stream = s->stream;
-        j.up = up;
-        j.a = a;
-        j.chunk = chunk;
-        j.chunks = chunks;
-        if (up)
-            GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
-        gcut__parallel_for(threads, threads, stage_thread, &j);
-        GPU_CHECK(ctx, cudaSetDevice(s->device)); /* the calling thread's device, as it was */
-        if (j.failed) {
-            st = gcut__gpu_fail(ctx, j.err, j.call, __FILE__, j.line);
-            cudaStreamSynchronize(s->stream);
-            goto fail;
-        }
-        if (up) {
-            GPU_CHECK(ctx, cudaEventRecord(pool->mark[1], s->stream));
-            gcut__gpu_xfer_trace *t = &s->xfer_trace;
-            t->copy_ms = t->wait_ms = 0;
-            for (int k = 0; k < threads; k++) {
-                t->copy_ms += j.copy_ms[k];
-                t->wait_ms += j.wait_ms[k];
-            }
-            t->up_bytes = (long long)total;
-            t->chunks = chunks;
-            t->workers = threads;
-            t->timed = 1;
-        }
-        GPU_CHECK(ctx, cudaEventRecord(pool->done, s->stream));
-    }
-fail:
-    free(chunk);
-    return st;
-}
-
 /* Host -> device, `g`'s arrays; returns with the copies queued. */
-static gcut_status xfer_up(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n, size_t rows)
+static gcut_status xfer_up(gcut_grid *g, gcut__gpu *s, const gcut__xfer_array *a, int n)
 {
-    return stage_transfer(g->ctx, s, a, n, rows, 1);
+    return gcut__stage_transfer(g->ctx, s, a, n, 1);
 }
 
 /* Device -> host, `g`'s arrays; done on return. */
-static gcut_status xfer_down(gcut_grid *g, gcut__gpu *s, const xfer_array *a, int n,
-                             size_t rows)
+static gcut_status xfer_down(gcut_grid *g, gcut__gpu *s, const gcut__xfer_array *a, int n)
 {
-    return stage_transfer(g->ctx, s, a, n, rows, 0);
+    return gcut__stage_transfer(g->ctx, s, a, n, 0);
 }
 
 /* The grid's residual arrays as a transfer (the device's from `s`). */
-static int residual_arrays(gcut_grid *g, gcut__gpu *s, xfer_array *a)
+static int residual_arrays(gcut_grid *g, gcut__gpu *s, gcut__xfer_array *a)
 {
     const size_t row = (size_t)g->pitch * sizeof(int32_t);
     const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
     for (int d = 0; d < g->ndirs; d++)
-        a[d] = {(unsigned char *)g->res[d], (unsigned char *)s->dg.res[d], row, dev_pitch};
+        a[d] = {(unsigned char *)g->res[d], (unsigned char *)s->dg.res[d], row, dev_pitch,
+                (size_t)g->height + 2};
     return g->ndirs;
 }
 
@@ -490,10 +116,10 @@ gcut_status gcut__gpu_grid_save_residuals(gcut_context *ctx, gcut__gpu *s)
     s->res_owner = NULL;
     owner->res_on_device = 0;
     gcut_status st = gcut__grid_alloc_solution(owner); /* owner->ctx is ctx */
-    xfer_array a[GCUT__MAX_DIRS];
+    gcut__xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(owner, s, a);
     if (!st)
-        st = xfer_down(owner, s, a, n, (size_t)owner->height + 2);
+        st = xfer_down(owner, s, a, n);
     (void)ctx;
     if (st)
         owner->solved = 0; /* its proof is gone: verify says so, never reads stale arrays */
@@ -630,19 +256,22 @@ extern "C" gcut_status gcut__gpu_grid_upload(gcut_grid *g)
     s->xfer_trace.reserved = gcut__now_ms();
     s->grid_owner = NULL;
     {
-        xfer_array a[GCUT__MAX_DIRS + 2];
+        gcut__xfer_array a[GCUT__MAX_DIRS + 2];
         const size_t row = (size_t)g->pitch * sizeof(int32_t);
         const size_t dev_pitch = (size_t)s->dg.pitch * sizeof(int32_t);
+        const size_t rows = (size_t)g->height + 2;
         int n = 0;
         for (int d = 0; d < g->ndirs; d++)
-            a[n++] = {(unsigned char *)g->cap[d], (unsigned char *)s->dg.res[d], row, dev_pitch};
-        a[n++] = {(unsigned char *)g->source_cap, (unsigned char *)s->dg.excess, row, dev_pitch};
-        a[n++] = {(unsigned char *)g->sink_cap, (unsigned char *)s->dg.sink, row, dev_pitch};
+            a[n++] = {(unsigned char *)g->cap[d], (unsigned char *)s->dg.res[d], row, dev_pitch,
+                      rows};
+        a[n++] = {(unsigned char *)g->source_cap, (unsigned char *)s->dg.excess, row, dev_pitch,
+                  rows};
+        a[n++] = {(unsigned char *)g->sink_cap, (unsigned char *)s->dg.sink, row, dev_pitch, rows};
         for (int k = 0; k < n; k++)
             GPU_CHECK(ctx, zero_margins(g, s, (int32_t *)a[k].dev));
         GPU_CHECK(ctx, cudaMemsetAsync(s->dg.height, 0, s->grid_nodes * sizeof(int32_t),
                                        s->stream));
-        if ((st = xfer_up(g, s, a, n, (size_t)g->height + 2)))
+        if ((st = xfer_up(g, s, a, n)))
             goto fail;
     }
     s->xfer_trace.queued = gcut__now_ms();
@@ -684,8 +313,9 @@ static gcut_status download_labels(gcut_grid *g, gcut__gpu *s)
                                                                                 s->d_labels);
     GPU_CHECK(ctx, cudaGetLastError());
     {
-        const xfer_array a = {g->label, s->d_labels, (size_t)g->pitch, (size_t)g->pitch};
-        st = xfer_down(g, s, &a, 1, (size_t)g->height + 2);
+        const gcut__xfer_array a = {g->label, s->d_labels, (size_t)g->pitch, (size_t)g->pitch,
+                                    (size_t)g->height + 2};
+        st = xfer_down(g, s, &a, 1);
     }
 fail:
     return st;
@@ -700,9 +330,9 @@ extern "C" gcut_status gcut__gpu_grid_download(gcut_grid *g)
         return st;
     if ((st = gcut__grid_alloc_solution(g)) || (st = download_labels(g, s)))
         return st;
-    xfer_array a[GCUT__MAX_DIRS];
+    gcut__xfer_array a[GCUT__MAX_DIRS];
     const int n = residual_arrays(g, s, a);
-    if ((st = xfer_down(g, s, a, n, (size_t)g->height + 2)))
+    if ((st = xfer_down(g, s, a, n)))
         return st;
     g->res_on_device = 0;
     if (s->res_owner == g)
@@ -782,15 +412,12 @@ extern "C" gcut_status gcut__gpu_grid_xfer_trace_json(gcut_context *ctx, double 
                                                       size_t size)
 {
     const gcut__gpu *s = (const gcut__gpu *)ctx->gpu;
-    const stage_pool *pool = (const stage_pool *)ctx->stage_pool;
-    if (!s || !pool || !s->xfer_trace.timed)
+    if (!s || !ctx->stage_pool || !s->xfer_trace.timed)
         return gcut__fail(ctx, GCUT_E_STATE, "gpu: no grid uploaded from host arrays yet");
     const gcut__gpu_xfer_trace *t = &s->xfer_trace;
     float h2d_ms = -1; /* the stream from the first copy up to the last one's end */
-    if (cudaEventElapsedTime(&h2d_ms, pool->mark[0], pool->mark[1]) != cudaSuccess) {
-        cudaGetLastError();
+    if (gcut__stage_upload_span_ms(ctx, &h2d_ms) != GCUT_OK)
         h2d_ms = -1;
-    }
     snprintf(buf, size,
              "{\"upload_in\": %.3f, \"reserved\": %.3f, \"queued\": %.3f, \"checked\": %.3f, "
              "\"finish_in\": %.3f, \"finish_out\": %.3f, \"h2d_span_ms\": %.3f, "

@@ -13,6 +13,9 @@
 #include "check_rng.h"
 #include "gcut.h"
 #include "graph/assign_problem.h"
+#ifdef GCUT_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 /* An instance: CSR over rows, as gcut_assign_csr takes it. */
 typedef struct instance {
@@ -840,10 +843,94 @@ static void gpu_window_ties_one(check_report *r, gcut_context *cpu, gcut_context
     gpu_against_cpu(r, cpu, gpu, algo, &in, 1);
 }
 
+#ifdef GCUT_HAVE_CUDA
+/* A dense n x n request (the GPU's path on the caller's matrix), costs in
+ * 0..hi, minimised or maximised. */
+static int make_dense_sized(instance *in, rng *g, int32_t n, int index)
+{
+    memset(in, 0, sizeof *in);
+    const int64_t hi = rng_below(g, 2) ? 1000 : 1000000;
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * (size_t)n * sizeof *in->col);
+    in->cost = malloc((size_t)n * (size_t)n * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+    for (int32_t x = 0; x <= n; x++)
+        in->row_ptr[x] = (int64_t)x * n;
+    for (int64_t a = 0; a < (int64_t)n * n; a++) {
+        in->col[a] = (int32_t)(a % n);
+        in->cost[a] = (int32_t)rng_range(g, 0, hi);
+    }
+    in->flags = rng_below(g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name, "dense kept %d: n=%d, costs 0..%lld%s", index, n,
+             (long long)hi, in->flags ? ", maximize" : "");
+    return 1;
+}
+#endif
+
+/* Dense requests of changing sizes (growing and shrinking) on one GPU
+ * context, which keeps its buffers between solves (reused, or grown to
+ * the largest), and on one whose memory budget (max_memory) is below
+ * them, which keeps none: both against the CPU, with the GPU's proof. */
+static void gpu_dense_kept(check_report *r, int count, uint64_t seed)
+{
+#ifdef GCUT_HAVE_CUDA
+
+    /* the solve's own need (440 bytes a row) fits, 4 n^2 kept bytes do not */
+    const int64_t tight_bytes = 480 << 10;
+    gcut_context *cpu = check_context(GCUT_DEVICE_CPU), *gpu = check_context(GCUT_DEVICE_GPU);
+    gcut_context *tight = NULL;
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_GPU;
+    opt.max_memory = tight_bytes;
+    int devices = 0;
+    if (!cpu || !gpu || gcut_context_create(&opt, &tight) != GCUT_OK) {
+        check_fail(r, "could not create the contexts");
+    } else if (gcut_device_count(gpu, &devices) != GCUT_OK || devices == 0) {
+        r->skipped += count; /* no usable GPU here */
+    } else {
+        rng g = {seed * 0x9e3779b97f4a7c15ULL + 0x5eed};
+        size_t largest = 0;
+        for (int i = 0; i < count; i++) {
+            const int on_tight = i % 2 == 1;
+            const int32_t n = (int32_t)(on_tight ? rng_range(&g, 400, 700)
+                                                 : rng_range(&g, 100, 1200));
+            instance in;
+            if (!make_dense_sized(&in, &g, n, i)) {
+                check_fail(r, "out of memory");
+                instance_free(&in);
+                continue;
+            }
+            gpu_against_cpu(r, cpu, on_tight ? tight : gpu, "gpu-csa", &in, 1);
+            const size_t kept = gcut__gpu_assign_kept_bytes(on_tight ? tight : gpu);
+            const size_t matrix = (size_t)n * (size_t)n * sizeof(int32_t);
+            largest = !on_tight && matrix > largest ? matrix : largest;
+            if (on_tight && kept != 0)
+                check_fail(r, "dense kept %d: %zu bytes kept under a budget of %lld", i, kept,
+                           (long long)tight_bytes);
+            else if (!on_tight && kept < largest)
+                check_fail(r, "dense kept %d: %zu bytes kept, less than the largest matrix "
+                           "(%zu bytes)", i, kept, largest);
+            else
+                r->passed++;
+        }
+    }
+    gcut_context_destroy(cpu);
+    gcut_context_destroy(gpu);
+    gcut_context_destroy(tight);
+#else
+    (void)seed;
+    r->skipped += count;
+#endif
+}
+
 void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_cpu_one, "gpu-csa", count, seed);
     check_gpu_run(r, gpu_window_ties_one, "gpu-csa", count, seed);
+    gpu_dense_kept(r, count / 3 > 2 ? count / 3 : 2, seed);
 }
 
 /* gcut_assign_read: good files give the arcs; every malformed one fails
