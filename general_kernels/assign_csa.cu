@@ -210,14 +210,15 @@ static __device__ int32_t bid(const gcut__dassign &d, int32_t x, long long b1, l
 /* The next row from the phase's list, or -1 when it is used up (or the
  * phase is stopped). The worker that finds it used up first notes the
  * time (bids[4]): the launch's tail starts. */
-static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
+static __device__ int32_t take_row(const gcut__dassign &d, const int32_t *list, int32_t count,
+                                   unsigned long long budget)
 {
     const int32_t i = *(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_RUNNING
                           ? atomicAdd(&d.state[0], 1)
                           : count + 1;
-    if (i == count && d.bid_budget > 0)
+    if (i == count && budget > 0)
         atomicExch(&d.bids[4], (unsigned long long)now_ns());
-    return i < count ? d.list[i] : -1;
+    return i < count ? list[i] : -1;
 }
 
 /* A price update is due: the launch made bid_budget bids (`made`), or its
@@ -227,13 +228,14 @@ static __device__ int32_t take_row(const gcut__dassign &d, int32_t count)
  * at most twice the better choice where the update ends the tail (the
  * ski-rental rule). On an H100 the longest chain fell 4-22x on dense
  * 1000^2-5000^2 (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
-static __device__ bool update_due(const gcut__dassign &d, unsigned long long made)
+static __device__ bool update_due(const gcut__dassign &d, unsigned long long made,
+                                  unsigned long long budget, long long tail_ns)
 {
-    if (made >= d.bid_budget)
+    if (made >= budget)
         return true;
     const unsigned long long drained = *(volatile unsigned long long *)&d.bids[4];
-    return d.tail_ns > 0 && drained != ~0ull &&
-           (long long)((unsigned long long)now_ns() - drained) >= d.tail_ns;
+    return tail_ns > 0 && drained != ~0ull &&
+           (long long)((unsigned long long)now_ns() - drained) >= tail_ns;
 }
 
 /* A phase: every worker (a group of `group` threads: a tile of 4, 8 or 32
@@ -252,6 +254,21 @@ static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refi
     const bool leader = whole_block ? threadIdx.x == 0 : tile.thread_rank() == 0;
     __shared__ int32_t s_next;
     const long long deadline = now_ns() + d.time_limit_ns;
+    const int32_t *list = d.list;
+    int32_t *resume = d.resume;
+    unsigned long long budget = d.bid_budget;
+    long long tail_ns = d.tail_ns;
+    if (d.loop) { /* a cycle queued by gcut__assign_dense_cycles */
+        const gcut__dense_loop *loop = d.loop;
+        if (*(volatile int32_t *)&loop->done)
+            return; /* the phase ended in an earlier cycle: the same in every block */
+        list = loop->list;
+        resume = loop->resume;
+        budget = loop->updating ? loop->bid_budget : 0;
+        tail_ns = loop->tail_ns;
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            atomicAdd(&d.loop->launches, 1);
+    }
     const int32_t count = d.state[3];
     unsigned long long bids = 0, chains = 0, longest = 0;
     /* every thread of the group gets the leader's row */
@@ -266,7 +283,7 @@ static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refi
     for (;;) {
         if (whole_block)
             block.sync(); /* every thread read the last s_next */
-        int32_t x = share(leader ? take_row(d, count) : 0);
+        int32_t x = share(leader ? take_row(d, list, count, budget) : 0);
         if (x < 0)
             break;
         unsigned long long chain = 0;
@@ -287,10 +304,10 @@ static __global__ __launch_bounds__(group > 32 ? group : ASSIGN_BLOCK) void refi
                     /* paused for a price update: x goes back on the list */
                     chain--;
                     if (*(volatile int32_t *)&d.state[1] == GCUT__DASSIGN_PAUSE)
-                        d.resume[atomicAdd(&d.state[4], 1)] = x;
+                        resume[atomicAdd(&d.state[4], 1)] = x;
                     next = -1;
-                } else if (d.bid_budget > 0 && ((bids + chain) & 15) == 0 &&
-                           update_due(d, atomicAdd(&d.bids[3], 16ull) + 16)) {
+                } else if (budget > 0 && ((bids + chain) & 15) == 0 &&
+                           update_due(d, atomicAdd(&d.bids[3], 16ull) + 16, budget, tail_ns)) {
                     stop(d, GCUT__DASSIGN_PAUSE, x);
                 }
             }
@@ -396,6 +413,65 @@ static __global__ void resume_state_kernel(gcut__dassign d)
     d.state[4] = 0;
     d.bids[3] = 0;
     d.bids[4] = ~0ull;
+}
+
+/* A dense phase driven on the device (gcut__assign_dense_cycles): its
+ * loop state at the phase's start (one thread). */
+static __global__ void dense_loop_start_kernel(gcut__dassign d, int updating,
+                                               unsigned long long bid_budget, int update_passes,
+                                               int update_passes_max, unsigned seq)
+{
+    gcut__dense_loop *const loop = d.loop;
+    loop->list = d.list;
+    loop->resume = d.resume;
+    loop->bid_budget = bid_budget;
+    loop->tail_ns = 0;
+    loop->pause_start = now_ns();
+    loop->update_ns = 0;
+    loop->seq = seq;
+    loop->done = 0;
+    loop->updating = updating;
+    loop->update_passes = update_passes;
+    loop->update_passes_max = update_passes_max;
+    loop->launches = loop->updates = loop->passes = loop->placed = loop->failed = 0;
+}
+
+/* After a queued refine (one block): paused, the rows it gave back and
+ * those left on its list become the list (resume_kernel and
+ * resume_state_kernel, with the lists swapped here), and the pause's cost
+ * is counted from now; not paused (every row placed, or a stop code), the
+ * phase is done and the cycles queued after it do nothing. */
+static __global__ void dense_loop_resume_kernel(gcut__dassign d)
+{
+    gcut__dense_loop *const loop = d.loop;
+    const int32_t done = *(volatile int32_t *)&loop->done;
+    const int32_t code = *(volatile int32_t *)&d.state[1];
+    __syncthreads(); /* every thread read both before thread 0 writes them */
+    if (done)
+        return;
+    if (code != GCUT__DASSIGN_PAUSE) {
+        if (threadIdx.x == 0)
+            loop->done = 1;
+        return;
+    }
+    const int32_t count = d.state[3];
+    const int32_t taken = min(d.state[0], count), back = d.state[4];
+    int32_t *const list = loop->list, *const resume = loop->resume;
+    for (int32_t i = taken + (int32_t)threadIdx.x; i < count; i += (int32_t)blockDim.x)
+        resume[back + i - taken] = list[i];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        d.state[3] = back + count - taken;
+        d.state[0] = 0;
+        d.state[1] = GCUT__DASSIGN_RUNNING;
+        d.state[2] = -1;
+        d.state[4] = 0;
+        d.bids[3] = 0;
+        d.bids[4] = ~0ull;
+        loop->list = resume;
+        loop->resume = list;
+        loop->pause_start = now_ns();
+    }
 }
 
 /* Global price update (seed 001 section 5.2) in one cooperative launch,
@@ -787,6 +863,37 @@ static __device__ __forceinline__ int32_t block_exclusive_sum(int32_t v, int32_t
     return before + inc - v;
 }
 
+/* After an update queued by gcut__assign_dense_cycles (one thread, its
+ * result in scratch as update_finish left it): what the host's loop does
+ * with an update's result in solver_phases (src/gpu/assign_gpu.cu), and
+ * the pause's cost, from the pause's start to now, as the next refines'
+ * tail (update_due): with no host between them, a pause costs the update
+ * and a few launches, not the round trips of a host that waits. */
+static __device__ void loop_after_update(const gcut__dassign &d, const int32_t *scratch,
+                                         int max_passes)
+{
+    gcut__dense_loop *const loop = d.loop;
+    const int32_t passes = *(volatile const int32_t *)&scratch[3];
+    const long long spent = now_ns() - loop->pause_start;
+    loop->seq++;
+    loop->passes += passes;
+    loop->tail_ns = spent;
+    loop->update_ns += spent;
+    if (*(volatile const int32_t *)&scratch[4] > 0) {
+        /* applied: the rows left active (in resume) are the next list */
+        int32_t *const swap = loop->list;
+        loop->list = loop->resume;
+        loop->resume = swap;
+        loop->updates++;
+        loop->placed += *(volatile const int32_t *)&scratch[6];
+    } else if (passes >= max_passes && loop->update_passes < loop->update_passes_max) {
+        loop->update_passes *= 2; /* short of the fixed point: twice the passes next */
+        loop->failed++;
+    } else {
+        loop->updating = 0; /* no fixed point in reach: bid on without pauses */
+    }
+}
+
 static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
     gcut__dassign d, long long eps, int max_passes, unsigned seq, int32_t *row_col,
     int32_t *scratch)
@@ -808,6 +915,19 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
     const int32_t tid = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     const int32_t threads = (int32_t)(gridDim.x * blockDim.x);
     const int32_t *const cost = d.cost32;
+    /* update_finish's lists: the loop's where a cycle queued this update */
+    gcut__dassign fin = d;
+    if (d.loop) {
+        /* Read by every block before its first barrier; written by thread
+         * 0 only after the last one: the same in every block. */
+        const gcut__dense_loop *loop = d.loop;
+        if (*(volatile const int32_t *)&loop->done || !*(volatile const int32_t *)&loop->updating)
+            return;
+        max_passes = 2 * *(volatile const int32_t *)&loop->update_passes;
+        seq = *(volatile const unsigned *)&loop->seq;
+        fin.list = loop->list;
+        fin.resume = loop->resume;
+    }
 
     update_start(d, row_col, scratch, grid);
     /* mask 1 (pass 1's frontier): the free columns; masks 0 and 2 clear */
@@ -903,8 +1023,12 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
         converged = __ldcg(&scratch[2]) < pass;
     }
     if (!converged) { /* the same in every block: prices unchanged */
-        if (tid == 0)
+        if (tid == 0) {
             scratch[3] = pass;
+            scratch[4] = 0;
+            if (d.loop)
+                loop_after_update(d, scratch, max_passes);
+        }
         return;
     }
     for (int r = 0; r < FRONTIER_ROWS; r++) {
@@ -914,7 +1038,9 @@ static __global__ __launch_bounds__(FRONTIER_BLOCK) void frontier_update_kernel(
     }
     grid.sync();
     /* the active rows a block each: their scans are the whole rows */
-    update_finish<FRONTIER_BLOCK, true>(d, eps, seq, row_col, scratch, pass, grid);
+    update_finish<FRONTIER_BLOCK, true>(fin, eps, seq, row_col, scratch, pass, grid);
+    if (d.loop && tid == 0) /* after update_finish's last barrier (both of its ends) */
+        loop_after_update(d, scratch, max_passes);
 }
 
 /* The update on CSR rows by frontiers: the same labels and prices as
@@ -1368,6 +1494,55 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
                                cudaMemcpyDeviceToHost, stream)) != cudaSuccess)
         return err;
     return cudaStreamSynchronize(stream);
+}
+
+cudaError_t gcut__assign_dense_loop_start(const gcut__dassign *d, int updating,
+                                          unsigned long long bid_budget, int update_passes,
+                                          int update_passes_max, unsigned seq,
+                                          cudaStream_t stream)
+{
+    if (!d->loop)
+        return cudaErrorInvalidValue;
+    dense_loop_start_kernel<<<1, 1, 0, stream>>>(*d, updating, bid_budget, update_passes,
+                                                 update_passes_max, seq);
+    return cudaGetLastError();
+}
+
+cudaError_t gcut__assign_dense_cycles(const gcut__dassign *d, long long eps, int group,
+                                      int workers, int blocks_max, int *blocks, int cycles,
+                                      int32_t *row_col, int32_t *scratch, cudaStream_t stream)
+{
+    if (!d->loop || !d->dense || !d->frontier || !d->cost32)
+        return cudaErrorInvalidValue;
+    gcut__dassign copy = *d;
+    int max_passes = 0; /* the kernels take the limit and the number from d->loop */
+    unsigned seq = 0;
+    void *args[] = {&copy, &eps, &max_passes, &seq, &row_col, &scratch};
+    /* a warp a row, FRONTIER_ROWS rows a warp at most */
+    const long long least = ((long long)d->n + FRONTIER_WARPS * FRONTIER_ROWS - 1) /
+                            (FRONTIER_WARPS * FRONTIER_ROWS);
+    if (*blocks <= 0) {
+        const long long needed = ((long long)d->n + FRONTIER_WARPS - 1) / FRONTIER_WARPS;
+        *blocks = (int)(needed < blocks_max ? needed : blocks_max);
+    }
+    for (int c = 0; c < cycles; c++) {
+        cudaError_t err;
+        while ((err = cudaLaunchCooperativeKernel((const void *)frontier_update_kernel,
+                                                  dim3((unsigned)*blocks), dim3(FRONTIER_BLOCK),
+                                                  args, frontier_smem(d->n), stream)) ==
+                   cudaErrorCooperativeLaunchTooLarge &&
+               *blocks / 2 >= least && *blocks / 2 >= 1) {
+            cudaGetLastError(); /* fewer fit than the occupancy said (a tool's kernels) */
+            *blocks /= 2;
+        }
+        if (err != cudaSuccess ||
+            (err = gcut__assign_refine(d, eps, group, workers, stream)) != cudaSuccess)
+            return err;
+        dense_loop_resume_kernel<<<1, 1024, 0, stream>>>(*d);
+        if ((err = cudaGetLastError()) != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
 }
 
 cudaError_t gcut__assign_phase_start(const gcut__dassign *d, int first, long long eps, int group,

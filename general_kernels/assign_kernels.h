@@ -65,7 +65,27 @@ typedef struct gcut__dassign {
     const long long *start_min;  /* first phase: a row's best c' at prices 0 (NULL: no test) */
     long long drop_bound;
     long long time_limit_ns;     /* a phase's wall-clock limit */
+    /* Dense rows' phase driven on the device (gcut__assign_dense_cycles): NULL where the host
+     * drives it (launch, wait, decide) */
+    struct gcut__dense_loop *loop;
 } gcut__dassign;
+
+/* A dense phase's loop state on the device: what the host keeps between an update and a
+ * refine when it drives the phase, read and written by the kernels instead, so that the host
+ * queues cycles (update, refine, resume) without waiting for one. */
+typedef struct gcut__dense_loop {
+    int32_t *list, *resume;      /* the phase's list and the rows given back (swapped here) */
+    unsigned long long bid_budget; /* a refine's budget while updating */
+    long long tail_ns;           /* a pause's cost as last measured (update_due's tail) */
+    long long pause_start;       /* when the current pause (or the phase) began */
+    long long update_ns;         /* this phase's pauses in all (from pause_start to update end) */
+    unsigned seq;                /* the next update's number (claims) */
+    int32_t done;                /* 1: the phase's last refine ended without a pause */
+    int32_t updating;            /* 0: no fixed point in reach, bid on without pauses */
+    int32_t update_passes;       /* an update's pass limit (doubled where one falls short) */
+    int32_t update_passes_max;
+    int32_t launches, updates, passes, placed, failed; /* this phase's, for the log */
+} gcut__dense_loop;
 
 /* Threads that scan and bid for one row together (a worker): 4, 8 or 32
  * lanes of a warp, or a block of 128, 512 or 1024, from the rows' mean
@@ -122,6 +142,19 @@ cudaError_t gcut__assign_price_update(const gcut__dassign *d, long long eps, int
                                       int blocks_max, int max_passes, unsigned seq,
                                       int32_t *row_col, int32_t *scratch, int32_t *h_result,
                                       cudaStream_t stream);
+
+/* Dense rows with the frontier update (d->dense, d->frontier, d->cost32; d->loop set and
+ * started by gcut__assign_dense_loop_start): queue `cycles` cycles of a phase without a wait,
+ * each a price update, a refine and its resume, every kernel a no-op once the phase is done
+ * (loop->done) and the update one while loop->updating is 0. *blocks: the update's grid (0 the
+ * first time: found here, halved where fewer blocks fit). */
+cudaError_t gcut__assign_dense_loop_start(const gcut__dassign *d, int updating,
+                                          unsigned long long bid_budget, int update_passes,
+                                          int update_passes_max, unsigned seq,
+                                          cudaStream_t stream);
+cudaError_t gcut__assign_dense_cycles(const gcut__dassign *d, long long eps, int group,
+                                      int workers, int blocks_max, int *blocks, int cycles,
+                                      int32_t *row_col, int32_t *scratch, cudaStream_t stream);
 
 /* The solution from the keys: price[y] (unless price is NULL) and
  * row_col[x] (-1 for a row without a column; cleared here first). */

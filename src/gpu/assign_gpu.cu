@@ -8,6 +8,7 @@
  * back); a problem with every pair (dense) travels as an n x n cost matrix
  * without column ids. Both cut the bytes a scan reads, which is what a
  * phase spends its time on. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,11 @@ typedef struct solver {
     int update_passes;             /* an update's pass limit (grows where one falls short) */
     unsigned long long *h_bids;    /* pinned */
     int group, workers, update_blocks, update_every, alpha, start_div;
+    /* dense phases driven on the device (see solver_phases): the loop's state (NULL: the
+     * host drives every phase), its pinned copy, the update's grid, the refines of the last
+     * such phase (the next one's first batch) */
+    gcut__dense_loop *loop, *h_loop;
+    int loop_blocks, loop_refines;
 } solver;
 
 /* The CSR frontier update's buffers (general_kernels/assign_kernels.h). */
@@ -206,15 +212,15 @@ static cudaError_t host_alloc(solver *sv, void **p, size_t bytes)
  * lists, labels, holders, via, claims, frontier masks, prices, the
  * assignment, the proof's duals) and the small arrays; pinned, the small
  * results and the solution on its way to the caller (20 bytes a row);
- * each with room for the alignment of its 16 buffers. */
+ * each with room for the alignment of its 18 buffers at most. */
 static size_t arena_dev_bytes(size_t n)
 {
-    return 64 * n + 16 * ARENA_ALIGN + 4096;
+    return 64 * n + 18 * ARENA_ALIGN + 4096;
 }
 
 static size_t arena_host_bytes(size_t n)
 {
-    return 24 * n + 16 * ARENA_ALIGN + 1024;
+    return 24 * n + 18 * ARENA_ALIGN + 1024;
 }
 
 static void solver_free(solver *sv)
@@ -241,7 +247,19 @@ static void solver_free(solver *sv)
     cudaFreeHost(sv->h_state);
     cudaFreeHost(sv->h_update);
     cudaFreeHost(sv->h_bids);
+    cudaFree(sv->loop);
+    cudaFreeHost(sv->h_loop);
     memset(sv, 0, sizeof *sv);
+}
+
+/* A benchmark's and the checks' switch: with GCUT_ASSIGN_DENSE_HOST_LOOP=1
+ * in the environment the host drives every dense phase as it drives the
+ * CSR ones (launch, wait, decide), the path the device-driven one
+ * replaced (see solver_phases). */
+static int dense_host_loop(void)
+{
+    const char *v = getenv("GCUT_ASSIGN_DENSE_HOST_LOOP");
+    return v && !strcmp(v, "1");
 }
 
 /* The buffers of an n-row problem whose cost layout (d.dense, d.unit) the
@@ -322,6 +340,10 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
                                       3 * ((nn + 31) / 32) * sizeof *d->front));
         GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->scratch, 12 * sizeof *sv->scratch));
         GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_update, 6 * sizeof *sv->h_update));
+        if (d->dense && d->frontier && !dense_host_loop()) {
+            GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->loop, sizeof *sv->loop));
+            GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_loop, sizeof *sv->h_loop));
+        }
     }
     GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 6 * sizeof *d->bids, s->stream));
     if (h_key) {
@@ -336,6 +358,64 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     }
 fail:
     free(h_key);
+    return st;
+}
+
+/* A later phase of dense rows (frontier updates, 32-bit costs) driven on
+ * the device: the host queues its cycles (a price update, a refine, the
+ * resume after a pause) in batches without waiting for any, the kernels
+ * taking what the host loop in solver_phases decides (the lists, the
+ * budget, the pass limit, whether to update at all) from sv->loop, and
+ * waits once a batch (the refines of the last such phase and two more,
+ * then three: the cycles queued past the phase's end do nothing, a few
+ * launches each, where a wait costs a round trip and the device idles).
+ * The host loop waits twice a cycle: on an H100, dense 2000^2 ran about
+ * 31 cycles in 6 phases of 11-12 ms. The refines' tail is the pause's
+ * cost measured on the device (loop_after_update in
+ * general_kernels/assign_csa.cu). *batches: the batches queued (0: the
+ * update's grid does not fit, nothing queued, sv->loop_blocks set to -1:
+ * the host drives the phases). On return sv->h_loop, h_state and h_bids
+ * hold the phase's end. */
+static gcut_status dense_phase_on_device(gcut_context *ctx, gcut__gpu *s, solver *sv, int64_t eps,
+                                         int *batches)
+{
+    gcut_status st = GCUT_OK;
+    gcut__dassign *d = &sv->d;
+    cudaStream_t stream = s->stream;
+    int cycles = sv->loop_refines > 0 ? sv->loop_refines + 2 : 6;
+    *batches = 0;
+    d->loop = sv->loop;
+    GPU_CHECK(ctx, gcut__assign_dense_loop_start(
+                       d, 1, (unsigned long long)sv->update_every * (unsigned long long)d->n,
+                       sv->update_passes, UPDATE_PASSES_MAX, sv->updates + 1, stream));
+    for (;;) {
+        const cudaError_t err = gcut__assign_dense_cycles(
+            d, eps, sv->group, sv->workers, sv->update_blocks, &sv->loop_blocks, cycles,
+            sv->row_col, sv->scratch, stream);
+        if (err == cudaErrorCooperativeLaunchTooLarge && *batches == 0) {
+            cudaGetLastError(); /* nothing of the phase queued */
+            sv->loop_blocks = -1;
+            d->loop = NULL;
+            return GCUT_OK;
+        }
+        GPU_CHECK(ctx, err);
+        ++*batches;
+        GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_loop, sv->loop, sizeof *sv->h_loop,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state, 5 * sizeof *sv->h_state,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
+                                       cudaMemcpyDeviceToHost, stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        if (sv->h_loop->done)
+            break;
+        cycles = 3;
+    }
+    sv->update_passes = sv->h_loop->update_passes;
+    sv->updates = sv->h_loop->seq - 1;
+    sv->loop_refines = sv->h_loop->launches;
+fail:
+    d->loop = NULL;
     return st;
 }
 
@@ -389,7 +469,26 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
          * on 1000^2-5000^2) and make no update. */
         if (first)
             d->tail_ns = 0;
-        for (;;) {
+        int on_device = 0, batches = 0;
+        char waits[16] = "";
+        if (!first && updating && sv->loop && sv->loop_blocks >= 0 && d->cost32) {
+            st = dense_phase_on_device(ctx, s, sv, eps, &batches);
+            if (st)
+                goto fail;
+            on_device = batches > 0;
+            snprintf(waits, sizeof waits, "%d", batches);
+        }
+        if (on_device) {
+            const gcut__dense_loop *l = sv->h_loop;
+            launches = l->launches;
+            updates_here = l->updates;
+            passes_here = l->passes;
+            placed_here = l->placed;
+            failed_here = l->failed;
+            update_ms = (double)l->update_ns / 1e6;
+            res->price_updates += l->updates;
+        }
+        for (; !on_device;) {
             if (updating && (!first || launches > 0)) {
                 const double tu = gcut__now_ms();
                 GPU_CHECK(ctx, gcut__assign_price_update(d, eps, sv->group, sv->update_blocks,
@@ -452,17 +551,20 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
             d->list = d->resume;
             d->resume = swap;
         }
-        GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
-                                       cudaMemcpyDeviceToHost, stream));
-        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        if (!on_device) { /* (the device-driven phase read them with its state) */
+            GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
+                                           cudaMemcpyDeviceToHost, stream));
+            GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        }
         /* the longest chain against the bids tells whether a phase's
          * time is its tail (a few chains alone) or its volume */
         gcut__log(ctx, 3, "assign: gpu phase %lld, eps %lld: %.3f ms, %llu bids, longest "
                   "chain %llu, %d launches, %d price updates (%d passes, %d rows placed by paths, "
-                  "%.3f ms; %d short of the fixed point, pass limit now %d), stop %d",
+                  "%.3f ms; %d short of the fixed point, pass limit now %d), stop %d%s%s",
                   (long long)res->refines + 1, (long long)eps, gcut__now_ms() - t0,
                   sv->h_bids[1] - bids_before, sv->h_bids[2], launches, updates_here, passes_here,
-                  placed_here, update_ms, failed_here, sv->update_passes, sv->h_state[1]);
+                  placed_here, update_ms, failed_here, sv->update_passes, sv->h_state[1],
+                  on_device ? ", driven on the device, waits: " : "", waits);
         bids_before = sv->h_bids[1];
         if (sv->h_state[1] == GCUT__DASSIGN_INFEASIBLE) {
             res->stuck_row = sv->h_state[2];

@@ -717,9 +717,76 @@ static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
     instance_free(&in);
 }
 
+static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                            const char *algo, instance *in, int feasible);
+
+/* A dense n x n request of uniform (0..1000), tied (0..3) or signed wide
+ * (-10^6..10^6) costs, from its index alone (so that it can be made
+ * again). */
+static int make_dense_loop(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL + 11};
+    memset(in, 0, sizeof *in);
+    const int32_t n = (int32_t)rng_range(&g, 150, 900);
+    const int kind = index % 3;
+    const int64_t lo = kind == 2 ? -1000000 : 0, hi = kind == 0 ? 1000 : kind == 1 ? 3 : 1000000;
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * (size_t)n * sizeof *in->col);
+    in->cost = malloc((size_t)n * (size_t)n * sizeof *in->cost);
+    if (!in->row_ptr || !in->col || !in->cost)
+        return 0;
+    for (int32_t x = 0; x <= n; x++)
+        in->row_ptr[x] = (int64_t)x * n;
+    for (int64_t a = 0; a < (int64_t)n * n; a++) {
+        in->col[a] = (int32_t)(a % n);
+        in->cost[a] = (int32_t)rng_range(&g, lo, hi);
+    }
+    in->flags = rng_below(&g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name, "dense loop %d: n=%d, costs %lld..%lld%s", index, n,
+             (long long)lo, (long long)hi, in->flags ? ", maximize" : "");
+    return 1;
+}
+
+/* Dense requests of hundreds of rows, whose later phases pause for many
+ * price updates: each solved with those phases driven on the device (the
+ * default: cycles queued in batches, the kernels deciding what the host
+ * loop decides) and again with the host driving them
+ * (GCUT_ASSIGN_DENSE_HOST_LOOP=1), both against the CPU, with the GPU's
+ * proof. */
+static void gpu_dense_loops(check_report *r, int count, uint64_t seed)
+{
+    gcut_context *cpu = check_context(GCUT_DEVICE_CPU), *gpu = check_context(GCUT_DEVICE_GPU);
+    int devices = 0;
+    if (!cpu || !gpu) {
+        check_fail(r, "could not create the contexts");
+    } else if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK ||
+               devices == 0) {
+        r->skipped += 2 * count; /* no usable GPU here */
+    } else {
+        for (int i = 0; i < 2 * count; i++) {
+            const int host = i % 2;
+            instance in;
+            if (!make_dense_loop(&in, seed + 223, i / 2)) {
+                check_fail(r, "out of memory");
+                instance_free(&in);
+                continue;
+            }
+            if (host)
+                setenv("GCUT_ASSIGN_DENSE_HOST_LOOP", "1", 1);
+            gpu_against_cpu(r, cpu, gpu, "gpu-csa", &in, 1);
+            if (host)
+                unsetenv("GCUT_ASSIGN_DENSE_HOST_LOOP");
+        }
+    }
+    gcut_context_destroy(cpu);
+    gcut_context_destroy(gpu);
+}
+
 void check_assign_gpu_knobs(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_knobs_one, "gpu-csa", count, seed);
+    gpu_dense_loops(r, count / 40 > 2 ? count / 40 : 2, seed);
 }
 
 /* A larger instance: dense, random sparse of a few arcs a row (often
