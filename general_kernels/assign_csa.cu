@@ -35,8 +35,11 @@
  * every column its distance in eps to a free column (Bellman-Ford
  * passes), lowers the prices by eps times it and shifts the rows along
  * the shortest paths of the active rows that do not meet
- * (price_update_kernel), and the phase goes on with the rows left. Arc
- * fixing is not built on the GPU.
+ * (price_update_kernel), and the phase goes on with the rows left. On
+ * dense rows the host queues a later phase's cycles (update, refine,
+ * resume) without waiting for each, the kernels taking its decisions
+ * from d.loop (gcut__assign_dense_cycles). Arc fixing is not built on the
+ * GPU.
  *
  * Exactness: prices only fall, and a scan reads each price at some instant
  * (__ldcg, from L2), so a value it read is at least the price when the bid

@@ -369,10 +369,12 @@ fail:
  * waits once a batch (the refines of the last such phase and two more,
  * then three: the cycles queued past the phase's end do nothing, a few
  * launches each, where a wait costs a round trip and the device idles).
- * The host loop waits twice a cycle: on an H100, dense 2000^2 ran about
- * 31 cycles in 6 phases of 11-12 ms. The refines' tail is the pause's
- * cost measured on the device (loop_after_update in
- * general_kernels/assign_csa.cu). *batches: the batches queued (0: the
+ * The host loop waits twice a cycle (dense 2000^2: about 31 cycles in 6
+ * phases); driven here, the phases of dense 1000^2, 2000^2 and 5000^2 went
+ * from 5.6 to 4.6, 11.5 to 10.3 and 27.6 to 26.8 ms on an H100 (medians;
+ * bench/results/assign_NVIDIA_H100_80GB_HBM3.md). The refines' tail is
+ * the pause's cost measured on the device (loop_after_update in
+ * general_kernels/assign_csa.cu), with no round trip in it. *batches: the batches queued (0: the
  * update's grid does not fit, nothing queued, sv->loop_blocks set to -1:
  * the host drives the phases). On return sv->h_loop, h_state and h_bids
  * hold the phase's end. */
