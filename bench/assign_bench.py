@@ -123,8 +123,9 @@ class Gcut:
         px = np.ctypeslib.as_array(self.lib.gcut_image_pixels(img), shape=(h, w, ch)).copy()
         self.lib.gcut_image_destroy(img)
         if ch >= 3:
-            return ((77 * px[:, :, 0].astype(np.int32) + 150 * px[:, :, 1] + 29 * px[:, :, 2])
-                    >> 8).astype(np.uint8)
+            # every channel widened first: a uint8 channel times 150 wraps
+            rgb = px[:, :, :3].astype(np.int32)
+            return ((77 * rgb[:, :, 0] + 150 * rgb[:, :, 1] + 29 * rgb[:, :, 2]) >> 8).astype(np.uint8)
         return px[:, :, 0]
 
 

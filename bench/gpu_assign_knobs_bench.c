@@ -94,8 +94,7 @@ static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed)
 }
 
 /* A frame as assign_bench.py's Gcut.grey makes it, value for value: for
- * RGB, (77 R + 150 G + 29 B) >> 8 where numpy keeps 150 G and 29 B in
- * uint8 (they wrap mod 256; 77 R is int32), so that the window costs and
+ * RGB the luma (77 R + 150 G + 29 B) >> 8, so that the window costs and
  * the optimum are the script's; grey files: the first channel. */
 static uint8_t *load_grey(gcut_context *ctx, const char *dir, const char *file, int *w, int *h)
 {
@@ -115,8 +114,8 @@ static uint8_t *load_grey(gcut_context *ctx, const char *dir, const char *file, 
     if (g)
         for (size_t i = 0; i < npx; i++) {
             const uint8_t *p = px + i * (size_t)ch;
-            g[i] = ch >= 3 ? (uint8_t)((77 * (int32_t)p[0] + (uint8_t)(150 * p[1]) +
-                                        (uint8_t)(29 * p[2])) >> 8)
+            g[i] = ch >= 3 ? (uint8_t)((77 * (int32_t)p[0] + 150 * (int32_t)p[1] +
+                                        29 * (int32_t)p[2]) >> 8)
                            : p[0];
         }
     gcut_image_destroy(img);
