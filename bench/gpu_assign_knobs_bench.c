@@ -16,13 +16,14 @@
  * cost unlike the reference is marked and makes the exit status 1.
  *
  * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [-w R --frames DIR]...
- *        [--reps R] [--variants A/G/U[/H[/S]],...] [--no-cpu] [--verbose]
- * A/G/U/H/S: alpha (0: the default), threads a row (0: from the degree; 4, 8,
+ *        [--reps R] [--variants A/G/U[/H[/S[/L]]],...] [--no-cpu] [--verbose]
+ * A/G/U/H/S/L: alpha (0: the default), threads a row (0: from the degree; 4, 8,
  * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
  * every n; -1: none), H 1: dense requests through the host-built square
  * problem and the CPU's proof check (the path before the dense device
  * path; 0 or left out: the default), S: the first phase's eps is the cost
- * range over alpha times S (0 or left out: over alpha). */
+ * range over alpha times S (0 or left out: over alpha), L 1: the host drives
+ * dense rows' later phases (knob gpu_host_loop; 0: the device). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -269,16 +270,17 @@ int main(int argc, char **argv)
             return 2;
         }
         memset(&knobs[nv], 0, sizeof knobs[nv]);
-        const int got = sscanf(p, "%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
+        const int got = sscanf(p, "%d/%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
                                &knobs[nv].update_every, &knobs[nv].gpu_host_build,
-                               &knobs[nv].gpu_eps_start);
+                               &knobs[nv].gpu_eps_start, &knobs[nv].gpu_host_loop);
         if (got < 3) {
             fprintf(stderr, "gpu-assign-knobs-bench: bad variant at '%s'\n", p);
             return 2;
         }
-        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d%s", knobs[nv].alpha,
+        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d/%d%s", knobs[nv].alpha,
                  knobs[nv].gpu_group, knobs[nv].update_every, knobs[nv].gpu_host_build,
-                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_build ? " (host build)" : "");
+                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_loop,
+                 knobs[nv].gpu_host_build ? " (host build)" : "");
         nv++;
         p = strchr(p, ',');
         if (!p)

@@ -252,16 +252,6 @@ static void solver_free(solver *sv)
     memset(sv, 0, sizeof *sv);
 }
 
-/* A benchmark's and the checks' switch: with GCUT_ASSIGN_DENSE_HOST_LOOP=1
- * in the environment the host drives every dense phase as it drives the
- * CSR ones (launch, wait, decide), the path the device-driven one
- * replaced (see solver_phases). */
-static int dense_host_loop(void)
-{
-    const char *v = getenv("GCUT_ASSIGN_DENSE_HOST_LOOP");
-    return v && !strcmp(v, "1");
-}
-
 /* The buffers of an n-row problem whose cost layout (d.dense, d.unit) the
  * caller set, every column free at price 0, and the launch shape. */
 static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, double mean_degree,
@@ -340,7 +330,9 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
                                       3 * ((nn + 31) / 32) * sizeof *d->front));
         GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->scratch, 12 * sizeof *sv->scratch));
         GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_update, 6 * sizeof *sv->h_update));
-        if (d->dense && d->frontier && !dense_host_loop()) {
+        /* the host drives a dense phase as a CSR one where a knob asks
+         * (gpu_host_loop: the checks' and benchmarks' comparison) */
+        if (d->dense && d->frontier && !(knobs && knobs->gpu_host_loop > 0)) {
             GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->loop, sizeof *sv->loop));
             GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_loop, sizeof *sv->h_loop));
         }

@@ -63,6 +63,9 @@ typedef struct gcut__assign_knobs {
                            (the path the dense device path replaced; for benchmarks) */
     int gpu_eps_start;  /* GPU: the first phase's eps is the cost range over alpha times
                            this (0 or 1: over alpha alone) */
+    int gpu_host_loop;  /* GPU, dense rows: 1 has the host drive the later phases (launch,
+                           wait, decide), as for CSR rows, instead of the device (for the
+                           checks and benchmarks) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {

@@ -431,12 +431,12 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         return;
     }
     static const gcut__assign_knobs variants[] = {
-        {10, 4, 16, 4, 0, 0, 0}, /* alpha 10, price updates, safe arc fixing */
-        {0, 1, -1, 0, 0, 0, 0},  /* frequent price updates */
-        {0, -1, 1, 2, 0, 0, 0},  /* aggressive fixing (repairs), the smallest cache */
-        {2, 1, 4, 8, 0, 0, 0},   /* alpha 2, both heuristics */
-        {0, 0, 0, 32, 0, 0, 0},  /* the largest cache (the default where rows are long) */
-        {0, 0, 0, 0, 0, 0, 0},   /* the defaults */
+        {10, 4, 16, 4, 0, 0, 0, 0}, /* alpha 10, price updates, safe arc fixing */
+        {0, 1, -1, 0, 0, 0, 0, 0},  /* frequent price updates */
+        {0, -1, 1, 2, 0, 0, 0, 0},  /* aggressive fixing (repairs), the smallest cache */
+        {2, 1, 4, 8, 0, 0, 0, 0},   /* alpha 2, both heuristics */
+        {0, 0, 0, 32, 0, 0, 0, 0},  /* the largest cache (the default where rows are long) */
+        {0, 0, 0, 0, 0, 0, 0, 0},   /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int v = 0; v < nv; v++)
@@ -497,8 +497,8 @@ void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
     /* the defaults, the smallest cache, caches of 16 and 32 (the large-n
      * defaults, whose rounds of 64 arcs start at n = 64), alpha 2 and 7 */
     static const gcut__assign_knobs variants[] = {
-        {0, 0, 0, 0, 0, 0, 0},  {0, 0, 0, 2, 0, 0, 0},  {0, 0, 0, 16, 0, 0, 0},
-        {0, 0, 0, 32, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0},  {7, 0, 0, 16, 0, 0, 0},
+        {0, 0, 0, 0, 0, 0, 0, 0},  {0, 0, 0, 2, 0, 0, 0, 0},  {0, 0, 0, 16, 0, 0, 0, 0},
+        {0, 0, 0, 32, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0, 0},  {7, 0, 0, 16, 0, 0, 0, 0},
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int i = 0; i < count; i++) {
@@ -694,14 +694,14 @@ void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
  * short rows (so every small instance runs the block kernels), price
  * updates off or at other intervals, other eps schedules. */
 static const gcut__assign_knobs gpu_variants[] = {
-    {0, -1, 0, 0, 128, 0, 0}, /* block of 128 a row, no price updates */
-    {0, 0, 0, 0, 1024, 0, 0}, /* block of 1024 a row: most threads scan nothing */
-    {0, -1, 0, 0, 0, 0, 0},   /* no price updates */
-    {4, 1, 0, 0, 512, 0, 0},  /* alpha 4, updates and blocks of 512 */
-    {3, 0, 0, 0, 8, 0, 0},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
-    {30, 2, 0, 0, 0, 0, 0},   /* alpha 30, updates every 2n bids */
-    {0, 0, 0, 0, 0, 1, 0},    /* dense requests through the host-built square problem */
-    {5, 0, 0, 0, 0, 0, 100},  /* a first eps 100 times smaller */
+    {0, -1, 0, 0, 128, 0, 0, 0}, /* block of 128 a row, no price updates */
+    {0, 0, 0, 0, 1024, 0, 0, 0}, /* block of 1024 a row: most threads scan nothing */
+    {0, -1, 0, 0, 0, 0, 0, 0},   /* no price updates */
+    {4, 1, 0, 0, 512, 0, 0, 0},  /* alpha 4, updates and blocks of 512 */
+    {3, 0, 0, 0, 8, 0, 0, 0},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
+    {30, 2, 0, 0, 0, 0, 0, 0},   /* alpha 30, updates every 2n bids */
+    {0, 0, 0, 0, 0, 1, 0, 0},    /* dense requests through the host-built square problem */
+    {5, 0, 0, 0, 0, 0, 100, 0},  /* a first eps 100 times smaller */
 };
 
 static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
@@ -718,7 +718,8 @@ static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
 }
 
 static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                            const char *algo, instance *in, int feasible);
+                            const char *algo, const gcut__assign_knobs *knobs, instance *in,
+                            int feasible);
 
 /* A dense n x n request of uniform (0..1000), tied (0..3) or signed wide
  * (-10^6..10^6) costs, from its index alone (so that it can be made
@@ -752,10 +753,13 @@ static int make_dense_loop(instance *in, uint64_t seed, int index)
  * price updates: each solved with those phases driven on the device (the
  * default: cycles queued in batches, the kernels deciding what the host
  * loop decides) and again with the host driving them
- * (GCUT_ASSIGN_DENSE_HOST_LOOP=1), both against the CPU, with the GPU's
+ * (knob gpu_host_loop), both against the CPU, with the GPU's
  * proof. */
 static void gpu_dense_loops(check_report *r, int count, uint64_t seed)
 {
+    gcut__assign_knobs host_loop;
+    memset(&host_loop, 0, sizeof host_loop);
+    host_loop.gpu_host_loop = 1;
     gcut_context *cpu = check_context(GCUT_DEVICE_CPU), *gpu = check_context(GCUT_DEVICE_GPU);
     int devices = 0;
     if (!cpu || !gpu) {
@@ -772,11 +776,7 @@ static void gpu_dense_loops(check_report *r, int count, uint64_t seed)
                 instance_free(&in);
                 continue;
             }
-            if (host)
-                setenv("GCUT_ASSIGN_DENSE_HOST_LOOP", "1", 1);
-            gpu_against_cpu(r, cpu, gpu, "gpu-csa", &in, 1);
-            if (host)
-                unsetenv("GCUT_ASSIGN_DENSE_HOST_LOOP");
+            gpu_against_cpu(r, cpu, gpu, "gpu-csa", host ? &host_loop : NULL, &in, 1);
         }
     }
     gcut_context_destroy(cpu);
@@ -849,7 +849,8 @@ static int make_large(instance *in, uint64_t seed, int index)
  * solved where `feasible`, the GPU's on the GPU itself, as in
  * one_vs_hungarian), the same cost, and the GPU's proof. Frees `in`. */
 static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gpu,
-                            const char *algo, instance *in, int feasible)
+                            const char *algo, const gcut__assign_knobs *knobs, instance *in,
+                            int feasible)
 {
     int32_t *a = malloc((size_t)in->rows * sizeof *a), *b = malloc((size_t)in->rows * sizeof *b);
     int64_t *pb = malloc(((size_t)in->rows + in->cols) * sizeof *pb);
@@ -862,8 +863,8 @@ static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gp
                                            in->cost, in->flags, "csa", a, &ca, NULL);
     gcut_assign_info info;
     memset(&info, 0, sizeof info);
-    const gcut_status sb = gcut_assign_csr_info(gpu, in->rows, in->cols, in->row_ptr, in->col,
-                                                in->cost, in->flags, algo, b, &cb, pb, &info);
+    const gcut_status sb = gcut__assign_run(gpu, in->rows, in->cols, in->row_ptr, in->col,
+                                            in->cost, in->flags, algo, knobs, b, &cb, pb, &info);
     if (sa != sb || (feasible && sa != GCUT_OK))
         check_fail(r, "%s: CPU '%s' (%s), GPU '%s' (%s)", in->name, gcut_status_str(sa),
                    gcut_last_error(cpu), gcut_status_str(sb), gcut_last_error(gpu));
@@ -892,7 +893,7 @@ static void gpu_vs_cpu_one(check_report *r, gcut_context *cpu, gcut_context *gpu
         instance_free(&in);
         return;
     }
-    gpu_against_cpu(r, cpu, gpu, algo, &in, 0);
+    gpu_against_cpu(r, cpu, gpu, algo, NULL, &in, 0);
 }
 
 /* Tie-heavy window graphs of thousands of rows (up to 150 x 100): price
@@ -907,7 +908,7 @@ static void gpu_window_ties_one(check_report *r, gcut_context *cpu, gcut_context
         instance_free(&in);
         return;
     }
-    gpu_against_cpu(r, cpu, gpu, algo, &in, 1);
+    gpu_against_cpu(r, cpu, gpu, algo, NULL, &in, 1);
 }
 
 #ifdef GCUT_HAVE_CUDA
@@ -970,7 +971,7 @@ static void gpu_dense_kept(check_report *r, int count, uint64_t seed)
                 instance_free(&in);
                 continue;
             }
-            gpu_against_cpu(r, cpu, on_tight ? tight : gpu, "gpu-csa", &in, 1);
+            gpu_against_cpu(r, cpu, on_tight ? tight : gpu, "gpu-csa", NULL, &in, 1);
             const size_t kept = gcut__gpu_assign_kept_bytes(on_tight ? tight : gpu);
             const size_t matrix = (size_t)n * (size_t)n * sizeof(int32_t);
             largest = !on_tight && matrix > largest ? matrix : largest;
