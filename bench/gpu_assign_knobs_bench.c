@@ -22,7 +22,8 @@
  * every n; -1: none), H 1: dense requests through the host-built square
  * problem and the CPU's proof check (the path before the dense device
  * path; 0 or left out: the default), S: the first phase's eps is the cost
- * range over alpha times S (0 or left out: over alpha), L 1: the host drives
+ * range over alpha times S (0 or left out: the default, S 1 on CSR rows and
+ * 10 on dense ones), L 1: the host drives
  * dense rows' later phases (knob gpu_host_loop; 0: the device). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>

@@ -262,8 +262,16 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     const size_t nn = (size_t)d->n;
     int sms = 0;
     unsigned long long *h_key = NULL;
-    sv->alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 10;
-    sv->start_div = knobs && knobs->gpu_eps_start > 1 ? knobs->gpu_eps_start : 1;
+    /* Dense rows: alpha 16 from the range over 160 (fewer phases; each
+     * is driven on the device, so a phase's fixed cost is its updates).
+     * On an H100 over five cost families at 1000-5000 it took the median
+     * solve to 0.88x of alpha 10 from the range over 10, the worst 1.02x;
+     * alpha 24 lost 1.3-1.4x on the structured families
+     * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). CSR rows keep 10. */
+    sv->alpha = knobs && knobs->alpha > 1 ? knobs->alpha : d->dense ? 16 : 10;
+    sv->start_div = knobs && knobs->gpu_eps_start > 0 ? knobs->gpu_eps_start
+                    : d->dense                        ? 10
+                                                      : 1;
     /* GPU price updates: one at the start of each phase after the first
      * and one whenever a launch has made update_every * n bids (it pauses;
      * see general_kernels/assign_csa.cu). Every n bids by default: on the

@@ -48,7 +48,7 @@ typedef struct gcut__assign_problem {
 
 /* Knobs of the cost-scaling solvers; 0 keeps the default. */
 typedef struct gcut__assign_knobs {
-    int alpha;          /* eps divisor between phases (default 10) */
+    int alpha;          /* eps divisor between phases (default 10; the GPU's dense rows 16) */
     int update_every;   /* CPU: a global price update once double pushes have looked
                            at this many times the live arcs; -1 = never. GPU: one a phase
                            start and one each update_every * n bids (default 1) */
@@ -62,7 +62,7 @@ typedef struct gcut__assign_knobs {
                            host and checks the proof on the CPU, as for any other request
                            (the path the dense device path replaced; for benchmarks) */
     int gpu_eps_start;  /* GPU: the first phase's eps is the cost range over alpha times
-                           this (0 or 1: over alpha alone) */
+                           this (0: the default, 1 on CSR rows, 10 on dense rows) */
     int gpu_host_loop;  /* GPU, dense rows: 1 has the host drive the later phases (launch,
                            wait, decide), as for CSR rows, instead of the device (for the
                            checks and benchmarks) */
