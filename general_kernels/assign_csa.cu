@@ -405,17 +405,24 @@ static __global__ void resume_kernel(gcut__dassign d)
         d.resume[back + i - taken] = d.list[i];
 }
 
-static __global__ void resume_state_kernel(gcut__dassign d)
+/* A resumed launch's state: `left` rows on its list, none taken, running,
+ * its bids and drain time cleared. */
+static __device__ void state_resume(const gcut__dassign &d, int32_t left)
 {
-    const int32_t count = d.state[3];
-    const int32_t taken = min(d.state[0], count);
-    d.state[3] = d.state[4] + count - taken;
+    d.state[3] = left;
     d.state[0] = 0;
     d.state[1] = GCUT__DASSIGN_RUNNING;
     d.state[2] = -1;
     d.state[4] = 0;
     d.bids[3] = 0;
     d.bids[4] = ~0ull;
+}
+
+static __global__ void resume_state_kernel(gcut__dassign d)
+{
+    const int32_t count = d.state[3];
+    const int32_t taken = min(d.state[0], count);
+    state_resume(d, d.state[4] + count - taken);
 }
 
 /* A dense phase driven on the device (gcut__assign_dense_cycles): its
@@ -464,13 +471,7 @@ static __global__ void dense_loop_resume_kernel(gcut__dassign d)
         resume[back + i - taken] = list[i];
     __syncthreads();
     if (threadIdx.x == 0) {
-        d.state[3] = back + count - taken;
-        d.state[0] = 0;
-        d.state[1] = GCUT__DASSIGN_RUNNING;
-        d.state[2] = -1;
-        d.state[4] = 0;
-        d.bids[3] = 0;
-        d.bids[4] = ~0ull;
+        state_resume(d, back + count - taken);
         loop->list = resume;
         loop->resume = list;
         loop->pause_start = now_ns();

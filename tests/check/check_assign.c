@@ -721,16 +721,12 @@ static void gpu_against_cpu(check_report *r, gcut_context *cpu, gcut_context *gp
                             const char *algo, const gcut__assign_knobs *knobs, instance *in,
                             int feasible);
 
-/* A dense n x n request of uniform (0..1000), tied (0..3) or signed wide
- * (-10^6..10^6) costs, from its index alone (so that it can be made
- * again). */
-static int make_dense_loop(instance *in, uint64_t seed, int index)
+/* A dense n x n request in CSR form (row-major arcs, every column in
+ * order: the GPU's path on the caller's matrix), costs uniform in lo..hi,
+ * minimised or maximised; the caller names it. */
+static int make_dense_square(instance *in, rng *g, int32_t n, int64_t lo, int64_t hi)
 {
-    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL + 11};
     memset(in, 0, sizeof *in);
-    const int32_t n = (int32_t)rng_range(&g, 150, 900);
-    const int kind = index % 3;
-    const int64_t lo = kind == 2 ? -1000000 : 0, hi = kind == 0 ? 1000 : kind == 1 ? 3 : 1000000;
     in->rows = in->cols = n;
     in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
     in->col = malloc((size_t)n * (size_t)n * sizeof *in->col);
@@ -741,9 +737,23 @@ static int make_dense_loop(instance *in, uint64_t seed, int index)
         in->row_ptr[x] = (int64_t)x * n;
     for (int64_t a = 0; a < (int64_t)n * n; a++) {
         in->col[a] = (int32_t)(a % n);
-        in->cost[a] = (int32_t)rng_range(&g, lo, hi);
+        in->cost[a] = (int32_t)rng_range(g, lo, hi);
     }
-    in->flags = rng_below(&g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    in->flags = rng_below(g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    return 1;
+}
+
+/* A dense n x n request of uniform (0..1000), tied (0..3) or signed wide
+ * (-10^6..10^6) costs, from its index alone (so that it can be made
+ * again). */
+static int make_dense_loop(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xbf58476d1ce4e5b9ULL + 11};
+    const int32_t n = (int32_t)rng_range(&g, 150, 900);
+    const int kind = index % 3;
+    const int64_t lo = kind == 2 ? -1000000 : 0, hi = kind == 0 ? 1000 : kind == 1 ? 3 : 1000000;
+    if (!make_dense_square(in, &g, n, lo, hi))
+        return 0;
     snprintf(in->name, sizeof in->name, "dense loop %d: n=%d, costs %lld..%lld%s", index, n,
              (long long)lo, (long long)hi, in->flags ? ", maximize" : "");
     return 1;
@@ -916,21 +926,9 @@ static void gpu_window_ties_one(check_report *r, gcut_context *cpu, gcut_context
  * 0..hi, minimised or maximised. */
 static int make_dense_sized(instance *in, rng *g, int32_t n, int index)
 {
-    memset(in, 0, sizeof *in);
     const int64_t hi = rng_below(g, 2) ? 1000 : 1000000;
-    in->rows = in->cols = n;
-    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
-    in->col = malloc((size_t)n * (size_t)n * sizeof *in->col);
-    in->cost = malloc((size_t)n * (size_t)n * sizeof *in->cost);
-    if (!in->row_ptr || !in->col || !in->cost)
+    if (!make_dense_square(in, g, n, 0, hi))
         return 0;
-    for (int32_t x = 0; x <= n; x++)
-        in->row_ptr[x] = (int64_t)x * n;
-    for (int64_t a = 0; a < (int64_t)n * n; a++) {
-        in->col[a] = (int32_t)(a % n);
-        in->cost[a] = (int32_t)rng_range(g, 0, hi);
-    }
-    in->flags = rng_below(g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
     snprintf(in->name, sizeof in->name, "dense kept %d: n=%d, costs 0..%lld%s", index, n,
              (long long)hi, in->flags ? ", maximize" : "");
     return 1;
