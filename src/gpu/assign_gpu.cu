@@ -140,9 +140,8 @@ typedef struct solver {
     arena *arena;                  /* NULL: buffers of their own */
     long long *price;              /* n column prices */
     int32_t *row_col;              /* n */
-    int32_t *scratch;              /* 12: the price update's 7, then (at 8) its start time */
-    int32_t *h_state, *h_update;   /* pinned (h_update: 6, the update's result, then (at 4)
-                                      its time on the device) */
+    int32_t *scratch;              /* 7: the price update's (general_kernels/assign_csa.cu) */
+    int32_t *h_state, *h_update;   /* pinned (h_update: 4, the update's result) */
     unsigned updates;              /* price updates launched (their claims' numbers) */
     int update_passes;             /* an update's pass limit (grows where one falls short) */
     unsigned long long *h_bids;    /* pinned */
@@ -320,7 +319,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     }
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->key, nn * sizeof *d->key));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->state, 5 * sizeof *d->state));
-    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->bids, 6 * sizeof *d->bids));
+    GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->bids, 5 * sizeof *d->bids));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->list, nn * sizeof *d->list));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->price, nn * sizeof *sv->price));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->row_col, nn * sizeof *sv->row_col));
@@ -336,8 +335,8 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
         if (d->frontier)
             GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->front,
                                       3 * ((nn + 31) / 32) * sizeof *d->front));
-        GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->scratch, 12 * sizeof *sv->scratch));
-        GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_update, 6 * sizeof *sv->h_update));
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->scratch, 7 * sizeof *sv->scratch));
+        GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_update, 4 * sizeof *sv->h_update));
         /* the host drives a dense phase as a CSR one where a knob asks
          * (gpu_host_loop: the checks' and benchmarks' comparison) */
         if (d->dense && d->frontier && !(knobs && knobs->gpu_host_loop > 0)) {
@@ -345,7 +344,7 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
             GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_loop, sizeof *sv->h_loop));
         }
     }
-    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 6 * sizeof *d->bids, s->stream));
+    GPU_CHECK(ctx, cudaMemsetAsync(d->bids, 0, 5 * sizeof *d->bids, s->stream));
     if (h_key) {
         GPU_CHECK(ctx, cudaMemcpyAsync(d->key, h_key, nn * sizeof *d->key,
                                        cudaMemcpyHostToDevice, s->stream));
