@@ -66,6 +66,10 @@ typedef struct gcut__assign_knobs {
     int gpu_host_loop;  /* GPU, dense rows: 1 has the host drive the later phases (launch,
                            wait, decide), as for CSR rows, instead of the device (for the
                            checks and benchmarks) */
+    int candidates;     /* dense square requests: solve first on each row's `candidates`
+                           cheapest arcs and price the other arcs out against that
+                           solution's prices (0: the default, -1: every arc from the start;
+                           for the checks and benchmarks) */
 } gcut__assign_knobs;
 
 typedef struct gcut__assign_result {
