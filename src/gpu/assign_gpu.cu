@@ -321,8 +321,10 @@ static gcut_status solver_init(gcut_context *ctx, gcut__gpu *s, solver *sv, doub
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->state, 5 * sizeof *d->state));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->bids, 5 * sizeof *d->bids));
     GPU_CHECK(ctx, dev_alloc(sv, (void **)&d->list, nn * sizeof *d->list));
-    GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->price, nn * sizeof *sv->price));
-    GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->row_col, nn * sizeof *sv->row_col));
+    if (!sv->price) /* (the dense path's are in its packed results) */
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->price, nn * sizeof *sv->price));
+    if (!sv->row_col)
+        GPU_CHECK(ctx, dev_alloc(sv, (void **)&sv->row_col, nn * sizeof *sv->row_col));
     GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_state, 5 * sizeof *sv->h_state));
     GPU_CHECK(ctx, host_alloc(sv, (void **)&sv->h_bids, 3 * sizeof *sv->h_bids));
     if (sv->update_every > 0) {
@@ -827,6 +829,72 @@ extern "C" size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx)
     return k ? k->cost_bytes + k->ar.dev_cap + k->ar.host_cap : 0;
 }
 
+/* A dense request's check in its upload (gcut__dense_check): each
+ * staging thread's least and largest cost and whether a column was out of
+ * place, a cache line a thread. */
+typedef struct dense_scan {
+    const int32_t *cost, *col;
+    int32_t n;
+    struct {
+        int32_t lo, hi;
+        int bad;
+        char pad[52];
+    } part[GCUT__STAGE_THREADS_MAX];
+} dense_scan;
+
+/* A staged chunk of the matrix: its costs (read from the pinned copy, in
+ * the thread's cache) and the caller's columns of the same arcs, row piece
+ * by row piece so that the loop vectorizes. */
+static void dense_scan_chunk(void *arg, const unsigned char *host, const unsigned char *staged,
+                             size_t bytes, int part)
+{
+    dense_scan *sc = (dense_scan *)arg;
+    const int64_t k0 = (const int32_t *)(const void *)host - sc->cost;
+    const int64_t count = (int64_t)(bytes / sizeof(int32_t));
+    const int32_t *c = (const int32_t *)(const void *)staged, *col = sc->col + k0;
+    const int32_t n = sc->n;
+    int32_t lo = sc->part[part].lo, hi = sc->part[part].hi, y0 = (int32_t)(k0 % n);
+    int bad = 0;
+    for (int64_t i = 0; i < count;) {
+        const int64_t seg = n - y0 < count - i ? n - y0 : count - i;
+        for (int64_t t = 0; t < seg; t++) {
+            const int32_t v = c[i + t];
+            bad |= col[i + t] != y0 + (int32_t)t;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        i += seg;
+        y0 = 0;
+    }
+    sc->part[part].lo = lo;
+    sc->part[part].hi = hi;
+    sc->part[part].bad |= bad;
+}
+
+/* The results that go back to the host, packed so that they go in one
+ * copy: the gap's two words, the column prices, the row duals, the
+ * assignment. */
+static size_t dense_out_bytes(size_t nn)
+{
+    return 2 * sizeof(unsigned long long) + 2 * nn * sizeof(long long) + nn * sizeof(int32_t);
+}
+
+typedef struct dense_out {
+    unsigned long long *gap;
+    long long *price, *dual;
+    int32_t *row_col;
+} dense_out;
+
+static dense_out dense_out_at(unsigned char *base, size_t nn)
+{
+    dense_out o;
+    o.gap = (unsigned long long *)(void *)base;
+    o.price = (long long *)(void *)(base + 2 * sizeof(unsigned long long));
+    o.dual = o.price + nn;
+    o.row_col = (int32_t *)(void *)(o.dual + nn);
+    return o;
+}
+
 /* A dense square request straight from the caller's matrix: the costs go
  * up as they are (32-bit, row-major: the kernels' dense layout) and the
  * kernels multiply by the signed scale, so the host builds nothing; the
@@ -839,7 +907,11 @@ extern "C" size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx)
  * buffers allocated a solve, buffers and upload took (medians on an H100)
  * 3.3 ms on dense 2000^2, 13.1 on 5000^2, 54.5 on 10000^2; now 1.4, 3.2
  * and 9.4 (a context's first solve of a size pays the allocations and the
- * staging's pinning: 6.1, 15.1, 18.9). */
+ * staging's pinning: 6.1, 15.1, 18.9). With p->check the staging threads
+ * also check the request's columns and take its cost range (the host's
+ * own pass over the 8 n^2 bytes of columns and costs is then left out).
+ * The first phase is queued behind the upload without a wait, and the
+ * results come back in one copy. */
 extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__assign_dense *p,
                                               const gcut__assign_knobs *knobs,
                                               gcut__assign_result *res, int64_t *row_dual,
@@ -853,6 +925,10 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     const int32_t n = p->n;
     if (n == 0) {
         *gap = 0;
+        if (p->check) {
+            p->check->ok = 1;
+            p->check->cost_min = p->check->cost_max = 0;
+        }
         return GCUT_OK;
     }
     const size_t nn = (size_t)n;
@@ -865,59 +941,95 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     d->unit = (long long)(p->sign * p->scale);
     dense_keep *keep = NULL;
     int own = 0;
-    long long *dual = NULL;
-    unsigned long long *d_gap = NULL, *h_gap = NULL;
-    int32_t *h_row_col = NULL;
-    long long *h_price = NULL, *h_dual = NULL;
+    unsigned char *out_dev = NULL, *out_host = NULL;
+    dense_out od, oh;
+    dense_scan *scan = NULL;
+    int64_t cost_min = p->cost_min, cost_max = p->cost_max;
+    float upload_ms = -1;
     const double t0 = gcut__now_ms();
-    double t_up = t0, t_solved = t0;
+    double t_init = t0, t_up = t0, t_solved = t0;
 
-    if ((st = dense_buffers(ctx, s, nn, &keep, &own)))
+    if (p->check) {
+        p->check->ok = 0;
+        scan = (dense_scan *)malloc(sizeof *scan);
+        if (!scan)
+            return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory");
+        scan->cost = p->cost;
+        scan->col = p->check->col;
+        scan->n = n;
+        for (int k = 0; k < GCUT__STAGE_THREADS_MAX; k++) {
+            scan->part[k].lo = INT32_MAX;
+            scan->part[k].hi = INT32_MIN;
+            scan->part[k].bad = 0;
+        }
+    }
+    if ((st = dense_buffers(ctx, s, nn, &keep, &own))) {
+        free(scan);
         return st;
+    }
     keep->ar.dev_used = keep->ar.host_used = 0;
     sv.arena = &keep->ar;
+    GPU_CHECK(ctx, dev_alloc(&sv, (void **)&out_dev, dense_out_bytes(nn)));
+    GPU_CHECK(ctx, host_alloc(&sv, (void **)&out_host, dense_out_bytes(nn)));
+    od = dense_out_at(out_dev, nn);
+    oh = dense_out_at(out_host, nn);
+    sv.price = od.price;
+    sv.row_col = od.row_col;
     if ((st = solver_init(ctx, s, &sv, (double)n, knobs)))
         goto fail;
-    GPU_CHECK(ctx, dev_alloc(&sv, (void **)&dual, nn * sizeof *dual));
-    GPU_CHECK(ctx, dev_alloc(&sv, (void **)&d_gap, 2 * sizeof *d_gap));
-    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_gap, 2 * sizeof *h_gap));
-    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_row_col, nn * sizeof *h_row_col));
-    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_price, nn * sizeof *h_price));
-    GPU_CHECK(ctx, host_alloc(&sv, (void **)&h_dual, nn * sizeof *h_dual));
-    if ((st = gcut__stage_upload(ctx, s, keep->cost, p->cost, nn * nn * sizeof(int32_t))))
+    t_init = gcut__now_ms();
+    if ((st = gcut__stage_upload_scan(ctx, s, keep->cost, p->cost, nn * nn * sizeof(int32_t),
+                                      scan ? dense_scan_chunk : NULL, scan)))
         goto fail;
     d->cost32 = keep->cost;
-    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    if (scan) {
+        int bad = 0;
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (int k = 0; k < GCUT__STAGE_THREADS_MAX; k++) {
+            bad |= scan->part[k].bad;
+            lo = scan->part[k].lo < lo ? scan->part[k].lo : lo;
+            hi = scan->part[k].hi > hi ? scan->part[k].hi : hi;
+        }
+        const int64_t a = p->sign * lo, b = p->sign * hi;
+        cost_min = a < b ? a : b;
+        cost_max = a < b ? b : a;
+        const int64_t top = cost_max > -cost_min ? cost_max : -cost_min;
+        if (bad || top > GCUT__ASSIGN_LIMIT / p->scale) {
+            st = GCUT_E_UNSUPPORTED; /* the caller's check says what */
+            goto fail;
+        }
+        p->check->ok = 1;
+        p->check->cost_min = cost_min;
+        p->check->cost_max = cost_max;
+    }
+    /* no wait: the first phase's launches queue behind the upload's copies */
     t_up = gcut__now_ms();
     /* a complete bipartite graph always has a perfect assignment */
-    st = solver_phases(ctx, s, &sv, (p->cost_max - p->cost_min) * p->scale > 0
-                                        ? (p->cost_max - p->cost_min) * p->scale
+    st = solver_phases(ctx, s, &sv, (cost_max - cost_min) * p->scale > 0
+                                        ? (cost_max - cost_min) * p->scale
                                         : 1,
                        NULL, res);
     if (st)
         goto fail;
     t_solved = gcut__now_ms();
-    GPU_CHECK(ctx, gcut__assign_dense_proof(d, sv.price, sv.row_col, p->scale, dual, d_gap,
+    GPU_CHECK(ctx, gcut__assign_dense_proof(d, od.price, od.row_col, p->scale, od.dual, od.gap,
                                             stream));
-    /* the results into pinned memory, one wait, then to the caller's */
-    GPU_CHECK(ctx, cudaMemcpyAsync(h_gap, d_gap, 2 * sizeof *h_gap, cudaMemcpyDeviceToHost,
-                                   stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(h_row_col, sv.row_col, nn * sizeof *h_row_col,
+    GPU_CHECK(ctx, cudaMemcpyAsync(out_host, out_dev, dense_out_bytes(nn),
                                    cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(h_price, sv.price, nn * sizeof *h_price,
-                                   cudaMemcpyDeviceToHost, stream));
-    GPU_CHECK(ctx, cudaMemcpyAsync(h_dual, dual, nn * sizeof *h_dual, cudaMemcpyDeviceToHost,
-                                   stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));
-    memcpy(res->row_col, h_row_col, nn * sizeof *res->row_col);
-    memcpy(res->price, h_price, nn * sizeof *res->price);
-    memcpy(row_dual, h_dual, nn * sizeof *row_dual);
-    /* h_gap[1]: rows without a column; a gap capped at the scale per row
+    memcpy(res->row_col, oh.row_col, nn * sizeof *res->row_col);
+    memcpy(res->price, oh.price, nn * sizeof *res->price);
+    memcpy(row_dual, oh.dual, nn * sizeof *row_dual);
+    /* gap[1]: rows without a column; a gap capped at the scale per row
      * (the check needs only "below the scale") */
-    *gap = h_gap[1] ? p->scale : (int64_t)h_gap[0];
-    gcut__log(ctx, 3, "assign: gpu dense: %d threads a row, %d workers; buffers and upload %.1f "
-              "ms, phases %.1f ms, proof on the device %.1f ms", sv.group, sv.workers, t_up - t0,
-              t_solved - t_up, gcut__now_ms() - t_solved);
+    *gap = oh.gap[1] ? p->scale : (int64_t)oh.gap[0];
+    if (gcut__stage_upload_span_ms(ctx, &upload_ms) != GCUT_OK)
+        upload_ms = -1;
+    gcut__log(ctx, 3, "assign: gpu dense: %d threads a row, %d workers; buffers and set-up %.2f "
+              "ms, upload %.2f ms queued (%.2f ms on the stream)%s, phases %.1f ms, proof and "
+              "results %.2f ms", sv.group, sv.workers, t_init - t0, t_up - t_init, upload_ms,
+              scan ? " with the request's check" : "", t_solved - t_up,
+              gcut__now_ms() - t_solved);
 fail:
     if (st)
         cudaStreamSynchronize(stream); /* nothing queued still uses the buffers */
@@ -926,6 +1038,7 @@ fail:
         cudaStreamSynchronize(stream);
         dense_keep_free(keep);
     }
+    free(scan);
     cudaGetLastError();
     return st;
 }

@@ -15,7 +15,7 @@ extern "C" {
 
 /* The staging pool's threads, at most: enough that their copies between
  * pageable and pinned memory (5 to 10 GB/s a core) outrun the link. */
-#define POOL_THREADS 12
+#define POOL_THREADS GCUT__STAGE_THREADS_MAX
 
 /* A chunk's bytes, at most: large enough that a copy's fixed cost (a few
  * microseconds) is small against its transfer (about 20 us at 50 GB/s),
@@ -126,6 +126,8 @@ typedef struct stage_job {
     cudaError_t err;
     const char *call;
     int line;
+    gcut__stage_scan_fn scan; /* up only: each staged chunk, or NULL */
+    void *scan_arg;
     double copy_ms[POOL_THREADS], wait_ms[POOL_THREADS];
 } stage_job;
 
@@ -209,6 +211,14 @@ static void stage_thread(void *arg, int64_t begin, int64_t end, int part)
             if (JOB_CHECK(j, chunk_queue(j, &j->chunk[c], buf)) ||
                 JOB_CHECK(j, cudaEventRecord(pool->copied[slot], j->stream)))
                 break;
+            if (j->scan) { /* behind the chunk's copy: the link does not wait for it */
+                const double t0 = gcut__now_ms();
+                const stage_chunk *ch = &j->chunk[c];
+                const gcut__xfer_array *x = &j->a[ch->array];
+                j->scan(j->scan_arg, x->host + ch->row0 * x->row_bytes, buf,
+                        ch->rows * x->row_bytes, part);
+                copy_ms += gcut__now_ms() - t0;
+            }
         }
         if (pending >= 0) {
             double t0 = gcut__now_ms();
@@ -301,8 +311,9 @@ fail:
     return st;
 }
 
-gcut_status gcut__stage_transfer(gcut_context *ctx, gcut__gpu *s, const gcut__xfer_array *a,
-                                 int n, int up)
+/* gcut__stage_transfer's work; scan (up only) as gcut__stage_upload_scan. */
+static gcut_status stage_transfer(gcut_context *ctx, gcut__gpu *s, const gcut__xfer_array *a,
+                                  int n, int up, gcut__stage_scan_fn scan, void *scan_arg)
 {
     gcut_status st = GCUT_OK;
     stage_chunk *chunk = NULL;
@@ -359,6 +370,8 @@ gcut_status gcut__stage_transfer(gcut_context *ctx, gcut__gpu *s, const gcut__xf
         j.a = a;
         j.chunk = chunk;
         j.chunks = chunks;
+        j.scan = up ? scan : NULL;
+        j.scan_arg = scan_arg;
         if (up)
             GPU_CHECK(ctx, cudaEventRecord(pool->mark[0], s->stream));
         gcut__parallel_for(threads, threads, stage_thread, &j);
@@ -388,12 +401,18 @@ fail:
     return st;
 }
 
+gcut_status gcut__stage_transfer(gcut_context *ctx, gcut__gpu *s, const gcut__xfer_array *a,
+                                 int n, int up)
+{
+    return stage_transfer(ctx, s, a, n, up, NULL, NULL);
+}
+
 /* A contiguous upload's rows: small enough that the first chunks (a
  * quarter of the others) start the copy engine early. */
 #define FLAT_ROW ((size_t)16 << 10)
 
-gcut_status gcut__stage_upload(gcut_context *ctx, gcut__gpu *s, void *dev, const void *host,
-                               size_t bytes)
+gcut_status gcut__stage_upload_scan(gcut_context *ctx, gcut__gpu *s, void *dev, const void *host,
+                                    size_t bytes, gcut__stage_scan_fn scan, void *arg)
 {
     unsigned char *h = (unsigned char *)host, *d = (unsigned char *)dev;
     const size_t rows = bytes / FLAT_ROW, tail = bytes % FLAT_ROW;
@@ -403,7 +422,13 @@ gcut_status gcut__stage_upload(gcut_context *ctx, gcut__gpu *s, void *dev, const
         a[n++] = {h, d, FLAT_ROW, FLAT_ROW, rows};
     if (tail)
         a[n++] = {h + rows * FLAT_ROW, d + rows * FLAT_ROW, tail, tail, 1};
-    return n ? gcut__stage_transfer(ctx, s, a, n, 1) : GCUT_OK;
+    return n ? stage_transfer(ctx, s, a, n, 1, scan, arg) : GCUT_OK;
+}
+
+gcut_status gcut__stage_upload(gcut_context *ctx, gcut__gpu *s, void *dev, const void *host,
+                               size_t bytes)
+{
+    return gcut__stage_upload_scan(ctx, s, dev, host, bytes, NULL, NULL);
 }
 
 gcut_status gcut__stage_upload_span_ms(gcut_context *ctx, float *ms)

@@ -33,6 +33,21 @@ gcut_status gcut__stage_transfer(gcut_context *ctx, gcut__gpu *s, const gcut__xf
 gcut_status gcut__stage_upload(gcut_context *ctx, gcut__gpu *s, void *dev, const void *host,
                                size_t bytes);
 
+/* The upload's threads, at most (each scan hook's `part` is below). */
+#define GCUT__STAGE_THREADS_MAX 12
+
+/* Called by an upload's threads on each chunk once it is staged: `host`
+ * its first byte in the caller's array, `staged` the same bytes in pinned
+ * memory (just written: in the thread's cache), `part` the thread. */
+typedef void (*gcut__stage_scan_fn)(void *arg, const unsigned char *host,
+                                    const unsigned char *staged, size_t bytes, int part);
+
+/* gcut__stage_upload with scan(arg, ...) on every chunk, from the thread
+ * that copied it, so that a pass the caller needs over the same bytes
+ * costs no pass of its own (and overlaps the link's copies). */
+gcut_status gcut__stage_upload_scan(gcut_context *ctx, gcut__gpu *s, void *dev, const void *host,
+                                    size_t bytes, gcut__stage_scan_fn scan, void *arg);
+
 /* The stream's time from the last traced upload's first copy to its last
  * one's end (CUDA events), or GCUT_E_STATE when there is none. */
 gcut_status gcut__stage_upload_span_ms(gcut_context *ctx, float *ms);

@@ -829,10 +829,11 @@ static gcut_status dense_host_proof(gcut_context *ctx, int32_t n, const int32_t 
 static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int32_t *cost,
                              unsigned flags, int64_t cmin, int64_t cmax, int64_t scale,
                              const gcut__assign_knobs *knobs, double t0, int32_t *row_to_col,
-                             int64_t *total_cost, int64_t *prices, gcut_assign_info *info)
+                             int64_t *total_cost, int64_t *prices, gcut_assign_info *info,
+                             gcut__dense_check *check)
 {
     const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
-    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax};
+    const gcut__assign_dense p = {n, cost, sign, scale, cmin, cmax, check};
     gcut__assign_result res;
     memset(&res, 0, sizeof res);
     res.row_col = row_to_col;
@@ -853,6 +854,12 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
 #endif
             st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
     }
+    if (check && !check->ok) { /* nothing solved: the caller checks the request */
+        free(res.price);
+        free(dual);
+        free(owner);
+        return st ? st : GCUT_E_UNSUPPORTED;
+    }
     const double t_solved = gcut__now_ms();
     if (!st)
         st = dense_permutation(ctx, n, cost, row_to_col, owner, on_gpu ? "the GPU" : "csa",
@@ -872,6 +879,32 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     free(owner);
     return st;
 }
+
+#ifdef GCUT_HAVE_CUDA
+/* A GPU request whose every row has n arcs, which the GPU may check in its
+ * upload (gcut__dense_check) instead of check_request's pass over the
+ * arcs: its O(n) parts hold here (what fails them, the full check names),
+ * no knob asks for the CSR solver, and the dense path's memory fits. Why:
+ * on dense 2000^2 that pass read 32 MB before the upload read the 16 MB
+ * of costs again. GCUT_ASSIGN_DENSE_HOST_CHECK=1 keeps the host's pass
+ * (the benchmarks' comparison). */
+static int dense_unchecked(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
+                           const int32_t *col_idx, const int32_t *cost, unsigned flags,
+                           const gcut__assign_knobs *knobs)
+{
+    const char *env = getenv("GCUT_ASSIGN_DENSE_HOST_CHECK");
+    if ((env && !strcmp(env, "1")) || rows != cols || rows <= 0 ||
+        (int64_t)rows + cols >= INT32_MAX - 1 || (flags & ~GCUT_ASSIGN_MAXIMIZE) || !row_ptr ||
+        !col_idx || !cost || (int64_t)rows * rows > (int64_t)1 << 40 ||
+        (knobs && (knobs->update_every > 0 || knobs->fix_factor > 0 || knobs->gpu_host_build)) ||
+        gcut__assign_dense_bytes(rows) > gcut__memory_budget(ctx))
+        return 0;
+    for (int32_t r = 0; r <= rows; r++)
+        if (row_ptr[r] != (int64_t)r * rows)
+            return 0;
+    return 1;
+}
+#endif
 
 /* gcut__assign_run's work; *row_min, where check_request allocates it, is
  * the caller's to free. */
@@ -922,6 +955,31 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
     /* a square request on the GPU: its rows' least costs, for the first
      * phase's infeasibility test, read with the check */
     const int gpu_square = on_gpu && rows == cols && !(flags & GCUT_ASSIGN_PARTIAL);
+#ifdef GCUT_HAVE_CUDA
+    /* a dense request checked in the GPU's upload; where that check fails
+     * (a column out of place, costs past the limit) or the GPU does, the
+     * request goes the way below from its start, which names what */
+    if (gpu_square && dense_unchecked(ctx, rows, cols, row_ptr, col_idx, cost, flags, knobs)) {
+        gcut__dense_check check = {col_idx, 0, 0, 0};
+        st = run_dense(ctx, 1, rows, cost, flags, 0, 0, (int64_t)rows + 1, knobs, t0, row_to_col,
+                       total_cost, prices, info, &check);
+        if (check.ok) {
+            const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+                                  (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
+            if (st != GCUT_E_UNSUPPORTED && !fall_back)
+                return st;
+            /* as below: the CPU's cost scaling on the matrix, checked already */
+            gcut__log(ctx, 1, "%s: solving on the CPU",
+                      fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the "
+                                                         "GPU's key range");
+            gcut__clear_error(ctx);
+            return run_dense(ctx, 0, rows, cost, flags, check.cost_min, check.cost_max,
+                             (int64_t)rows + 1, knobs, t0, row_to_col, total_cost, prices, info,
+                             NULL);
+        }
+        gcut__clear_error(ctx);
+    }
+#endif
     st = check_request(ctx, rows, cols, row_ptr, col_idx, cost, flags, &cmin, &cmax, &in_order,
                        &sorted, gpu_square ? row_min : NULL);
     if (st)
@@ -972,7 +1030,7 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
 #ifdef GCUT_HAVE_CUDA
     if (on_gpu && square && in_order && rows > 0 && !(knobs && knobs->gpu_host_build)) {
         st = run_dense(ctx, 1, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
-                       total_cost, prices, info);
+                       total_cost, prices, info, NULL);
         /* --device auto: a GPU without room (or gone) means the CPU */
         const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
                               (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
@@ -992,7 +1050,7 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
     if (!on_gpu && square && in_order && rows > 0 &&
         !(knobs && (knobs->update_every > 0 || knobs->fix_factor > 0)))
         return run_dense(ctx, 0, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
-                         total_cost, prices, info);
+                         total_cost, prices, info, NULL);
     gcut__assign_problem p;
     const int64_t sign = flags & GCUT_ASSIGN_MAXIMIZE ? -1 : 1;
     if (on_gpu && square && sorted && rows > 0)

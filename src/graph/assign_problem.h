@@ -99,13 +99,29 @@ gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem *p,
 /* A square request whose every row lists the columns 0..n-1 in order:
  * the GPU solves it from the caller's n x n matrix, nothing built on the
  * host (src/gpu/assign_gpu.cu). */
+typedef struct gcut__dense_check gcut__dense_check;
+
 typedef struct gcut__assign_dense {
     int32_t n;
     const int32_t *cost;        /* n x n, row-major, the caller's units */
     int64_t sign;               /* -1 to maximize */
     int64_t scale;              /* n + 1 */
-    int64_t cost_min, cost_max; /* after the sign, unscaled */
+    int64_t cost_min, cost_max; /* after the sign, unscaled (not read with `check`) */
+    gcut__dense_check *check;   /* NULL: the caller has read the arcs */
 } gcut__assign_dense;
+
+/* A request that has the dense shape (n arcs a row) whose arcs the caller
+ * has not read: the GPU reads them in its upload instead (the staging
+ * threads, gcut__gpu_assign_dense), so that the matrix is read once. On
+ * return `ok`: every row lists the columns 0..n-1 in order and the scaled
+ * costs stay within GCUT__ASSIGN_LIMIT, cost_min and cost_max the range
+ * after the sign; not ok, nothing solved (GCUT_E_UNSUPPORTED, no message):
+ * the caller checks the request itself. */
+struct gcut__dense_check {
+    const int32_t *col; /* n x n */
+    int ok;
+    int64_t cost_min, cost_max;
+};
 
 #ifdef GCUT_HAVE_CUDA
 /* GPU cost scaling on a dense request: res->row_col and res->price (the

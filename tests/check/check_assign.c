@@ -992,10 +992,59 @@ static void gpu_dense_kept(check_report *r, int count, uint64_t seed)
 #endif
 }
 
+/* Requests of the dense shape (n arcs a row), which the GPU checks in its
+ * upload, with one arc out of place: two columns of a row swapped, a
+ * column twice in a row (another one missing), a column out of range, at
+ * a random arc of a random row (so in any chunk of the upload, the last
+ * included), or none: the same status and cost as the CPU's, which checks
+ * on the host, and the message naming the arc out of range. */
+static void gpu_dense_shaped_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
+                                 const char *algo, uint64_t seed, int index)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0x94d049bb133111ebULL + 17};
+    const int kind = index % 4;
+    const int32_t n = (int32_t)rng_range(&g, 2, index % 8 == 7 ? 1200 : 400);
+    instance in;
+    if (!make_dense_square(&in, &g, n, 0, rng_below(&g, 2) ? 1000 : 1000000)) {
+        check_fail(r, "out of memory");
+        instance_free(&in);
+        return;
+    }
+    const int64_t row = rng_below(&g, 4) == 0 ? n - 1 : (int64_t)rng_below(&g, n);
+    const int64_t at = row * n + (rng_below(&g, 4) == 0 ? n - 1 : (int64_t)rng_below(&g, n));
+    const int64_t next = at % n == n - 1 ? at - 1 : at + 1; /* another arc of the row */
+    if (kind == 1) {
+        const int32_t y = in.col[at];
+        in.col[at] = in.col[next];
+        in.col[next] = y;
+    } else if (kind == 2) {
+        in.col[at] = in.col[next];
+    } else if (kind == 3) {
+        in.col[at] = rng_below(&g, 2) ? n : -1;
+    }
+    snprintf(in.name, sizeof in.name, "dense shaped %d: n=%d, %s at arc %lld%s", index, n,
+             kind == 0   ? "nothing"
+             : kind == 1 ? "two columns swapped"
+             : kind == 2 ? "a column twice"
+                         : "a column out of range",
+             (long long)at, in.flags ? ", maximize" : "");
+    char name[sizeof in.name];
+    memcpy(name, in.name, sizeof name);
+    const int passed = r->passed;
+    /* a column twice leaves one out: feasible while another row has it */
+    gpu_against_cpu(r, cpu, gpu, algo, NULL, &in, kind != 3 && n > 1);
+    if (kind == 3 && r->passed > passed && !strstr(gcut_last_error(gpu), "outside")) {
+        r->passed--;
+        check_fail(r, "%s: the message '%s' names no arc outside the columns", name,
+                   gcut_last_error(gpu));
+    }
+}
+
 void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed)
 {
     check_gpu_run(r, gpu_vs_cpu_one, "gpu-csa", count, seed);
     check_gpu_run(r, gpu_window_ties_one, "gpu-csa", count, seed);
+    check_gpu_run(r, gpu_dense_shaped_one, "gpu-csa", count, seed);
     gpu_dense_kept(r, count / 3 > 2 ? count / 3 : 2, seed);
 }
 
