@@ -870,7 +870,7 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
         st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, device,
                            on_gpu ? "gpu-csa" : "csa", total_cost, prices, info);
     if (!st)
-        gcut__log(ctx, 3, "assign: set-up %.1f ms, solve %.1f ms (%s), %s %.1f ms",
+        gcut__log(ctx, 3, "assign: set-up %.2f ms, solve %.1f ms (%s), %s %.2f ms",
                   t_start - t0, t_solved - t_start,
                   on_gpu ? "and proof on the GPU" : "on the caller's matrix",
                   on_gpu ? "host check" : "proof", gcut__now_ms() - t_solved);
