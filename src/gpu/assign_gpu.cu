@@ -472,7 +472,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
          * on 1000^2-5000^2) and make no update. */
         if (first)
             d->tail_ns = 0;
-        int on_device = 0, batches = 0;
+        int on_device = 0, batches = 0, bids_read = 0;
         char waits[16] = "";
         if (!first && updating && sv->loop && sv->loop_blocks >= 0 && d->cost32) {
             st = dense_phase_on_device(ctx, s, sv, eps, &batches);
@@ -504,6 +504,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                 const int passes = sv->h_update[0], applied = sv->h_update[1] > 0;
                 update_ms += gcut__now_ms() - tu;
                 if (sv->h_update[1] < 0) {
+                    bids_read = 0;
                     /* a row past the first phase's bound (d->state names it) */
                     GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state,
                                                    5 * sizeof *sv->h_state,
@@ -544,9 +545,14 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
                                      : 0;
             GPU_CHECK(ctx, gcut__assign_refine(d, eps, sv->group, sv->workers, stream));
             launches++;
+            /* the bid counters with the state: the phase's last launch
+             * needs no wait of its own for them */
             GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_state, d->state, 5 * sizeof *sv->h_state,
                                            cudaMemcpyDeviceToHost, stream));
+            GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
+                                           cudaMemcpyDeviceToHost, stream));
             GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+            bids_read = 1;
             if (sv->h_state[1] != GCUT__DASSIGN_PAUSE)
                 break;
             GPU_CHECK(ctx, gcut__assign_resume(d, stream));
@@ -554,7 +560,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
             d->list = d->resume;
             d->resume = swap;
         }
-        if (!on_device) { /* (the device-driven phase read them with its state) */
+        if (!on_device && !bids_read) { /* (read with the state where a launch ended it) */
             GPU_CHECK(ctx, cudaMemcpyAsync(sv->h_bids, d->bids, 3 * sizeof *sv->h_bids,
                                            cudaMemcpyDeviceToHost, stream));
             GPU_CHECK(ctx, cudaStreamSynchronize(stream));
