@@ -888,15 +888,12 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
  * that pass read 8 n^2 bytes before the upload read the 4 n^2 of costs
  * again; on an H100 the time outside the phases went from 1.8-1.9 to
  * 1.2-1.3 ms on dense 2000^2, 6.5 to 4.7 on 5000^2, 20 to 16 on 10000^2
- * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md).
- * GCUT_ASSIGN_DENSE_HOST_CHECK=1 keeps the host's pass (the benchmarks'
- * comparison). */
+ * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
 static int dense_unchecked(gcut_context *ctx, int32_t rows, int32_t cols, const int64_t *row_ptr,
                            const int32_t *col_idx, const int32_t *cost, unsigned flags,
                            const gcut__assign_knobs *knobs)
 {
-    const char *env = getenv("GCUT_ASSIGN_DENSE_HOST_CHECK");
-    if ((env && !strcmp(env, "1")) || rows != cols || rows <= 0 ||
+    if (rows != cols || rows <= 0 ||
         (int64_t)rows + cols >= INT32_MAX - 1 || (flags & ~GCUT_ASSIGN_MAXIMIZE) || !row_ptr ||
         !col_idx || !cost || (int64_t)rows * rows > (int64_t)1 << 40 ||
         (knobs && (knobs->update_every > 0 || knobs->fix_factor > 0 || knobs->gpu_host_build)) ||
