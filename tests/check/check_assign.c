@@ -431,12 +431,14 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed)
         return;
     }
     static const gcut__assign_knobs variants[] = {
-        {10, 4, 16, 4, 0, 0, 0, 0}, /* alpha 10, price updates, safe arc fixing */
-        {0, 1, -1, 0, 0, 0, 0, 0},  /* frequent price updates */
-        {0, -1, 1, 2, 0, 0, 0, 0},  /* aggressive fixing (repairs), the smallest cache */
-        {2, 1, 4, 8, 0, 0, 0, 0},   /* alpha 2, both heuristics */
-        {0, 0, 0, 32, 0, 0, 0, 0},  /* the largest cache (the default where rows are long) */
-        {0, 0, 0, 0, 0, 0, 0, 0},   /* the defaults */
+        /* alpha 10, price updates, safe arc fixing */
+        {.alpha = 10, .update_every = 4, .fix_factor = 16, .cache = 4},
+        {.update_every = 1, .fix_factor = -1}, /* frequent price updates */
+        /* aggressive fixing (repairs), the smallest cache */
+        {.update_every = -1, .fix_factor = 1, .cache = 2},
+        {.alpha = 2, .update_every = 1, .fix_factor = 4, .cache = 8}, /* alpha 2, both heuristics */
+        {.cache = 32}, /* the largest cache (the default where rows are long) */
+        {0}, /* the defaults */
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int v = 0; v < nv; v++)
@@ -497,8 +499,8 @@ void check_assign_csa_dense(check_report *r, int count, uint64_t seed)
     /* the defaults, the smallest cache, caches of 16 and 32 (the large-n
      * defaults, whose rounds of 64 arcs start at n = 64), alpha 2 and 7 */
     static const gcut__assign_knobs variants[] = {
-        {0, 0, 0, 0, 0, 0, 0, 0},  {0, 0, 0, 2, 0, 0, 0, 0},  {0, 0, 0, 16, 0, 0, 0, 0},
-        {0, 0, 0, 32, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 0, 0, 0},  {7, 0, 0, 16, 0, 0, 0, 0},
+        {0}, {.cache = 2}, {.cache = 16},
+        {.cache = 32}, {.alpha = 2}, {.alpha = 7, .cache = 16},
     };
     const int nv = (int)(sizeof variants / sizeof variants[0]);
     for (int i = 0; i < count; i++) {
@@ -694,14 +696,14 @@ void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed)
  * short rows (so every small instance runs the block kernels), price
  * updates off or at other intervals, other eps schedules. */
 static const gcut__assign_knobs gpu_variants[] = {
-    {0, -1, 0, 0, 128, 0, 0, 0}, /* block of 128 a row, no price updates */
-    {0, 0, 0, 0, 1024, 0, 0, 0}, /* block of 1024 a row: most threads scan nothing */
-    {0, -1, 0, 0, 0, 0, 0, 0},   /* no price updates */
-    {4, 1, 0, 0, 512, 0, 0, 0},  /* alpha 4, updates and blocks of 512 */
-    {3, 0, 0, 0, 8, 0, 0, 0},    /* alpha 3, tiles of 8 lanes (dense keeps 32) */
-    {30, 2, 0, 0, 0, 0, 0, 0},   /* alpha 30, updates every 2n bids */
-    {0, 0, 0, 0, 0, 1, 0, 0},    /* dense requests through the host-built square problem */
-    {5, 0, 0, 0, 0, 0, 100, 0},  /* a first eps 100 times smaller */
+    {.update_every = -1, .gpu_group = 128}, /* block of 128 a row, no price updates */
+    {.gpu_group = 1024}, /* block of 1024 a row: most threads scan nothing */
+    {.update_every = -1}, /* no price updates */
+    {.alpha = 4, .update_every = 1, .gpu_group = 512}, /* alpha 4, updates and blocks of 512 */
+    {.alpha = 3, .gpu_group = 8}, /* alpha 3, tiles of 8 lanes (dense keeps 32) */
+    {.alpha = 30, .update_every = 2}, /* alpha 30, updates every 2n bids */
+    {.gpu_host_build = 1}, /* dense requests through the host-built square problem */
+    {.alpha = 5, .gpu_eps_start = 100}, /* a first eps 100 times smaller */
 };
 
 static void gpu_knobs_one(check_report *r, gcut_context *cpu, gcut_context *gpu,
