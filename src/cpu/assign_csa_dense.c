@@ -20,12 +20,12 @@
 #define INF64 INT64_MAX
 /* A row's scan is two passes over its costs and the prices, both loops
  * that vectorize: the first keeps the least c' of each of LANES lanes
- * (LANES_FEW where the cache keeps fewer; arc y in lane y % lanes), whose
- * (k+1)-th smallest bounds the row's (k+1)-th best from above (they are
- * k+1 distinct arcs); the second takes the arcs within that bound, CHUNK
+ * (LANES_FEW where 16 or fewer are wanted; arc y in lane y % lanes), whose
+ * want-th smallest bounds the row's want-th best from above (they are
+ * `want` distinct arcs); the second takes the arcs within that bound, CHUNK
  * at a time, and inserts the few it finds. */
 #define LANES 64
-#define LANES_FEW 16 /* where the cache keeps under 16 */
+#define LANES_FEW 16 /* where 16 or fewer are wanted */
 #define CHUNK 16
 
 /* 64-bit vector compares need AVX2 (x86-64's baseline has none), so GCC on
@@ -56,10 +56,10 @@ typedef struct dense_csa {
     int64_t pushes;
 } dense_csa;
 
-/* Insert (v, y) into the sorted best list bval/bc of at most k + 1. */
-static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int k, int64_t v, int32_t y)
+/* Insert (v, y) into the sorted best list bval/bc of at most `want`. */
+static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int want, int64_t v, int32_t y)
 {
-    int i = *len < k + 1 ? (*len)++ : k;
+    int i = *len < want ? (*len)++ : want - 1;
     while (i > 0 && bval[i - 1] > v) {
         bval[i] = bval[i - 1];
         bc[i] = bc[i - 1];
@@ -69,21 +69,16 @@ static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int k, int6
     bc[i] = y;
 }
 
-/* Full scan of row x: keep its `cache` best (the least c', ties to the
- * lower column) and the (k+1)-th best as the bound on the others. */
-SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
+SCAN_CLONES int gcut__assign_dense_row_best(const int32_t *row, int32_t n, int32_t mul,
+                                            const int64_t *price, int want, int64_t *bval,
+                                            int32_t *bc)
 {
-    const int k = s->cache;
-    const int32_t n = s->n, mul = s->mul;
-    const int32_t *row = s->cost + (int64_t)x * n;
-    const int64_t *price = s->price;
-    int32_t bc[CACHE_MAX + 1];
-    int64_t bval[CACHE_MAX + 1];
     int len = 0;
-    /* arcs [0, full) in whole rounds of LANES: the first pass's */
-    const int lanes = k < LANES_FEW ? LANES_FEW : LANES;
-    const int32_t full = n / lanes * lanes;
-    int64_t limit = INF64; /* arcs at or above it are not among the k + 1 best */
+    /* arcs [0, full) in whole rounds of LANES: the first pass's (none where
+     * more are wanted than there are lanes: then every arc is inserted) */
+    const int lanes = want <= LANES_FEW ? LANES_FEW : LANES;
+    const int32_t full = want <= lanes ? n / lanes * lanes : 0;
+    int64_t limit = INF64; /* arcs at or above it are not among the `want` best */
     if (full > 0) {
         int64_t m[LANES];
         for (int j = 0; j < lanes; j++)
@@ -94,9 +89,9 @@ SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
                 m[j] = v < m[j] ? v : m[j];
             }
         for (int j = 0; j < lanes; j++)
-            if (len <= k || m[j] < bval[k])
-                insert_best(bval, bc, &len, k, m[j], 0);
-        limit = bval[k] + 1; /* |c'| < 2^62: no overflow */
+            if (len < want || m[j] < bval[want - 1])
+                insert_best(bval, bc, &len, want, m[j], 0);
+        limit = bval[want - 1] + 1; /* |c'| < 2^62: no overflow */
         len = 0;
     }
     for (int32_t y0 = 0; y0 < full; y0 += CHUNK) {
@@ -111,19 +106,32 @@ SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
             continue;
         for (int j = 0; j < CHUNK; j++)
             if (v[j] < limit) {
-                insert_best(bval, bc, &len, k, v[j], y0 + j);
-                if (len == k + 1)
-                    limit = bval[k];
+                insert_best(bval, bc, &len, want, v[j], y0 + j);
+                if (len == want)
+                    limit = bval[want - 1];
             }
     }
     for (int32_t y = full; y < n; y++) {
         const int64_t v = (int64_t)row[y] * mul - price[y];
         if (v < limit) {
-            insert_best(bval, bc, &len, k, v, y);
-            if (len == k + 1)
-                limit = bval[k];
+            insert_best(bval, bc, &len, want, v, y);
+            if (len == want)
+                limit = bval[want - 1];
         }
     }
+    return len;
+}
+
+/* Full scan of row x: keep its `cache` best (the least c', ties to the
+ * lower column) and the (k+1)-th best as the bound on the others. */
+static void scan_row(dense_csa *s, int32_t x)
+{
+    const int k = s->cache;
+    const int32_t n = s->n, mul = s->mul;
+    const int32_t *row = s->cost + (int64_t)x * n;
+    int32_t bc[CACHE_MAX + 1];
+    int64_t bval[CACHE_MAX + 1];
+    const int len = gcut__assign_dense_row_best(row, n, mul, s->price, k + 1, bval, bc);
     const int keep = len < k ? len : k;
     int32_t *cc = s->cache_col + (int64_t)x * k;
     int64_t *ck = s->cache_cost + (int64_t)x * k;
