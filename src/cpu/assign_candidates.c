@@ -454,9 +454,16 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
             break;
         res->repairs++;
         if (round == REPAIR_ROUNDS || violators > n / REPAIR_SHARE) {
-            gcut__log(ctx, 3, "assign: candidates: the whole matrix");
+            /* the whole matrix from these prices, 1-optimal on it once the
+             * beaten rows are free */
+            gcut__log(ctx, 3, "assign: candidates: the whole matrix, warm");
             cand_free(&c);
-            st = whole_matrix(ctx, p, knobs, res, dual, gap);
+            for (int32_t x = 0; x < n; x++)
+                if (over[x] > 1)
+                    res->row_col[x] = -1;
+            st = gcut__assign_csa_dense_warm(ctx, p, knobs, worst, res);
+            if (!st)
+                gcut__assign_dense_price_out(ctx, p, res->price, res->row_col, dual, NULL, gap);
             break;
         }
         st = cand_repair(ctx, p, res->price, over, t, res->row_col, mark, &c);

@@ -221,8 +221,11 @@ static gcut_status refine(dense_csa *s, int64_t eps, int keep, gcut_context *ctx
     return discharge(s, eps, ctx);
 }
 
-gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
-                                   const gcut__assign_knobs *knobs, gcut__assign_result *res)
+/* gcut__assign_csa_dense's work; warm_eps > 0: from res's state
+ * (gcut__assign_csa_dense_warm). */
+static gcut_status dense_solve(gcut_context *ctx, const gcut__assign_dense *p,
+                               const gcut__assign_knobs *knobs, int64_t warm_eps,
+                               gcut__assign_result *res)
 {
     const int32_t n = p->n;
     /* Alpha 50 as in the CSR solver (assign_csa.c). A cache miss costs a
@@ -258,14 +261,16 @@ gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
         goto done;
     }
-    for (int32_t y = 0; y < n; y++)
-        s.price[y] = 0;
-    for (int32_t x = 0; x < n; x++)
-        s.row_col[x] = -1;
+    if (!warm_eps) {
+        for (int32_t y = 0; y < n; y++)
+            s.price[y] = 0;
+        for (int32_t x = 0; x < n; x++)
+            s.row_col[x] = -1;
+    }
     /* eps < 1 after scaling by S means optimal; start at the scaled range */
     const int64_t range = (p->cost_max - p->cost_min) * p->scale;
-    int64_t eps = range > 0 ? range : 1;
-    int first = 1;
+    int64_t eps = warm_eps ? warm_eps : range > 0 ? range : 1;
+    int first = !warm_eps;
     do {
         eps = eps / alpha > 1 ? eps / alpha : 1;
         st = refine(&s, eps, !first, ctx);
@@ -281,4 +286,17 @@ done:
     free(s.cache_len);
     free(s.cache_bound);
     return st;
+}
+
+gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
+                                   const gcut__assign_knobs *knobs, gcut__assign_result *res)
+{
+    return dense_solve(ctx, p, knobs, 0, res);
+}
+
+gcut_status gcut__assign_csa_dense_warm(gcut_context *ctx, const gcut__assign_dense *p,
+                                        const gcut__assign_knobs *knobs, int64_t eps,
+                                        gcut__assign_result *res)
+{
+    return dense_solve(ctx, p, knobs, eps > 1 ? eps : 1, res);
 }
