@@ -19,9 +19,11 @@
  * move the prices in large steps first. After REPAIR_ROUNDS such rounds
  * the whole matrix is solved (gcut__assign_csa_dense), so the answer is
  * always optimal with the same proof as that path's. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/memory_budget.h"
 #include "core/parallel.h"
 #include "cpu/assign_candidates.h"
 #include "cpu/assign_csa_dense.h"
@@ -53,6 +55,20 @@ int gcut__assign_candidates_default(int32_t n)
     return n >= 256 ? 16 : 0;
 }
 
+int64_t gcut__assign_candidates_bytes(int32_t n, const gcut__assign_knobs *knobs)
+{
+    int k =
+        !knobs || knobs->candidates == 0 ? gcut__assign_candidates_default(n) : knobs->candidates;
+    if (k <= 0)
+        return 0;
+    k = k > CAND_MAX ? CAND_MAX : k;
+    /* A row's arcs (12 bytes each): t, then up to t more each repair, the
+     * old and the new problem side by side while one is made (5 t); the
+     * sparse solver's state with a cache of 8 (about 140 bytes); the
+     * rows' violations, marks and the matching's scratch (about 40). */
+    return gcut__memory_mul_add((int64_t)n + 1, 60 * ((int64_t)k + 1) + 180, 0);
+}
+
 /* The price-out pass, one entry a part. */
 typedef struct price_out {
     const gcut__assign_dense *p;
@@ -63,8 +79,7 @@ typedef struct price_out {
 } price_out;
 
 /* One row's least c' (a loop that vectorizes: AVX2's 64-bit compares). */
-SCAN_CLONES static int64_t row_min(const int32_t *row, int32_t n, int64_t mul,
-                                   const int64_t *price)
+SCAN_CLONES static int64_t row_min(const int32_t *row, int32_t n, int64_t mul, const int64_t *price)
 {
     int64_t u = INF64;
     for (int32_t y = 0; y < n; y++) {
@@ -114,14 +129,18 @@ void gcut__assign_dense_price_out(gcut_context *ctx, const gcut__assign_dense *p
 }
 
 /* The candidate selection, one entry a part: row x's arcs are
- * col/cost[x t, x t + t). */
+ * col/cost[x t, x t + t), its w cheapest seed_col/seed_cost[x w, x w + w). */
 typedef struct select_job {
     const gcut__assign_dense *p;
     const int64_t *zero; /* n zero prices */
     int32_t t;           /* arcs a row keeps: min(k + 1, n) */
+    int32_t w;           /* arcs a row's seed keeps, at least t */
     int32_t *col;
-    int64_t *cost;       /* scaled */
-    uint8_t *forced;     /* 1: the row's last arc is its own column, not chosen */
+    int64_t *cost;   /* scaled */
+    uint8_t *forced; /* 1: the row's last arc is its own column, not chosen */
+    int32_t *seed_col;
+    int64_t *seed_cost;
+    int64_t *tth;                                         /* the row's w-th least scaled cost */
     int64_t lo[GCUT__MAX_THREADS], hi[GCUT__MAX_THREADS]; /* the chosen arcs' range */
 } select_job;
 
@@ -130,14 +149,20 @@ typedef struct select_job {
 static void select_rows(void *arg, int64_t begin, int64_t end, int part)
 {
     select_job *j = arg;
-    const int32_t n = j->p->n, t = j->t;
+    const int32_t n = j->p->n, t = j->t, w = j->w;
     const int32_t mul = (int32_t)(j->p->sign * j->p->scale);
     int64_t lo = INF64, hi = -INF64;
     int64_t bval[CAND_MAX + 1];
     int32_t bc[CAND_MAX + 1];
     for (int64_t x = begin; x < end; x++) {
         const int32_t *row = j->p->cost + x * n;
-        const int len = gcut__assign_dense_row_best(row, n, mul, j->zero, t, bval, bc);
+        gcut__assign_dense_row_best(row, n, mul, j->zero, w, bval, bc);
+        for (int i = 0; i < w; i++) {
+            j->seed_col[x * w + i] = bc[i];
+            j->seed_cost[x * w + i] = bval[i];
+        }
+        j->tth[x] = bval[w - 1];
+        const int len = t;
         int chosen = len; /* the arcs chosen by cost, not forced */
         if (len < n) {
             int has_own = 0;
@@ -153,7 +178,7 @@ static void select_rows(void *arg, int64_t begin, int64_t end, int part)
         int64_t *cost = j->cost + x * t;
         for (int i = 0; i < len; i++) {
             col[i] = bc[i];
-            cost[i] = (int64_t)row[bc[i]] * mul;
+            cost[i] = (int64_t)row[bc[i]] * mul; /* bval[i] but where forced */
         }
         if (chosen > 0) {
             lo = bval[0] < lo ? bval[0] : lo;
@@ -170,6 +195,10 @@ typedef struct cand_problem {
     int64_t *row_ptr;
     int32_t *col;
     int64_t *cost;
+    /* the seed of the whole matrix's caches (gcut__assign_dense_seed) */
+    int32_t w;
+    int32_t *seed_col;
+    int64_t *seed_cost, *tth;
 } cand_problem;
 
 static void cand_free(cand_problem *c)
@@ -177,6 +206,9 @@ static void cand_free(cand_problem *c)
     free(c->row_ptr);
     free(c->col);
     free(c->cost);
+    free(c->seed_col);
+    free(c->seed_cost);
+    free(c->tth);
     memset(c, 0, sizeof *c);
 }
 
@@ -257,22 +289,28 @@ static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const i
     return GCUT_OK;
 }
 
-/* The first problem: each row's t arcs (select_rows), on the threads, and
+/* The first problem: each row's t arcs and w seed arcs (select_rows), on
+ * the threads, and
  * whether the arcs chosen by cost hold a perfect assignment (chosen_match;
  * mark: n scratch). */
-static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, int32_t t,
+static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, int32_t t, int32_t w,
                               int32_t *mark, cand_problem *c, int *perfect)
 {
     const int32_t n = p->n;
     const int64_t m = (int64_t)n * t;
     memset(c, 0, sizeof *c);
+    c->w = w;
+    c->seed_col = malloc((size_t)n * w * sizeof *c->seed_col);
+    c->seed_cost = malloc((size_t)n * w * sizeof *c->seed_cost);
     c->row_ptr = malloc(((size_t)n + 1) * sizeof *c->row_ptr);
     c->col = malloc((size_t)m * sizeof *c->col);
     c->cost = malloc((size_t)m * sizeof *c->cost);
+    c->tth = malloc((size_t)n * sizeof *c->tth);
     int64_t *zero = calloc((size_t)n, sizeof *zero);
     uint8_t *forced = malloc((size_t)n);
     select_job *j = malloc(sizeof *j);
-    if (!c->row_ptr || !c->col || !c->cost || !zero || !forced || !j) {
+    if (!c->row_ptr || !c->col || !c->cost || !c->seed_col || !c->seed_cost || !c->tth || !zero ||
+        !forced || !j) {
         free(zero);
         free(forced);
         free(j);
@@ -282,9 +320,13 @@ static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, in
     j->p = p;
     j->zero = zero;
     j->t = t;
+    j->w = w;
+    j->seed_col = c->seed_col;
+    j->seed_cost = c->seed_cost;
     j->col = c->col;
     j->cost = c->cost;
     j->forced = forced;
+    j->tth = c->tth;
     int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, (int64_t)n * n);
     if (parts > n)
         parts = n;
@@ -320,9 +362,9 @@ static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, in
 
 /* Give each violating row (over[x] > 1) its `want` cheapest arcs under
  * `price` beside the ones it has, and free it. */
-static gcut_status cand_repair(gcut_context *ctx, const gcut__assign_dense *p,
-                               const int64_t *price, const int64_t *over, int want,
-                               int32_t *row_col, int32_t *mark, cand_problem *c)
+static gcut_status cand_repair(gcut_context *ctx, const gcut__assign_dense *p, const int64_t *price,
+                               const int64_t *over, int want, int32_t *row_col, int32_t *mark,
+                               cand_problem *c)
 {
     const int32_t n = p->n;
     const int32_t mul = (int32_t)(p->sign * p->scale);
@@ -337,8 +379,7 @@ static gcut_status cand_repair(gcut_context *ctx, const gcut__assign_dense *p,
         free(row_ptr);
         free(col);
         free(cost);
-        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs",
-                          (long long)m);
+        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %lld arcs", (long long)m);
     }
     int64_t bval[CAND_MAX + 1];
     int32_t bc[CAND_MAX + 1];
@@ -378,12 +419,15 @@ static gcut_status cand_repair(gcut_context *ctx, const gcut__assign_dense *p,
     return GCUT_OK;
 }
 
-/* The whole matrix from the start (today's dense solve), and its proof. */
+/* The whole matrix from the start (today's dense solve, its row caches
+ * from the candidates: no first scan of every row), and its proof. */
 static gcut_status whole_matrix(gcut_context *ctx, const gcut__assign_dense *p,
-                                const gcut__assign_knobs *knobs, gcut__assign_result *res,
-                                int64_t *dual, int64_t *gap)
+                                const gcut__assign_knobs *knobs, cand_problem *c,
+                                gcut__assign_result *res, int64_t *dual, int64_t *gap)
 {
-    const gcut_status st = gcut__assign_csa_dense(ctx, p, knobs, res);
+    const gcut__assign_dense_seed seed = {c->w, c->seed_col, c->seed_cost, c->tth};
+    const gcut_status st = gcut__assign_csa_dense(ctx, p, knobs, &seed, res);
+    cand_free(c);
     if (!st)
         gcut__assign_dense_price_out(ctx, p, res->price, res->row_col, dual, NULL, gap);
     return st;
@@ -398,6 +442,9 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
     if (k > CAND_MAX)
         k = CAND_MAX;
     const int32_t t = k + 1 < n ? k + 1 : n;
+    /* the whole matrix's caches, should it come to that, from the same pass */
+    const int32_t cache = gcut__assign_csa_dense_cache(n, knobs) + 1;
+    const int32_t w = cache < t ? t : cache < n ? cache : n;
     /* the sparse solve takes the alpha knob; its cache is its own */
     gcut__assign_knobs sk;
     memset(&sk, 0, sizeof sk);
@@ -412,14 +459,15 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
     if (!over || !mark)
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
     if (!st)
-        st = cand_first(ctx, p, t, mark, &c, &perfect);
+        st = cand_first(ctx, p, t, w, mark, &c, &perfect);
     if (!st && !perfect) {
         /* some rows would hold their own column, at any cost: the cheap
          * arcs of many rows are on the same few columns */
-        gcut__log(ctx, 3, "assign: candidates %d a row: no perfect assignment on them: the "
-                  "whole matrix", k);
-        cand_free(&c);
-        st = whole_matrix(ctx, p, knobs, res, dual, gap);
+        gcut__log(ctx, 3,
+                  "assign: candidates %d a row: no perfect assignment on them: the "
+                  "whole matrix",
+                  k);
+        st = whole_matrix(ctx, p, knobs, &c, res, dual, gap);
         goto done;
     }
     if (!st) {
@@ -430,13 +478,18 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
         const int64_t range = c.prob.cost_max - c.prob.cost_min;
         st = gcut__assign_csa_warm(ctx, &c.prob, &sk, range > 1 ? range : 1, budget, res);
     }
-    for (int round = 0; st == GCUT_OK || st == GCUT_E_UNSUPPORTED; round++) {
-        if (st == GCUT_E_UNSUPPORTED) {
-            /* a long price war on the candidates: their optimum is far */
-            gcut__log(ctx, 3, "assign: candidates %d a row, round %d: past %lld pushes: the "
-                      "whole matrix", k, round, (long long)budget);
-            cand_free(&c);
-            st = whole_matrix(ctx, p, knobs, res, dual, gap);
+    for (int round = 0; !st || st == GCUT_E_UNSUPPORTED || st == GCUT_E_OVERFLOW; round++) {
+        if (st) {
+            /* a long price war on the candidates: their optimum is far (or
+             * the forced columns' costs took a price past the limit, which
+             * the whole matrix may keep within) */
+            gcut__clear_error(ctx);
+            char why[64] = "a price past -2^60";
+            if (st == GCUT_E_UNSUPPORTED)
+                snprintf(why, sizeof why, "past %lld pushes", (long long)budget);
+            gcut__log(ctx, 3, "assign: candidates %d a row, round %d: %s: the whole matrix", k,
+                      round, why);
+            st = whole_matrix(ctx, p, knobs, &c, res, dual, gap);
             break;
         }
         gcut__assign_dense_price_out(ctx, p, res->price, res->row_col, dual, over, gap);
@@ -446,9 +499,10 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
                 violators++;
                 worst = over[x] > worst ? over[x] : worst;
             }
-        gcut__log(ctx, 3, "assign: candidates %d a row, round %d: %lld arcs, %lld rows beaten "
-                  "by an arc outside (the worst by %lld), gap %lld (scale %lld), %.1f ms", k,
-                  round, (long long)c.prob.m, (long long)violators, (long long)worst,
+        gcut__log(ctx, 3,
+                  "assign: candidates %d a row, round %d: %lld arcs, %lld rows beaten "
+                  "by an arc outside (the worst by %lld), gap %lld (scale %lld), %.1f ms",
+                  k, round, (long long)c.prob.m, (long long)violators, (long long)worst,
                   (long long)*gap, (long long)p->scale, gcut__now_ms() - t0);
         if (*gap < p->scale)
             break;
@@ -457,11 +511,12 @@ gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_de
             /* the whole matrix from these prices, 1-optimal on it once the
              * beaten rows are free */
             gcut__log(ctx, 3, "assign: candidates: the whole matrix, warm");
-            cand_free(&c);
             for (int32_t x = 0; x < n; x++)
                 if (over[x] > 1)
                     res->row_col[x] = -1;
-            st = gcut__assign_csa_dense_warm(ctx, p, knobs, worst, res);
+            const gcut__assign_dense_seed seed = {c.w, c.seed_col, c.seed_cost, c.tth};
+            st = gcut__assign_csa_dense_warm(ctx, p, knobs, worst, &seed, res);
+            cand_free(&c);
             if (!st)
                 gcut__assign_dense_price_out(ctx, p, res->price, res->row_col, dual, NULL, gap);
             break;

@@ -24,6 +24,11 @@ void gcut__assign_dense_price_out(gcut_context *ctx, const gcut__assign_dense *p
  * solver (knobs->candidates 0): 0 means the whole matrix from the start. */
 int gcut__assign_candidates_default(int32_t n);
 
+/* What gcut__assign_csa_candidates allocates beyond the dense path
+ * (gcut__assign_dense_bytes) for n rows with these knobs (NULL: the
+ * defaults), in bytes: 0 where the knobs or the size leave it off. */
+int64_t gcut__assign_candidates_bytes(int32_t n, const gcut__assign_knobs *knobs);
+
 /* CPU cost scaling on p's matrix through a sparse problem of each row's
  * k cheapest arcs (k > 0) and its own column (a perfect assignment always
  * exists), then priced out over the whole matrix; rows that a cheaper arc

@@ -633,8 +633,8 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
 }
 
 gcut_status gcut__assign_csa_warm(gcut_context *ctx, gcut__assign_problem *p,
-                                  const gcut__assign_knobs *knobs, int64_t eps,
-                                  int64_t max_pushes, gcut__assign_result *res)
+                                  const gcut__assign_knobs *knobs, int64_t eps, int64_t max_pushes,
+                                  gcut__assign_result *res)
 {
     return csa_solve(ctx, p, knobs, 1, eps, max_pushes, res);
 }

@@ -787,7 +787,7 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     const double t_start = gcut__now_ms();
     /* CPU: first on each row's cheapest arcs where the knob or the size
      * asks for it (src/cpu/assign_candidates.c), which gives the proof */
-    const int k = on_gpu                            ? 0
+    const int k = on_gpu                             ? 0
                   : !knobs || knobs->candidates == 0 ? gcut__assign_candidates_default(n)
                                                      : knobs->candidates;
     if (st) {
@@ -799,7 +799,7 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     } else if (k > 0) {
         st = gcut__assign_csa_candidates(ctx, &p, knobs, k, &res, dual, &gap);
     } else {
-        st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
+        st = gcut__assign_csa_dense(ctx, &p, knobs, NULL, &res);
     }
     const double t_solved = gcut__now_ms();
     if (!st)
@@ -894,10 +894,12 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
     char what[96];
     snprintf(what, sizeof what, "assign: %d rows, %d columns and %lld arcs", rows, cols,
              (long long)(rows > 0 ? row_ptr[rows] : 0));
-    if ((st = gcut__memory_check(ctx, what,
-                                 dense ? gcut__assign_dense_bytes(rows)
-                                       : gcut__assign_bytes(rows, cols,
-                                                            rows > 0 ? row_ptr[rows] : 0, flags))))
+    /* the CPU's dense path may first solve on each row's cheapest arcs */
+    const int64_t need = dense
+                             ? gcut__assign_dense_bytes(rows) +
+                                   (on_gpu ? 0 : gcut__assign_candidates_bytes(rows, knobs))
+                             : gcut__assign_bytes(rows, cols, rows > 0 ? row_ptr[rows] : 0, flags);
+    if ((st = gcut__memory_check(ctx, what, need)))
         return st;
     /* Scaled costs within 2^60: |c| * S and B * S (B < 2^32 * min(rows, cols)). */
     const int64_t cabs = cmax > -cmin ? cmax : -cmin;

@@ -94,8 +94,8 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
  * > 0: GCUT_E_UNSUPPORTED (message not set, res a partial state) once the
  * double pushes reach it. */
 gcut_status gcut__assign_csa_warm(gcut_context *ctx, gcut__assign_problem *p,
-                                  const gcut__assign_knobs *knobs, int64_t eps,
-                                  int64_t max_pushes, gcut__assign_result *res);
+                                  const gcut__assign_knobs *knobs, int64_t eps, int64_t max_pushes,
+                                  gcut__assign_result *res);
 
 #ifdef GCUT_HAVE_CUDA
 /* GPU cost scaling (src/gpu/assign_gpu.cu), the same contract as the CPU's

@@ -1123,12 +1123,11 @@ static int make_candidate_dense(instance *in, uint64_t seed, int index)
     rng g = {seed * 0xd1b54a32d192ed03ULL + (uint64_t)index * 0x9e3779b97f4a7c15ULL + 11};
     memset(in, 0, sizeof *in);
     const int family = (index / 20) % 9;
-    const int32_t n = family == 8                ? (int32_t)rng_range(&g, 40, 150)
+    const int32_t n = family == 8            ? (int32_t)rng_range(&g, 40, 150)
                       : (index / 5) % 4 == 0 ? (int32_t)rng_range(&g, 1, 3)
                                              : (int32_t)rng_range(&g, 4, 150);
-    static const char *const names[] = {"uniform", "crowded", "constant rows",
-                                        "a_i b_j", "int32",   "extreme",
-                                        "line",    "signed ties", "trap"};
+    static const char *const names[] = {"uniform", "crowded", "constant rows", "a_i b_j", "int32",
+                                        "extreme", "line",    "signed ties",   "trap"};
     in->rows = in->cols = n;
     in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
     in->col = malloc((size_t)n * n * sizeof *in->col);
@@ -1152,19 +1151,35 @@ static int make_candidate_dense(instance *in, uint64_t seed, int index)
         for (int32_t c = 0; c < n; c++) {
             int64_t v;
             switch (family) {
-            case 0: v = rng_range(&g, 0, 1000); break;
+            case 0:
+                v = rng_range(&g, 0, 1000);
+                break;
             case 1:
                 v = c == cheap[0] || c == cheap[1] || c == cheap[2] ? rng_range(&g, 0, 5)
                                                                     : rng_range(&g, 500, 1000);
                 break;
-            case 2: v = a[r]; break;
-            case 3: v = a[r] * b[c]; break;
-            case 4: v = rng_range(&g, INT32_MIN, INT32_MAX); break;
-            case 5: v = rng_range(&g, ext, ext + 5); break;
-            case 6: v = a[r] > b[c] ? a[r] - b[c] : b[c] - a[r]; break;
-            case 7: v = rng_range(&g, -3, 3); break;
+            case 2:
+                v = a[r];
+                break;
+            case 3:
+                v = a[r] * b[c];
+                break;
+            case 4:
+                v = rng_range(&g, INT32_MIN, INT32_MAX);
+                break;
+            case 5:
+                v = rng_range(&g, ext, ext + 5);
+                break;
+            case 6:
+                v = a[r] > b[c] ? a[r] - b[c] : b[c] - a[r];
+                break;
+            case 7:
+                v = rng_range(&g, -3, 3);
+                break;
             default: /* the trap: needy rows 1..16 on columns 1..16 */
-                v = r == 0 ? (c == 0 ? 1000 : c <= 16 ? 1 : rng_range(&g, 2, 50))
+                v = r == 0    ? (c == 0    ? 1000
+                                 : c <= 16 ? 1
+                                           : rng_range(&g, 2, 50))
                     : r <= 16 ? (c == r ? 0 : rng_range(&g, 500, 1000))
                               : rng_range(&g, 100, 1000);
                 break;
