@@ -221,37 +221,11 @@ static gcut_status refine(dense_csa *s, int64_t eps, int keep, gcut_context *ctx
     return discharge(s, eps, ctx);
 }
 
-int gcut__assign_csa_dense_cache(int32_t n, const gcut__assign_knobs *knobs)
-{
-    return knobs && knobs->cache > 1 ? (knobs->cache > CACHE_MAX ? CACHE_MAX : knobs->cache)
-           : n < 1200                ? 8
-           : n < 2000                ? 16
-                                     : 32;
-}
-
-/* Each row's cache from the seed, as a scan at prices 0 would leave it:
- * valid at any later prices, which only fall. */
-static void seed_caches(dense_csa *s, const gcut__assign_dense_seed *seed)
-{
-    const int k = s->cache;
-    for (int32_t x = 0; x < s->n; x++) {
-        const int32_t *col = seed->col + (int64_t)x * seed->t;
-        const int64_t *cost = seed->cost + (int64_t)x * seed->t;
-        const int keep = seed->t - 1 < k ? seed->t - 1 : k;
-        for (int i = 0; i < keep; i++) {
-            s->cache_col[(int64_t)x * k + i] = col[i];
-            s->cache_cost[(int64_t)x * k + i] = cost[i];
-        }
-        s->cache_len[x] = (uint8_t)keep;
-        s->cache_bound[x] = keep < seed->t - 1 ? cost[keep] : seed->tth[x];
-    }
-}
-
 /* gcut__assign_csa_dense's work; warm_eps > 0: from res's state
  * (gcut__assign_csa_dense_warm). */
 static gcut_status dense_solve(gcut_context *ctx, const gcut__assign_dense *p,
                                const gcut__assign_knobs *knobs, int64_t warm_eps,
-                               const gcut__assign_dense_seed *seed, gcut__assign_result *res)
+                               gcut__assign_result *res)
 {
     const int32_t n = p->n;
     /* Alpha 50 as in the CSR solver (assign_csa.c). A cache miss costs a
@@ -260,7 +234,11 @@ static gcut_status dense_solve(gcut_context *ctx, const gcut__assign_dense *p,
      * / 7.9 ms, 1500 17.7 / 15.2 / 18.4, 2000 39.0 / 31.1 / 29.6, 5000 - /
      * 294 / 238. */
     const int alpha = knobs && knobs->alpha > 1 ? knobs->alpha : 50;
-    const int cache = gcut__assign_csa_dense_cache(n, knobs);
+    const int cache = knobs && knobs->cache > 1
+                          ? (knobs->cache > CACHE_MAX ? CACHE_MAX : knobs->cache)
+                      : n < 1200 ? 8
+                      : n < 2000 ? 16
+                                 : 32;
     if (n <= 0)
         return GCUT_OK;
     dense_csa s;
@@ -283,8 +261,6 @@ static gcut_status dense_solve(gcut_context *ctx, const gcut__assign_dense *p,
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
         goto done;
     }
-    if (seed)
-        seed_caches(&s, seed);
     if (!warm_eps) {
         for (int32_t y = 0; y < n; y++)
             s.price[y] = 0;
@@ -313,16 +289,14 @@ done:
 }
 
 gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
-                                   const gcut__assign_knobs *knobs,
-                                   const gcut__assign_dense_seed *seed, gcut__assign_result *res)
+                                   const gcut__assign_knobs *knobs, gcut__assign_result *res)
 {
-    return dense_solve(ctx, p, knobs, 0, seed, res);
+    return dense_solve(ctx, p, knobs, 0, res);
 }
 
 gcut_status gcut__assign_csa_dense_warm(gcut_context *ctx, const gcut__assign_dense *p,
                                         const gcut__assign_knobs *knobs, int64_t eps,
-                                        const gcut__assign_dense_seed *seed,
                                         gcut__assign_result *res)
 {
-    return dense_solve(ctx, p, knobs, eps > 1 ? eps : 1, seed, res);
+    return dense_solve(ctx, p, knobs, eps > 1 ? eps : 1, res);
 }

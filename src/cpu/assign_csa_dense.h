@@ -9,38 +9,19 @@
 extern "C" {
 #endif
 
-/* Each row's cheapest arcs at prices 0 from an earlier pass, to start the
- * row caches from instead of a first scan of every row: col/cost[x t,
- * x t + t - 1) row x's t - 1 least scaled costs (the least first, ties to
- * the lower column), tth[x] its t-th least (2 <= t <= n). */
-typedef struct gcut__assign_dense_seed {
-    int32_t t;
-    const int32_t *col;
-    const int64_t *cost;
-    const int64_t *tth;
-} gcut__assign_dense_seed;
-
-/* The arcs a row's cache keeps for n rows with these knobs (NULL: the
- * defaults); a seed of this many plus one leaves the caches as a first
- * scan would. */
-int gcut__assign_csa_dense_cache(int32_t n, const gcut__assign_knobs *knobs);
-
 /* The contract of gcut__assign_csa (start = 0) on p's matrix, whose scaled
  * costs are cost * sign * scale: res->row_col (n) and res->price (n column
  * prices, scaled), allocated by the caller; eps-optimal for eps = 1. The
  * knobs' alpha and cache apply; price updates and arc fixing are the CSR
- * solver's. Never GCUT_E_INFEASIBLE (every row has every column). seed:
- * NULL, or the rows' cheapest arcs at prices 0. */
+ * solver's. Never GCUT_E_INFEASIBLE (every row has every column). */
 gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
-                                   const gcut__assign_knobs *knobs,
-                                   const gcut__assign_dense_seed *seed, gcut__assign_result *res);
+                                   const gcut__assign_knobs *knobs, gcut__assign_result *res);
 
 /* The same from a state in res (row_col, -1 for a free row, and the column
  * prices) that is eps-optimal on the matrix: phases from eps / alpha down
  * to 1, each row keeping its column while it stays within the phase's eps. */
 gcut_status gcut__assign_csa_dense_warm(gcut_context *ctx, const gcut__assign_dense *p,
                                         const gcut__assign_knobs *knobs, int64_t eps,
-                                        const gcut__assign_dense_seed *seed,
                                         gcut__assign_result *res);
 
 /* The `want` least c' = row[y] * mul - price[y] of a row of n costs, the

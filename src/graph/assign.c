@@ -481,7 +481,7 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
 
 /* The proof of a square request's solve, from the caller's arrays and the
  * solver's column prices V, in one pass over the arcs on the context's
- * threads (as the dense path's, dense_proof_rows): each row's dual u(x) =
+ * threads (as the dense path's, gcut__assign_dense_price_out): each row's dual u(x) =
  * min over its arcs of c * S - V (so that every reduced cost is >= 0 by
  * its making), its column's cheapest arc, and that arc's reduced cost above
  * u, capped at the scale; optimal when their sum, the gap, is below the
@@ -799,7 +799,7 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     } else if (k > 0) {
         st = gcut__assign_csa_candidates(ctx, &p, knobs, k, &res, dual, &gap);
     } else {
-        st = gcut__assign_csa_dense(ctx, &p, knobs, NULL, &res);
+        st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
     }
     const double t_solved = gcut__now_ms();
     if (!st)
