@@ -10,15 +10,22 @@
  * against its row's. Each row also keeps its own column (the diagonal), so
  * the sparse problem always has a perfect assignment.
  *
- * Where a row's assigned arc is beaten by more than eps = 1 by an arc
- * outside (the families whose rows all want the same few columns, or whose
- * optimum reaches far down the rows), those rows get their cheapest arcs
- * under the found prices (which are the beating arcs first), lose their
- * column, and the solve goes on warm from the found prices: the state is
- * still 1-optimal on the larger problem, phases from the worst violation
- * move the prices in large steps first. After REPAIR_ROUNDS such rounds
- * the whole matrix is solved (gcut__assign_csa_dense), so the answer is
- * always optimal with the same proof as that path's. */
+ * Where the candidates cannot hold the optimum the whole matrix is solved
+ * (gcut__assign_csa_dense), so the answer is always optimal with that
+ * path's proof:
+ * - the arcs chosen by cost hold no perfect assignment (the cheap arcs of
+ *   many rows are on the same few columns, as with costs a_i b_j, or the
+ *   optimum reaches far down the rows, as with |x_i - y_j|): found by a
+ *   matching search on the n k arcs before any solve;
+ * - the sparse solve passes its budget of double pushes (a long price war
+ *   on them);
+ * - after the price-out, more than 1 / REPAIR_SHARE of the rows are beaten
+ *   by an arc outside, or some still are after REPAIR_ROUNDS repairs: then
+ *   from the found prices, 1-optimal on the matrix once those rows are free.
+ * Else each beaten row gets its cheapest arcs under the found prices (the
+ * beating arcs first) and loses its column, and the sparse solve goes on
+ * warm from those prices (1-optimal on the larger problem), its phases from
+ * the worst violation down. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -69,9 +69,10 @@ static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int want, i
     bc[i] = y;
 }
 
-SCAN_CLONES int gcut__assign_dense_row_best(const int32_t *row, int32_t n, int32_t mul,
-                                            const int64_t *price, int want, int64_t *bval,
-                                            int32_t *bc)
+/* gcut__assign_dense_row_best, inlined into each of its callers' clones
+ * (a call per scan cost the whole-matrix solve 5 % on dense 1000^2). */
+static inline int row_best(const int32_t *row, int32_t n, int32_t mul, const int64_t *price,
+                           int want, int64_t *bval, int32_t *bc)
 {
     int len = 0;
     /* arcs [0, full) in whole rounds of LANES: the first pass's (none where
@@ -122,16 +123,23 @@ SCAN_CLONES int gcut__assign_dense_row_best(const int32_t *row, int32_t n, int32
     return len;
 }
 
+SCAN_CLONES int gcut__assign_dense_row_best(const int32_t *row, int32_t n, int32_t mul,
+                                            const int64_t *price, int want, int64_t *bval,
+                                            int32_t *bc)
+{
+    return row_best(row, n, mul, price, want, bval, bc);
+}
+
 /* Full scan of row x: keep its `cache` best (the least c', ties to the
  * lower column) and the (k+1)-th best as the bound on the others. */
-static void scan_row(dense_csa *s, int32_t x)
+SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
 {
     const int k = s->cache;
     const int32_t n = s->n, mul = s->mul;
     const int32_t *row = s->cost + (int64_t)x * n;
     int32_t bc[CACHE_MAX + 1];
     int64_t bval[CACHE_MAX + 1];
-    const int len = gcut__assign_dense_row_best(row, n, mul, s->price, k + 1, bval, bc);
+    const int len = row_best(row, n, mul, s->price, k + 1, bval, bc);
     const int keep = len < k ? len : k;
     int32_t *cc = s->cache_col + (int64_t)x * k;
     int64_t *ck = s->cache_cost + (int64_t)x * k;
