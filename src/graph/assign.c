@@ -481,7 +481,7 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
 
 /* The proof of a square request's solve, from the caller's arrays and the
  * solver's column prices V, in one pass over the arcs on the context's
- * threads (as the dense path's, gcut__assign_dense_price_out): each row's dual u(x) =
+ * threads (as the dense path's proof does): each row's dual u(x) =
  * min over its arcs of c * S - V (so that every reduced cost is >= 0 by
  * its making), its column's cheapest arc, and that arc's reduced cost above
  * u, capped at the scale; optimal when their sum, the gap, is below the
