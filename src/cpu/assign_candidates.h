@@ -33,10 +33,12 @@ int64_t gcut__assign_candidates_bytes(int32_t n, const gcut__assign_knobs *knobs
  * k cheapest arcs (k > 0) and its own column (a perfect assignment always
  * exists), then priced out over the whole matrix; rows that a cheaper arc
  * outside beats get their cheapest arcs under the found prices and the
- * solve goes on warm from those prices, a few rounds at most, then
- * gcut__assign_csa_dense solves the whole matrix. res as
+ * solve goes on warm from those prices, two rounds at most. Where those
+ * arcs hold no perfect assignment, the sparse solve runs long, or too many
+ * rows are beaten, gcut__assign_csa_dense solves the whole matrix. res as
  * gcut__assign_csa_dense fills it, and the proof's dual and *gap as
- * gcut__assign_dense_price_out gives them (*gap < scale). */
+ * gcut__assign_dense_price_out gives them (optimal when *gap < scale,
+ * which the caller checks). */
 gcut_status gcut__assign_csa_candidates(gcut_context *ctx, const gcut__assign_dense *p,
                                         const gcut__assign_knobs *knobs, int k,
                                         gcut__assign_result *res, int64_t *dual, int64_t *gap);
