@@ -80,6 +80,7 @@ typedef struct csa {
     int64_t work;       /* arcs looked at by double pushes since the last update */
     /* counts */
     int64_t pushes, updates, fixed, repairs;
+    int64_t max_pushes; /* 0, or the pushes after which the solve gives up */
 } csa;
 
 /* Full scan of row x's live arcs: keep its `cache` best and the bound. */
@@ -321,7 +322,8 @@ static void fix_arcs(csa *s, int64_t limit)
 }
 
 /* Double pushes until no row is active. Returns GCUT_OK, GCUT_E_INFEASIBLE
- * (s->stuck_row set) or GCUT_E_OVERFLOW. */
+ * (s->stuck_row set), GCUT_E_OVERFLOW or GCUT_E_UNSUPPORTED (past
+ * max_pushes). */
 static gcut_status discharge(csa *s, int64_t eps, int64_t update_every, gcut_context *ctx)
 {
     s->work = 0;
@@ -364,6 +366,8 @@ static gcut_status discharge(csa *s, int64_t eps, int64_t update_every, gcut_con
         }
         s->pushes++;
         s->work += s->cache;
+        if (s->pushes == s->max_pushes)
+            return GCUT_E_UNSUPPORTED;
     }
     return GCUT_OK;
 }
@@ -446,9 +450,12 @@ static void csa_free(csa *s)
     free(s->row_min);
 }
 
-gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
-                             const gcut__assign_knobs *knobs, int start,
-                             gcut__assign_result *res)
+/* gcut__assign_csa's work; warm_eps > 1 (with start): res holds a state
+ * that is warm_eps-optimal, scaled down from there, giving up after
+ * max_pushes (gcut__assign_csa_warm). */
+static gcut_status csa_solve(gcut_context *ctx, gcut__assign_problem *p,
+                             const gcut__assign_knobs *knobs, int start, int64_t warm_eps,
+                             int64_t max_pushes, gcut__assign_result *res)
 {
     const int32_t n = p->n;
     /* Defaults measured on random dense and sparse instances
@@ -485,6 +492,7 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
     s.cache = cache;
     s.stuck_row = -1;
     s.range = p->cost_max - p->cost_min;
+    s.max_pushes = max_pushes;
     if (n == 0)
         return GCUT_OK;
     const size_t nn = (size_t)n;
@@ -542,8 +550,18 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
                     c = p->cost[a];
             s.row_cost[x] = c;
         }
-        eps = 1;
-        st = discharge(&s, eps, update_every, ctx);
+        if (warm_eps > 1) {
+            /* prices far from the new arcs' need move in large steps first */
+            eps = warm_eps;
+            do {
+                eps = eps / alpha > 1 ? eps / alpha : 1;
+                st = refine(&s, eps, 1, update_every, ctx);
+                res->refines++;
+            } while (!st && eps > 1);
+        } else {
+            eps = 1;
+            st = discharge(&s, eps, update_every, ctx);
+        }
     } else {
         for (int32_t y = 0; y < n; y++)
             s.price[y] = 0;
@@ -605,4 +623,18 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
     res->stuck_row = s.stuck_row;
     csa_free(&s);
     return st;
+}
+
+gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
+                             const gcut__assign_knobs *knobs, int start,
+                             gcut__assign_result *res)
+{
+    return csa_solve(ctx, p, knobs, start, 0, 0, res);
+}
+
+gcut_status gcut__assign_csa_warm(gcut_context *ctx, gcut__assign_problem *p,
+                                  const gcut__assign_knobs *knobs, int64_t eps, int64_t max_pushes,
+                                  gcut__assign_result *res)
+{
+    return csa_solve(ctx, p, knobs, 1, eps, max_pushes, res);
 }

@@ -20,12 +20,12 @@
 #define INF64 INT64_MAX
 /* A row's scan is two passes over its costs and the prices, both loops
  * that vectorize: the first keeps the least c' of each of LANES lanes
- * (LANES_FEW where the cache keeps fewer; arc y in lane y % lanes), whose
- * (k+1)-th smallest bounds the row's (k+1)-th best from above (they are
- * k+1 distinct arcs); the second takes the arcs within that bound, CHUNK
+ * (LANES_FEW where 16 or fewer are wanted; arc y in lane y % lanes), whose
+ * want-th smallest bounds the row's want-th best from above (they are
+ * `want` distinct arcs); the second takes the arcs within that bound, CHUNK
  * at a time, and inserts the few it finds. */
 #define LANES 64
-#define LANES_FEW 16 /* where the cache keeps under 16 */
+#define LANES_FEW 16 /* where 16 or fewer are wanted */
 #define CHUNK 16
 
 /* 64-bit vector compares need AVX2 (x86-64's baseline has none), so GCC on
@@ -56,10 +56,10 @@ typedef struct dense_csa {
     int64_t pushes;
 } dense_csa;
 
-/* Insert (v, y) into the sorted best list bval/bc of at most k + 1. */
-static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int k, int64_t v, int32_t y)
+/* Insert (v, y) into the sorted best list bval/bc of at most `want`. */
+static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int want, int64_t v, int32_t y)
 {
-    int i = *len < k + 1 ? (*len)++ : k;
+    int i = *len < want ? (*len)++ : want - 1;
     while (i > 0 && bval[i - 1] > v) {
         bval[i] = bval[i - 1];
         bc[i] = bc[i - 1];
@@ -69,21 +69,17 @@ static inline void insert_best(int64_t *bval, int32_t *bc, int *len, int k, int6
     bc[i] = y;
 }
 
-/* Full scan of row x: keep its `cache` best (the least c', ties to the
- * lower column) and the (k+1)-th best as the bound on the others. */
-SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
+/* gcut__assign_dense_row_best, inlined into each of its callers' clones
+ * (a call per scan cost the whole-matrix solve 5 % on dense 1000^2). */
+static inline int row_best(const int32_t *row, int32_t n, int32_t mul, const int64_t *price,
+                           int want, int64_t *bval, int32_t *bc)
 {
-    const int k = s->cache;
-    const int32_t n = s->n, mul = s->mul;
-    const int32_t *row = s->cost + (int64_t)x * n;
-    const int64_t *price = s->price;
-    int32_t bc[CACHE_MAX + 1];
-    int64_t bval[CACHE_MAX + 1];
     int len = 0;
-    /* arcs [0, full) in whole rounds of LANES: the first pass's */
-    const int lanes = k < LANES_FEW ? LANES_FEW : LANES;
-    const int32_t full = n / lanes * lanes;
-    int64_t limit = INF64; /* arcs at or above it are not among the k + 1 best */
+    /* arcs [0, full) in whole rounds of LANES: the first pass's (none where
+     * more are wanted than there are lanes: then every arc is inserted) */
+    const int lanes = want <= LANES_FEW ? LANES_FEW : LANES;
+    const int32_t full = want <= lanes ? n / lanes * lanes : 0;
+    int64_t limit = INF64; /* arcs at or above it are not among the `want` best */
     if (full > 0) {
         int64_t m[LANES];
         for (int j = 0; j < lanes; j++)
@@ -94,9 +90,9 @@ SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
                 m[j] = v < m[j] ? v : m[j];
             }
         for (int j = 0; j < lanes; j++)
-            if (len <= k || m[j] < bval[k])
-                insert_best(bval, bc, &len, k, m[j], 0);
-        limit = bval[k] + 1; /* |c'| < 2^62: no overflow */
+            if (len < want || m[j] < bval[want - 1])
+                insert_best(bval, bc, &len, want, m[j], 0);
+        limit = bval[want - 1] + 1; /* |c'| < 2^62: no overflow */
         len = 0;
     }
     for (int32_t y0 = 0; y0 < full; y0 += CHUNK) {
@@ -111,19 +107,39 @@ SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
             continue;
         for (int j = 0; j < CHUNK; j++)
             if (v[j] < limit) {
-                insert_best(bval, bc, &len, k, v[j], y0 + j);
-                if (len == k + 1)
-                    limit = bval[k];
+                insert_best(bval, bc, &len, want, v[j], y0 + j);
+                if (len == want)
+                    limit = bval[want - 1];
             }
     }
     for (int32_t y = full; y < n; y++) {
         const int64_t v = (int64_t)row[y] * mul - price[y];
         if (v < limit) {
-            insert_best(bval, bc, &len, k, v, y);
-            if (len == k + 1)
-                limit = bval[k];
+            insert_best(bval, bc, &len, want, v, y);
+            if (len == want)
+                limit = bval[want - 1];
         }
     }
+    return len;
+}
+
+SCAN_CLONES int gcut__assign_dense_row_best(const int32_t *row, int32_t n, int32_t mul,
+                                            const int64_t *price, int want, int64_t *bval,
+                                            int32_t *bc)
+{
+    return row_best(row, n, mul, price, want, bval, bc);
+}
+
+/* Full scan of row x: keep its `cache` best (the least c', ties to the
+ * lower column) and the (k+1)-th best as the bound on the others. */
+SCAN_CLONES static void scan_row(dense_csa *s, int32_t x)
+{
+    const int k = s->cache;
+    const int32_t n = s->n, mul = s->mul;
+    const int32_t *row = s->cost + (int64_t)x * n;
+    int32_t bc[CACHE_MAX + 1];
+    int64_t bval[CACHE_MAX + 1];
+    const int len = row_best(row, n, mul, s->price, k + 1, bval, bc);
     const int keep = len < k ? len : k;
     int32_t *cc = s->cache_col + (int64_t)x * k;
     int64_t *ck = s->cache_cost + (int64_t)x * k;
@@ -213,8 +229,11 @@ static gcut_status refine(dense_csa *s, int64_t eps, int keep, gcut_context *ctx
     return discharge(s, eps, ctx);
 }
 
-gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
-                                   const gcut__assign_knobs *knobs, gcut__assign_result *res)
+/* gcut__assign_csa_dense's work; warm_eps > 0: from res's state
+ * (gcut__assign_csa_dense_warm). */
+static gcut_status dense_solve(gcut_context *ctx, const gcut__assign_dense *p,
+                               const gcut__assign_knobs *knobs, int64_t warm_eps,
+                               gcut__assign_result *res)
 {
     const int32_t n = p->n;
     /* Alpha 50 as in the CSR solver (assign_csa.c). A cache miss costs a
@@ -250,14 +269,16 @@ gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
         goto done;
     }
-    for (int32_t y = 0; y < n; y++)
-        s.price[y] = 0;
-    for (int32_t x = 0; x < n; x++)
-        s.row_col[x] = -1;
+    if (!warm_eps) {
+        for (int32_t y = 0; y < n; y++)
+            s.price[y] = 0;
+        for (int32_t x = 0; x < n; x++)
+            s.row_col[x] = -1;
+    }
     /* eps < 1 after scaling by S means optimal; start at the scaled range */
     const int64_t range = (p->cost_max - p->cost_min) * p->scale;
-    int64_t eps = range > 0 ? range : 1;
-    int first = 1;
+    int64_t eps = warm_eps ? warm_eps : range > 0 ? range : 1;
+    int first = !warm_eps;
     do {
         eps = eps / alpha > 1 ? eps / alpha : 1;
         st = refine(&s, eps, !first, ctx);
@@ -273,4 +294,17 @@ done:
     free(s.cache_len);
     free(s.cache_bound);
     return st;
+}
+
+gcut_status gcut__assign_csa_dense(gcut_context *ctx, const gcut__assign_dense *p,
+                                   const gcut__assign_knobs *knobs, gcut__assign_result *res)
+{
+    return dense_solve(ctx, p, knobs, 0, res);
+}
+
+gcut_status gcut__assign_csa_dense_warm(gcut_context *ctx, const gcut__assign_dense *p,
+                                        const gcut__assign_knobs *knobs, int64_t eps,
+                                        gcut__assign_result *res)
+{
+    return dense_solve(ctx, p, knobs, eps > 1 ? eps : 1, res);
 }

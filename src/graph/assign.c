@@ -29,6 +29,7 @@
 #include "core/memory_budget.h"
 #include "core/parallel.h"
 #include "core/solver_device.h"
+#include "cpu/assign_candidates.h"
 #include "cpu/assign_csa_dense.h"
 #include "gpu/gpu.h"
 #include "graph/assign_problem.h"
@@ -480,7 +481,7 @@ static void request_prices(const gcut__assign_problem *p, int32_t rows, int32_t 
 
 /* The proof of a square request's solve, from the caller's arrays and the
  * solver's column prices V, in one pass over the arcs on the context's
- * threads (as the dense path's, dense_proof_rows): each row's dual u(x) =
+ * threads (as the dense path's proof does): each row's dual u(x) =
  * min over its arcs of c * S - V (so that every reduced cost is >= 0 by
  * its making), its column's cheapest arc, and that arc's reduced cost above
  * u, capped at the scale; optimal when their sum, the gap, is below the
@@ -709,47 +710,13 @@ static gcut_status run_ssp(gcut_context *ctx, int32_t rows, int32_t cols, const 
     return st;
 }
 
-/* The proof of a dense square solve, from the caller's matrix: each row's
- * dual u(x) = min over y of c(x, y) * mul - V(y) (feasible by its making)
- * and its assigned arc's reduced cost above it, capped at the scale, so
- * that the gap, their sum, is optimal when below the scale. */
-typedef struct dense_proof {
-    const int32_t *cost;
-    int32_t n;
-    int64_t mul, scale;
-    const int64_t *price;
-    const int32_t *row_col;
-    int64_t *dual;
-    int64_t gap[GCUT__MAX_THREADS];
-} dense_proof;
-
 int64_t gcut__assign_dense_bytes(int32_t n)
 {
     /* Per row, CPU cost scaling on the matrix (assign_csa_dense.c): owner,
      * stack, a cache of up to 32 arcs (384 bytes), its length and bound;
      * then the result's price, dual and owner here (440 bytes, rounded
      * up). The proof's parts are a few kilobytes. */
-    return gcut__memory_mul_add((int64_t)n + 1, 440, sizeof(dense_proof));
-}
-
-static void dense_proof_rows(void *arg, int64_t begin, int64_t end, int part)
-{
-    dense_proof *d = arg;
-    const int32_t n = d->n;
-    int64_t gap = 0;
-    for (int64_t x = begin; x < end; x++) {
-        const int32_t *row = d->cost + x * n;
-        int64_t u = INT64_MAX;
-        for (int32_t y = 0; y < n; y++) {
-            const int64_t v = row[y] * d->mul - d->price[y];
-            u = v < u ? v : u;
-        }
-        d->dual[x] = u;
-        const int32_t c = d->row_col[x];
-        const int64_t term = c >= 0 && c < n ? row[c] * d->mul - d->price[c] - u : d->scale;
-        gap += term < d->scale ? term : d->scale;
-    }
-    d->gap[part] = gap;
+    return gcut__memory_mul_add((int64_t)n + 1, 440, 4096);
 }
 
 /* The host's part of either dense path's proof: row_to_col a permutation
@@ -792,33 +759,6 @@ static gcut_status dense_outputs(gcut_context *ctx, int32_t n, int64_t total, in
     return GCUT_OK;
 }
 
-/* The proof of a CPU dense solve, from the caller's matrix: each row's dual
- * into `dual` and their gap into *gap. */
-static gcut_status dense_host_proof(gcut_context *ctx, int32_t n, const int32_t *cost,
-                                    int64_t mul, int64_t scale, const gcut__assign_result *res,
-                                    int64_t *dual, int64_t *gap)
-{
-    dense_proof *proof = malloc(sizeof *proof);
-    if (!proof)
-        return gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
-    proof->cost = cost;
-    proof->n = n;
-    proof->mul = mul;
-    proof->scale = scale;
-    proof->price = res->price;
-    proof->row_col = res->row_col;
-    proof->dual = dual;
-    int parts = gcut__thread_count(ctx ? ctx->options.threads : 0, (int64_t)n * n);
-    if (parts > n)
-        parts = n;
-    gcut__parallel_for(parts, n, dense_proof_rows, proof);
-    *gap = 0;
-    for (int i = 0; i < parts; i++)
-        *gap += proof->gap[i]; /* each part's at most n * scale: no overflow */
-    free(proof);
-    return GCUT_OK;
-}
-
 /* A dense square request solved on the caller's matrix: by CPU cost
  * scaling (src/cpu/assign_csa_dense.c), its proof then checked here from
  * the matrix, or on the GPU (gcut__gpu_assign_dense), where the solve and
@@ -846,13 +786,21 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     if (!res.price || !dual || !owner)
         st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
     const double t_start = gcut__now_ms();
-    if (!st) {
+    /* CPU: first on each row's cheapest arcs where the knob or the size
+     * asks for it (src/cpu/assign_candidates.c), which gives the proof */
+    const int k = on_gpu                             ? 0
+                  : !knobs || knobs->candidates == 0 ? gcut__assign_candidates_default(n)
+                                                     : knobs->candidates;
+    if (st) {
+        /* reported */
+    } else if (on_gpu) {
 #ifdef GCUT_HAVE_CUDA
-        if (on_gpu)
-            st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
-        else
+        st = gcut__gpu_assign_dense(ctx, &p, knobs, &res, dual, &gap, &device);
 #endif
-            st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
+    } else if (k > 0) {
+        st = gcut__assign_csa_candidates(ctx, &p, knobs, k, &res, dual, &gap);
+    } else {
+        st = gcut__assign_csa_dense(ctx, &p, knobs, &res);
     }
     if (check && !check->ok) { /* nothing solved: the caller checks the request */
         free(res.price);
@@ -864,8 +812,8 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
     if (!st)
         st = dense_permutation(ctx, n, cost, row_to_col, owner, on_gpu ? "the GPU" : "csa",
                                &total);
-    if (!st && !on_gpu)
-        st = dense_host_proof(ctx, n, cost, sign * scale, scale, &res, dual, &gap);
+    if (!st && !on_gpu && k <= 0)
+        gcut__assign_dense_price_out(ctx, &p, res.price, row_to_col, dual, NULL, &gap);
     if (!st)
         st = dense_outputs(ctx, n, total, gap, scale, dual, &res, t0, device,
                            on_gpu ? "gpu-csa" : "csa", total_cost, prices, info);
@@ -1004,10 +952,12 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
     char what[96];
     snprintf(what, sizeof what, "assign: %d rows, %d columns and %lld arcs", rows, cols,
              (long long)(rows > 0 ? row_ptr[rows] : 0));
-    if ((st = gcut__memory_check(ctx, what,
-                                 dense ? gcut__assign_dense_bytes(rows)
-                                       : gcut__assign_bytes(rows, cols,
-                                                            rows > 0 ? row_ptr[rows] : 0, flags))))
+    /* the CPU's dense path may first solve on each row's cheapest arcs */
+    const int64_t need = dense
+                             ? gcut__assign_dense_bytes(rows) +
+                                   (on_gpu ? 0 : gcut__assign_candidates_bytes(rows, knobs))
+                             : gcut__assign_bytes(rows, cols, rows > 0 ? row_ptr[rows] : 0, flags);
+    if ((st = gcut__memory_check(ctx, what, need)))
         return st;
     /* Scaled costs within 2^60: |c| * S and B * S (B < 2^32 * min(rows, cols)). */
     const int64_t cabs = cmax > -cmin ? cmax : -cmin;

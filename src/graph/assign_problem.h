@@ -88,6 +88,15 @@ gcut_status gcut__assign_csa(gcut_context *ctx, gcut__assign_problem *p,
                              const gcut__assign_knobs *knobs, int start,
                              gcut__assign_result *res);
 
+/* The same from a state in res (row_col, -1 for a free row, and prices)
+ * that is eps-optimal on p's arcs: phases from eps / alpha down to 1, each
+ * row keeping its column while it stays within the phase's eps. max_pushes
+ * > 0: GCUT_E_UNSUPPORTED (message not set, res a partial state) once the
+ * double pushes reach it. */
+gcut_status gcut__assign_csa_warm(gcut_context *ctx, gcut__assign_problem *p,
+                                  const gcut__assign_knobs *knobs, int64_t eps, int64_t max_pushes,
+                                  gcut__assign_result *res);
+
 #ifdef GCUT_HAVE_CUDA
 /* GPU cost scaling (src/gpu/assign_gpu.cu), the same contract as the CPU's
  * (start = 0); *device gets the GPU's name. */

@@ -1133,3 +1133,167 @@ void check_assign_read(check_report *r, int count, uint64_t seed)
     remove(path);
     gcut_context_destroy(ctx);
 }
+
+/* CPU CSA on a dense square request through each row's cheapest arcs
+ * (src/cpu/assign_candidates.c): its paths, told apart by its log. */
+typedef struct candidate_paths {
+    int direct;   /* proved on the first candidates */
+    int repaired; /* a repair round */
+    int no_match; /* the candidates hold no perfect assignment: the whole matrix */
+    int pushes;   /* the sparse solve gave up: the whole matrix */
+    int beaten;   /* too many rows beaten, or beaten again: the whole matrix */
+} candidate_paths;
+
+static void candidate_log(void *user, int level, const char *message)
+{
+    candidate_paths *c = user;
+    (void)level;
+    if (strstr(message, "round 0:") && strstr(message, " 0 rows beaten"))
+        c->direct++;
+    if (strstr(message, "round 1:"))
+        c->repaired++;
+    if (strstr(message, "no perfect assignment on them"))
+        c->no_match++;
+    if (strstr(message, "pushes: the whole matrix"))
+        c->pushes++;
+    if (strstr(message, "candidates: the whole matrix"))
+        c->beaten++;
+}
+
+/* Dense n x n matrices made to pass and to defeat the candidates: uniform,
+ * every row's cheap arcs on the same three columns, constant rows, a_i b_j
+ * (the optimum pairs the rows' costly arcs), the whole int32 range, huge
+ * and tied at either end, |x_i - y_j| (the optimum far down the rows),
+ * tiny signed ties; n = 1, 2 and 3 often. And a trap (n >= 40): row 0's
+ * 16 cheapest columns (cost 1) are each the one cheap column (cost 0) of
+ * another row, its own column costs 1000 and the others 2..50, the other
+ * rows 100..1000: on the candidates row 0 takes a needy row's column or
+ * its own, the optimum gives it one outside at 2..50 (a repair). */
+static int make_candidate_dense(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0xd1b54a32d192ed03ULL + (uint64_t)index * 0x9e3779b97f4a7c15ULL + 11};
+    memset(in, 0, sizeof *in);
+    const int family = (index / 20) % 9;
+    const int32_t n = family == 8            ? (int32_t)rng_range(&g, 40, 150)
+                      : (index / 5) % 4 == 0 ? (int32_t)rng_range(&g, 1, 3)
+                                             : (int32_t)rng_range(&g, 4, 150);
+    static const char *const names[] = {"uniform", "crowded", "constant rows", "a_i b_j", "int32",
+                                        "extreme", "line",    "signed ties",   "trap"};
+    in->rows = in->cols = n;
+    in->row_ptr = malloc(((size_t)n + 1) * sizeof *in->row_ptr);
+    in->col = malloc((size_t)n * n * sizeof *in->col);
+    in->cost = malloc((size_t)n * n * sizeof *in->cost);
+    int64_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    if (!in->row_ptr || !in->col || !in->cost || !a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    const int32_t cheap[3] = {(int32_t)rng_below(&g, n), (int32_t)rng_below(&g, n),
+                              (int32_t)rng_below(&g, n)};
+    const int64_t ext = rng_below(&g, 2) ? INT32_MIN : (int64_t)INT32_MAX - 5;
+    for (int32_t i = 0; i < n; i++) {
+        a[i] = family == 6 ? rng_range(&g, 0, 100000) : rng_range(&g, -50, 1000);
+        b[i] = family == 6 ? rng_range(&g, 0, 100000) : rng_range(&g, 0, 1000);
+    }
+    for (int32_t r = 0; r <= n; r++)
+        in->row_ptr[r] = (int64_t)r * n;
+    for (int32_t r = 0; r < n; r++)
+        for (int32_t c = 0; c < n; c++) {
+            int64_t v;
+            switch (family) {
+            case 0:
+                v = rng_range(&g, 0, 1000);
+                break;
+            case 1:
+                v = c == cheap[0] || c == cheap[1] || c == cheap[2] ? rng_range(&g, 0, 5)
+                                                                    : rng_range(&g, 500, 1000);
+                break;
+            case 2:
+                v = a[r];
+                break;
+            case 3:
+                v = a[r] * b[c];
+                break;
+            case 4:
+                v = rng_range(&g, INT32_MIN, INT32_MAX);
+                break;
+            case 5:
+                v = rng_range(&g, ext, ext + 5);
+                break;
+            case 6:
+                v = a[r] > b[c] ? a[r] - b[c] : b[c] - a[r];
+                break;
+            case 7:
+                v = rng_range(&g, -3, 3);
+                break;
+            default: /* the trap: needy rows 1..16 on columns 1..16 */
+                v = r == 0    ? (c == 0    ? 1000
+                                 : c <= 16 ? 1
+                                           : rng_range(&g, 2, 50))
+                    : r <= 16 ? (c == r ? 0 : rng_range(&g, 500, 1000))
+                              : rng_range(&g, 100, 1000);
+                break;
+            }
+            in->col[(int64_t)r * n + c] = c;
+            in->cost[(int64_t)r * n + c] = (int32_t)v;
+        }
+    free(a);
+    free(b);
+    in->flags = rng_below(&g, 3) == 0 ? GCUT_ASSIGN_MAXIMIZE : 0;
+    snprintf(in->name, sizeof in->name, "candidates %d: %dx%d %s%s", index, n, n, names[family],
+             in->flags & GCUT_ASSIGN_MAXIMIZE ? ", maximize" : "");
+    return 1;
+}
+
+void check_assign_csa_candidates(check_report *r, int count, uint64_t seed)
+{
+    candidate_paths paths;
+    memset(&paths, 0, sizeof paths);
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_CPU;
+    opt.threads = 3; /* the selection and the price-out split even tiny matrices */
+    opt.verbosity = 3;
+    opt.log = candidate_log;
+    opt.log_user = &paths;
+    gcut_context *ctx = NULL;
+    if (gcut_context_create(&opt, &ctx) != GCUT_OK) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    /* k = 1, 2, 16 candidates a row, every arc from the start, the default */
+    static const int ks[] = {1, 2, 16, -1, 0};
+    for (int i = 0; i < count; i++) {
+        instance in;
+        if (!make_candidate_dense(&in, seed, i)) {
+            check_fail(r, "out of memory");
+            instance_free(&in);
+            break;
+        }
+        gcut__assign_knobs knobs;
+        memset(&knobs, 0, sizeof knobs);
+        knobs.candidates = ks[i % 5];
+        snprintf(in.name + strlen(in.name), sizeof in.name - strlen(in.name), ", k %d",
+                 knobs.candidates);
+        one_vs_hungarian(r, ctx, "csa", &knobs, &in, 0);
+        instance_free(&in);
+    }
+    /* every path at full counts (the quick ones may miss some) */
+    if (count >= 400) {
+        const struct {
+            const char *what;
+            int n;
+        } seen[] = {{"proved on the first candidates", paths.direct},
+                    {"a repair round", paths.repaired},
+                    {"no perfect assignment on the candidates", paths.no_match},
+                    {"a sparse solve past its pushes", paths.pushes},
+                    {"too many rows beaten", paths.beaten}};
+        for (size_t j = 0; j < sizeof seen / sizeof seen[0]; j++)
+            if (seen[j].n == 0)
+                check_fail(r, "no instance took the candidates' path: %s", seen[j].what);
+            else
+                r->passed++;
+    }
+    gcut_context_destroy(ctx);
+}

@@ -25,6 +25,11 @@ void check_assign_csa_knobs(check_report *r, int count, uint64_t seed);
  * (the CSR path) against the Hungarian reference. */
 void check_assign_csa_dense(check_report *r, int count, uint64_t seed);
 
+/* CSA on dense square matrices through each row's cheapest arcs (the
+ * knob at 1, 2, 16, off and the default), on matrices made to defeat them,
+ * against the Hungarian reference; every repair and fallback path taken. */
+void check_assign_csa_candidates(check_report *r, int count, uint64_t seed);
+
 /* GPU cost scaling against the Hungarian reference (skipped without a GPU). */
 void check_assign_gpu_vs_hungarian(check_report *r, int count, uint64_t seed);
 

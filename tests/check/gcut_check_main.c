@@ -99,6 +99,7 @@ static const check_entry checks[] = {
     {"assign.csa_vs_hungarian", 3000, 300, check_assign_csa_vs_hungarian},
     {"assign.csa_knobs", 1000, 100, check_assign_csa_knobs},
     {"assign.csa_dense", 400, 40, check_assign_csa_dense},
+    {"assign.csa_candidates", 800, 80, check_assign_csa_candidates},
     {"assign.ssp_vs_hungarian", 3000, 300, check_assign_ssp_vs_hungarian},
     {"assign.read", 1, 1, check_assign_read},
     {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
