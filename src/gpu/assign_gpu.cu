@@ -843,22 +843,29 @@ extern "C" size_t gcut__gpu_assign_kept_bytes(gcut_context *ctx)
  * at those prices (and the column it holds), the solve resumed from its
  * state at the eps its worst row needs (the phases keep the rows still
  * within it), at most CANDIDATE_ROUNDS times; past that, or where many
- * rows fall short, the dense solve resumed from the same state. Where the
+ * rows fall short, the dense solve from the start (resumed from the
+ * candidates' prices instead, it took as long or longer: line 1000^2
+ * 17.4 ms against 17.2, product 2000^2 8.8-9.8 against 7.2). Where the
  * rows' cheapest arcs cover fewer than half the columns (a rank-one
  * matrix: every row's cheapest on the same few columns), at least half the
- * rows must go off them: the dense solve from the start. Whatever the
- * path, the proof is the dense one over every arc. */
+ * rows must go off them: the dense solve at once. Whatever the path, the
+ * proof is the dense one over every arc.
+ *
+ * Off by default (knob candidates 0 or -1; k > 0 turns it on). On an H100
+ * against the dense solve (bench/results/assign_NVIDIA_H100_80GB_HBM3.md),
+ * with k = 16 (k = 8 fell short on uniform costs, 32 was no faster):
+ * uniform 5000^2 and 10000^2 0.40 and 0.31x, wide 5000^2 0.49x, but
+ * 1000^2-2000^2 0.87-1.04x (the CSR solve's phases and updates cost as
+ * much as the dense ones at that size), and where the candidates fall
+ * short the whole candidate solve is lost: product (i j) mod 1001 2.3-4.1x,
+ * line |x_i - y_j| 1.5-1.8x; median over the five families 1.04x. */
 #define CANDIDATE_ROUNDS 2
-#define CANDIDATES_FROM 512 /* n below: the dense solve (knob candidates 0) */
-#define CANDIDATES_K 16
 
 /* The arcs a row takes besides its guarantee (at most n - 1), or -1: the
  * dense solve on every arc from the start. */
 static int candidate_count(int32_t n, const gcut__assign_knobs *knobs)
 {
-    const int want = knobs && knobs->candidates != 0 ? knobs->candidates
-                     : n >= CANDIDATES_FROM          ? CANDIDATES_K
-                                                     : -1;
+    const int want = knobs && knobs->candidates > 0 ? knobs->candidates : -1;
     if (want < 0)
         return -1;
     return want < n - 1 ? want : n - 1;
@@ -960,6 +967,7 @@ static gcut_status dense_by_candidates(gcut_context *ctx, gcut__gpu *s, solver *
     t_built = gcut__now_ms();
     if (covered < nn / 2) {
         path = "the dense solve (the cheapest arcs cover few columns)";
+        t_first = t_built;
         st = solver_phases(ctx, s, sv, range, NULL, 0, res);
         goto done;
     }
@@ -994,15 +1002,9 @@ static gcut_status dense_by_candidates(gcut_context *ctx, gcut__gpu *s, solver *
         violators = h_stats->violators;
         worst = h_stats->worst > 1 ? h_stats->worst : 2;
         if (rounds >= CANDIDATE_ROUNDS || violators > nn / 4) {
-            /* the dense solve from the candidates' state: worst-optimal on
-             * every arc; its first eps no larger than a start from scratch
-             * would take */
-            path = "the dense solve from the candidates' prices";
-            const int64_t cold = range / sv->start_div > 1 ? range / sv->start_div : 1;
-            GPU_CHECK(ctx, cudaMemcpyAsync(d->key, cs.d.key, nn * sizeof *d->key,
-                                           cudaMemcpyDeviceToDevice, stream));
-            st = solver_phases(ctx, s, sv, (int64_t)worst < cold ? (int64_t)worst : cold, NULL, 1,
-                               res);
+            /* sv's keys are still solver_init's: today's dense solve */
+            path = "the dense solve after them";
+            st = solver_phases(ctx, s, sv, range, NULL, 0, res);
             break;
         }
         rounds++;

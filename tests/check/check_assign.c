@@ -1157,7 +1157,7 @@ void check_assign_gpu_candidates(check_report *r, int count, uint64_t seed)
 {
     static const int ks[] = {1, 2, 16, -1, 3};
     static const char *const paths[] = {"optimal on the candidates", "repaired",
-                                        "the dense solve from the candidates' prices",
+                                        "the dense solve after them",
                                         "cover few columns"};
     int seen[4] = {0, 0, 0, 0};
     candidate_log log = {""};
