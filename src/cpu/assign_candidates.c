@@ -273,13 +273,11 @@ static void cand_free(cand_problem *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Whether the arcs chosen by cost (the n rows' t arcs at col, less the
- * last where forced[x]) hold a perfect assignment: greedy, then augmenting
- * paths by depth-first search. *perfect: 0 when a row has none, else 1
- * (also when the searches pass `budget` arcs: undecided, worth a try).
- * owner: n scratch. */
-static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const int32_t *col,
-                                const uint8_t *forced, int32_t *owner, int *perfect)
+/* (declared in assign_candidates.h) Greedy, then augmenting paths by
+ * depth-first search; the searches stop after 4 n t arcs. */
+gcut_status gcut__assign_candidates_match(gcut_context *ctx, int32_t n, int32_t t,
+                                          const int32_t *col, const uint8_t *forced,
+                                          int32_t *owner, int *perfect)
 {
     int32_t *row_col = malloc((size_t)n * sizeof *row_col);
     int32_t *seen = malloc((size_t)n * sizeof *seen);
@@ -297,7 +295,7 @@ static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const i
     for (int32_t x = 0; x < n; x++) {
         row_col[x] = -1;
         seen[x] = -1;
-        for (int32_t i = 0; i < t - forced[x]; i++) {
+        for (int32_t i = 0; i < t - (forced ? forced[x] : 0); i++) {
             const int32_t y = col[(int64_t)x * t + i];
             if (owner[y] < 0) {
                 owner[y] = x;
@@ -318,7 +316,7 @@ static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const i
         seen[x0] = x0; /* one search a free row: its rows are marked x0 */
         while (top >= 0 && !found && work <= budget) {
             const int32_t x = stack[top];
-            if (next[top] == t - forced[x]) {
+            if (next[top] == t - (forced ? forced[x] : 0)) {
                 top--;
                 continue;
             }
@@ -343,6 +341,8 @@ static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const i
         if (!found && work <= budget)
             *perfect = 0;
     }
+    if (*perfect && work > budget)
+        *perfect = -1;
     free(row_col);
     free(seen);
     free(stack);
@@ -351,7 +351,8 @@ static gcut_status chosen_match(gcut_context *ctx, int32_t n, int32_t t, const i
 }
 
 /* The first problem: each row's t arcs (select_rows), on the threads, and
- * whether the arcs chosen by cost hold a perfect assignment (chosen_match;
+ * whether the arcs chosen by cost hold a perfect assignment
+ * (gcut__assign_candidates_match;
  * mark: n scratch). */
 static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, int32_t t,
                               int32_t *mark, cand_problem *c, int *perfect)
@@ -385,7 +386,8 @@ static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, in
         hi = j->hi[i] > hi ? j->hi[i] : hi;
     }
     free(j);
-    const gcut_status st = chosen_match(ctx, n, t, c->col, forced, mark, perfect);
+    const gcut_status st =
+        gcut__assign_candidates_match(ctx, n, t, c->col, forced, mark, perfect);
     free(forced);
     if (st) {
         cand_free(c);
