@@ -932,27 +932,23 @@ static dense_out dense_out_at(unsigned char *base, size_t nn)
  *
  * Off by default (knob candidates 0 or -1; k > 0 turns it on). On an H100
  * against the dense solve (bench/results/assign_NVIDIA_H100_80GB_HBM3.md),
- * with k = 16 (k = 8 fell short on uniform costs, 32 was no faster):
- * uniform 5000^2 and 10000^2 0.40 and 0.31x, wide 5000^2 0.49x, but
- * 1000^2-2000^2 0.87-1.04x (the CSR solve's phases and updates cost as
- * much as the dense ones at that size), and where the candidates fall
- * short the whole candidate solve is lost: product (i j) mod 1001 2.3-4.1x,
- * line |x_i - y_j| 1.5-1.8x; median over the five families 1.04x. */
+ * with k = 16 (k = 8 fell short on uniform costs, 32 was no faster) from
+ * n = 2000: uniform 5000^2 and 10000^2 0.52 and 0.36x, wide 5000^2 0.77x,
+ * but 2000^2 0.95-1.05x (the CSR solve's phases and updates cost as much
+ * as the dense ones at that size; below it no gain either, and
+ * (i j) mod 1001 at 1000^2 holds a perfect assignment on its cheapest arcs
+ * but not the optimum: a lost candidate solve, 4.1x). The matching test
+ * sends product and line 2000^2-5000^2 to the dense solve for 0.2-0.8 ms,
+ * but on uniform and wide it runs to its budget (undecided: the diagonal
+ * again, 1.1-5.3 ms of build and test); median over the five families
+ * 1.00x, worst 1.26x (product 5000^2, its dense phases' spread). */
 #define CANDIDATE_ROUNDS 2
 
-/* The default: k = 16 from n = CANDIDATES_FROM rows. Below it the CSR
- * solve of 17 n arcs costs what the dense phases cost (uniform 1000^2 4.9
- * against 4.7 ms on an H100), and (i j) mod 1001 at 1000^2, whose
- * cheapest arcs hold a perfect assignment but not the optimum, pays a lost
- * candidate solve (12 against 2.9 ms). */
-#define CANDIDATES_FROM 2000
-
 /* The arcs a row takes besides its guarantee (at most n - 1), or -1: the
- * dense solve on every arc from the start. */
+ * dense solve on every arc from the start (the default: see above). */
 static int candidate_count(int32_t n, const gcut__assign_knobs *knobs)
 {
-    const int knob = knobs ? knobs->candidates : 0;
-    const int want = knob > 0 ? knob : knob < 0 || n < CANDIDATES_FROM ? -1 : 16;
+    const int want = knobs && knobs->candidates > 0 ? knobs->candidates : -1;
     if (want < 0)
         return -1;
     return want < n - 1 ? want : n - 1;
