@@ -930,25 +930,25 @@ static dense_out dense_out_at(unsigned char *base, size_t nn)
  * rows must go off them: the dense solve at once. Whatever the path, the
  * proof is the dense one over every arc.
  *
- * Off by default (knob candidates 0 or -1; k > 0 turns it on). On an H100
- * against the dense solve (bench/results/assign_NVIDIA_H100_80GB_HBM3.md),
- * with k = 16 (k = 8 fell short on uniform costs, 32 was no faster) from
- * n = 2000: uniform 5000^2 and 10000^2 0.52 and 0.36x, wide 5000^2 0.77x,
- * but 2000^2 0.95-1.05x (the CSR solve's phases and updates cost as much
- * as the dense ones at that size; below it no gain either, and
+ * On by default from n = 2000 with k = 16 (knob candidates -1: off, k > 0:
+ * on with k at any n). On an H100 against the dense solve
+ * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md): k = 8 fell short on
+ * uniform costs, 32 was no faster; uniform 5000^2 and 10000^2 0.52 and
+ * 0.36x, but 2000^2 near 1x (the CSR solve's phases and updates cost as
+ * much as the dense ones at that size; below it no gain either, and
  * (i j) mod 1001 at 1000^2 holds a perfect assignment on its cheapest arcs
  * but not the optimum: a lost candidate solve, 4.1x). The matching test
- * sends product and line 2000^2-5000^2 to the dense solve for 0.2-0.8 ms,
- * but on uniform and wide it runs to its budget (undecided: the diagonal
- * again, 1.1-5.3 ms of build and test); median over the five families
- * 1.00x, worst 1.26x (product 5000^2, its dense phases' spread). */
+ * decides every family measured in under 0.1 ms: product and line
+ * 2000^2-5000^2 go to the dense solve at once, uniform and wide to the
+ * candidates without the diagonal. */
 #define CANDIDATE_ROUNDS 2
 
 /* The arcs a row takes besides its guarantee (at most n - 1), or -1: the
  * dense solve on every arc from the start (the default: see above). */
 static int candidate_count(int32_t n, const gcut__assign_knobs *knobs)
 {
-    const int want = knobs && knobs->candidates > 0 ? knobs->candidates : -1;
+    const int knob = knobs ? knobs->candidates : 0;
+    const int want = knob > 0 ? knob : knob == 0 && n >= 2000 ? 16 : -1;
     if (want < 0)
         return -1;
     return want < n - 1 ? want : n - 1;
