@@ -933,14 +933,16 @@ static dense_out dense_out_at(unsigned char *base, size_t nn)
  * On by default from n = 2000 with k = 16 (knob candidates -1: off, k > 0:
  * on with k at any n). On an H100 against the dense solve
  * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md): k = 8 fell short on
- * uniform costs, 32 was no faster; uniform 5000^2 and 10000^2 0.52 and
- * 0.36x, but 2000^2 near 1x (the CSR solve's phases and updates cost as
- * much as the dense ones at that size; below it no gain either, and
- * (i j) mod 1001 at 1000^2 holds a perfect assignment on its cheapest arcs
- * but not the optimum: a lost candidate solve, 4.1x). The matching test
- * decides every family measured in under 0.1 ms: product and line
- * 2000^2-5000^2 go to the dense solve at once, uniform and wide to the
- * candidates without the diagonal. */
+ * uniform costs, 32 was no faster; uniform 2000^2 0.72-0.85x, 5000^2
+ * 0.36-0.41x, 10000^2 0.29x, wide 0.84x and 0.60x; the matching test
+ * decides every family in under 0.1 ms of host time, sending product and
+ * line 2000^2-5000^2 to the dense solve at once (lowrank goes by the
+ * coverage test): over the five families at 2000^2 and 5000^2 median
+ * 0.94x, worst 1.05x, inside main's own spread between two rounds
+ * (0.81-1.07). Below 2000 no gain (the CSR solve's phases and updates
+ * cost as much as the dense ones), and (i j) mod 1001 at 1000^2 holds a
+ * perfect assignment on its cheapest arcs but not the optimum: a lost
+ * candidate solve, 4.1x. */
 #define CANDIDATE_ROUNDS 2
 
 /* The arcs a row takes besides its guarantee (at most n - 1), or -1: the
