@@ -15,8 +15,14 @@
  * and price updates. Every run checks its proof (gcut_assign_csr does); a
  * cost unlike the reference is marked and makes the exit status 1.
  *
+ * Dense instances come in the cost families of assign_bench.py (--costs,
+ * one or more of uniform, wide [0, 10^6], product (i j) mod 1001, line
+ * |x_i - y_j| on [0, 10^5), lowrank a_i b_j on [0, 1000); the same shapes,
+ * not the same numbers).
+ *
  * Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]... [-w R --frames DIR]...
- *        [--reps R] [--variants A/G/U[/H[/S[/L]]],...] [--no-cpu] [--verbose]
+ *        [--costs F,...] [--reps R] [--variants A/G/U[/H[/S[/L[/K]]]],...] [--no-cpu]
+ *        [--verbose]
  * A/G/U/H/S/L: alpha (0: the default), threads a row (0: from the degree; 4, 8,
  * 32, 128, 512, 1024), price updates every U * n bids (0: the default,
  * every n; -1: none), H 1: dense requests through the host-built square
@@ -24,7 +30,9 @@
  * path; 0 or left out: the default), S: the first phase's eps is the cost
  * range over alpha times S (0 or left out: the default, S 1 on CSR rows and
  * 10 on dense ones), L 1: the host drives
- * dense rows' later phases (knob gpu_host_loop; 0: the device). */
+ * dense rows' later phases (knob gpu_host_loop; 0: the device), K: dense
+ * requests solved first on each row's K cheapest arcs (knob candidates;
+ * 0: the default, -1: every arc). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -54,7 +62,24 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed)
+static const char *const families[] = {"uniform", "wide", "product", "line", "lowrank"};
+#define FAMILIES 5
+
+/* Dense costs of `family` (an index into families) for (x, k), a and b:
+ * the rows' and columns' own random values. */
+static int32_t family_cost(int family, uint64_t *s, int32_t x, int64_t k, const int32_t *a,
+                           const int32_t *b)
+{
+    switch (family) {
+    case 1: return (int32_t)(splitmix(s) % 1000001);
+    case 2: return (int32_t)(((int64_t)x * k) % 1001);
+    case 3: return a[x] > b[k] ? a[x] - b[k] : b[k] - a[x];
+    case 4: return a[x] * b[k];
+    default: return (int32_t)(splitmix(s) % 1001);
+    }
+}
+
+static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed, int family)
 {
     memset(in, 0, sizeof *in);
     const int dense = degree <= 0;
@@ -64,11 +89,18 @@ static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed)
     in->col = malloc((size_t)m * sizeof *in->col);
     in->cost = malloc((size_t)m * sizeof *in->cost);
     int32_t *perm = dense ? NULL : malloc((size_t)n * sizeof *perm);
-    if (!in->row_ptr || !in->col || !in->cost || (!dense && !perm)) {
+    int32_t *fa = malloc((size_t)n * sizeof *fa), *fb = malloc((size_t)n * sizeof *fb);
+    if (!in->row_ptr || !in->col || !in->cost || (!dense && !perm) || !fa || !fb) {
         free(perm);
+        free(fa);
+        free(fb);
         return 0;
     }
     uint64_t s = seed;
+    for (int32_t i = 0; i < n; i++) {
+        fa[i] = (int32_t)(splitmix(&s) % (family == 3 ? 100000 : 1000));
+        fb[i] = (int32_t)(splitmix(&s) % (family == 3 ? 100000 : 1000));
+    }
     if (!dense) {
         for (int32_t i = 0; i < n; i++)
             perm[i] = i;
@@ -85,11 +117,14 @@ static int make_instance(instance *in, int32_t n, int32_t degree, uint64_t seed)
             const int64_t a = (int64_t)x * d + k;
             in->col[a] = dense ? (int32_t)k
                                : k == 0 ? perm[x] : (int32_t)(splitmix(&s) % (uint64_t)n);
-            in->cost[a] = (int32_t)(splitmix(&s) % 1001) + (dense ? 0 : 1);
+            in->cost[a] = dense ? family_cost(family, &s, x, k, fa, fb)
+                                : (int32_t)(splitmix(&s) % 1001) + 1;
         }
     free(perm);
+    free(fa);
+    free(fb);
     if (dense)
-        snprintf(in->name, sizeof in->name, "dense %dx%d [0,1000]", n, n);
+        snprintf(in->name, sizeof in->name, "dense %dx%d %s", n, n, families[family]);
     else
         snprintf(in->name, sizeof in->name, "sparse n=%d deg %d", n, degree);
     return 1;
@@ -204,7 +239,8 @@ static gcut_context *context(gcut_device device, int verbose)
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: gpu-assign-knobs-bench -o OUT.md [-d N]... [-s NxD]...\n"
-                 "       [-w R --frames DIR]... [--reps R] [--variants A/G/U[/H[/S]],...]\n"
+                 "       [-w R --frames DIR]... [--costs F,...] [--reps R]\n"
+                 "       [--variants A/G/U[/H[/S[/L[/K]]]],...]\n"
                  "       [--no-cpu] [--verbose]\n");
 }
 
@@ -216,13 +252,14 @@ int main(int argc, char **argv)
         {"variants", required_argument, NULL, 'V'}, {"no-cpu", no_argument, NULL, 'C'},
         {"verbose", no_argument, NULL, 'v'},        {"help", no_argument, NULL, 'h'},
         {"window", required_argument, NULL, 'w'},   {"frames", required_argument, NULL, 'F'},
-        {NULL, 0, NULL, 0}};
+        {"costs", required_argument, NULL, 'c'},    {NULL, 0, NULL, 0}};
     const char *out_path = NULL, *variants = "0/0/0", *frames = NULL;
     /* kinds[i]: 'd' dense, 's' sparse, 'w' window (sizes[i] its radius) */
     int32_t sizes[MAX_ITEMS], degrees[MAX_ITEMS];
     char kinds[MAX_ITEMS];
     int items = 0, reps = 3, no_cpu = 0, verbose = 0, c;
-    while ((c = getopt_long(argc, argv, "o:d:s:w:r:V:Cvh", long_options, NULL)) != -1) {
+    int fams[FAMILIES] = {0}, nfam = 0;
+    while ((c = getopt_long(argc, argv, "o:d:s:w:r:V:c:Cvh", long_options, NULL)) != -1) {
         if (c == 'o') {
             out_path = optarg;
         } else if (c == 'd' || c == 's' || c == 'w') {
@@ -239,6 +276,17 @@ int main(int argc, char **argv)
             degrees[items++] = c == 's' ? deg : 0;
         } else if (c == 'F') {
             frames = optarg;
+        } else if (c == 'c') {
+            for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
+                int f = 0;
+                while (f < FAMILIES && strcmp(tok, families[f]))
+                    f++;
+                if (f == FAMILIES || nfam == FAMILIES) {
+                    fprintf(stderr, "gpu-assign-knobs-bench: --costs: no family '%s'\n", tok);
+                    return 2;
+                }
+                fams[nfam++] = f;
+            }
         } else if (c == 'r') {
             reps = atoi(optarg);
         } else if (c == 'V') {
@@ -271,16 +319,17 @@ int main(int argc, char **argv)
             return 2;
         }
         memset(&knobs[nv], 0, sizeof knobs[nv]);
-        const int got = sscanf(p, "%d/%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
+        const int got = sscanf(p, "%d/%d/%d/%d/%d/%d/%d", &knobs[nv].alpha, &knobs[nv].gpu_group,
                                &knobs[nv].update_every, &knobs[nv].gpu_host_build,
-                               &knobs[nv].gpu_eps_start, &knobs[nv].gpu_host_loop);
+                               &knobs[nv].gpu_eps_start, &knobs[nv].gpu_host_loop,
+                               &knobs[nv].candidates);
         if (got < 3) {
             fprintf(stderr, "gpu-assign-knobs-bench: bad variant at '%s'\n", p);
             return 2;
         }
-        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d/%d%s", knobs[nv].alpha,
+        snprintf(label[nv], sizeof label[nv], "%d/%d/%d/%d/%d/%d/%d%s", knobs[nv].alpha,
                  knobs[nv].gpu_group, knobs[nv].update_every, knobs[nv].gpu_host_build,
-                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_loop,
+                 knobs[nv].gpu_eps_start, knobs[nv].gpu_host_loop, knobs[nv].candidates,
                  knobs[nv].gpu_host_build ? " (host build)" : "");
         nv++;
         p = strchr(p, ',');
@@ -323,16 +372,23 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(out, "| instance | arcs | alpha / threads a row / updates every n bids / host build / "
-                 "first eps divisor | device | "
+                 "first eps divisor / host loop / candidates | device | "
                  "ms (median of %d) | runs | phases | bids | price updates | cost | same cost as %s |\n"
                  "| --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |\n",
             reps, no_cpu ? "the first variant" : "CPU CSA");
     fflush(out);
     int bad = 0;
-    for (int i = 0; i < items; i++) {
+    if (nfam == 0)
+        fams[nfam++] = 0;
+    for (int item = 0; item < items * nfam; item++) {
+        /* every dense size in each family; the others once */
+        const int i = item / nfam, family = fams[item % nfam];
+        if (kinds[i] != 'd' && item % nfam != 0)
+            continue;
         instance in;
         if (!(kinds[i] == 'w' ? make_window(&in, f0, f1, fw, fh, sizes[i], frames)
-                              : make_instance(&in, sizes[i], degrees[i], 1000 + (uint64_t)i))) {
+                              : make_instance(&in, sizes[i], degrees[i], 1000 + (uint64_t)i,
+                                              family))) {
             fprintf(stderr, "gpu-assign-knobs-bench: out of memory\n");
             return 1;
         }

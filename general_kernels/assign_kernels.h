@@ -170,4 +170,41 @@ cudaError_t gcut__assign_dense_proof(const gcut__dassign *d, const long long *pr
                                      const int32_t *row_col, long long scale, long long *dual,
                                      unsigned long long *gap, cudaStream_t stream);
 
+/* The candidate graph of a dense request (general_kernels/assign_candidates.cu): CSR rows of
+ * k + 1 arcs, row x at x (k + 1), columns increasing: the row's k cheapest arcs (ties to the
+ * lower column) and its guarantee arc (the diagonal, or row_col[x] where price is set), or
+ * its k + 1 cheapest where the guarantee is among the k cheapest or guard is 0. Ranked by
+ * the cost times sign, or, where price is set, by c * unit - price[y] - dual[x]. */
+typedef struct gcut__candidate_stats {
+    long long lo, hi;            /* the cheapest arcs' costs times sign (the guarantee's left
+                                    out where it was added) */
+    unsigned long long covered;  /* columns among some row's cheapest (where covered is set) */
+    unsigned long long worst;    /* gcut__assign_violations: the largest held reduced cost
+                                    above its row's dual */
+    unsigned long long violators; /* and the rows where it passes eps */
+} gcut__candidate_stats;
+
+typedef struct gcut__candidates {
+    int32_t n, k;                /* 0 <= k <= n - 1 */
+    int32_t guard;               /* 0: no guarantee arc (the k + 1 cheapest); set with price */
+    const int32_t *cost;         /* n x n, row-major, the caller's units */
+    long long sign, unit;        /* unit = sign * scale */
+    const long long *price;      /* NULL: rank by cost */
+    const long long *dual;       /* n: with price, each row's least reduced cost */
+    const int32_t *row_col;      /* n: with price, the guarantee arcs (a perfect assignment) */
+    long long *row_ptr;          /* n + 1 */
+    int32_t *col, *cost_out;     /* n (k + 1) each; cost_out in the caller's units */
+    unsigned *covered;           /* n flags, or NULL */
+    gcut__candidate_stats *stats;
+} gcut__candidates;
+
+/* Build the candidate graph (stats cleared first). */
+cudaError_t gcut__assign_candidates(const gcut__candidates *c, cudaStream_t stream);
+
+/* A dense solution (price, row_col) against the proof's duals (gcut__assign_dense_proof on d):
+ * stats->worst and stats->violators (rows above eps), cleared first. */
+cudaError_t gcut__assign_violations(const gcut__dassign *d, const long long *price,
+                                    const int32_t *row_col, const long long *dual, long long eps,
+                                    gcut__candidate_stats *stats, cudaStream_t stream);
+
 #endif

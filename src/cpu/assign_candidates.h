@@ -29,6 +29,16 @@ int gcut__assign_candidates_default(int32_t n);
  * defaults), in bytes: 0 where the knobs or the size leave it off. */
 int64_t gcut__assign_candidates_bytes(int32_t n, const gcut__assign_knobs *knobs);
 
+/* Whether each row's arcs col[x t, x t + t) (less the last where forced
+ * is set and forced[x]) hold a perfect assignment of the n rows into n
+ * columns. *perfect: 1 yes, 0 no (a row is left without a column), -1
+ * undecided (the search passed its budget of 4 n t arcs). owner: n
+ * scratch. The CPU and the GPU candidate paths solve the whole matrix at
+ * once where it is 0. */
+gcut_status gcut__assign_candidates_match(gcut_context *ctx, int32_t n, int32_t t,
+                                          const int32_t *col, const uint8_t *forced,
+                                          int32_t *owner, int *perfect);
+
 /* CPU cost scaling on p's matrix through a sparse problem of each row's
  * k cheapest arcs (k > 0) and its own column (a perfect assignment always
  * exists), then priced out over the whole matrix; rows that a cheaper arc

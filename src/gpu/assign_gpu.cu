@@ -18,6 +18,7 @@ extern "C" {
 #include "core/parallel.h" /* a C header without C++ guards */
 }
 #include "core/memory_budget.h"
+#include "cpu/assign_candidates.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_state.h"
 #include "gpu/staging.h"
@@ -425,9 +426,12 @@ fail:
 /* The phases, eps from eps0 / alpha down to 1 (start_min: the first
  * phase's infeasibility test, or NULL), then the solution unpacked into
  * sv->price and sv->row_col on the device. GCUT_E_INFEASIBLE: res->row_col
- * holds the partial assignment and res->stuck_row a row left over. */
+ * holds the partial assignment and res->stuck_row a row left over. `warm`:
+ * the keys hold an eps0-optimal state (prices and a perfect assignment)
+ * to go on from, so every phase is a later one: its rows still within the
+ * phase's eps keep their columns. */
 static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, int64_t eps0,
-                                 const long long *start_min, gcut__assign_result *res)
+                                 const long long *start_min, int warm, gcut__assign_result *res)
 {
     gcut_status st = GCUT_OK;
     gcut__dassign *d = &sv->d;
@@ -436,7 +440,7 @@ static gcut_status solver_phases(gcut_context *ctx, gcut__gpu *s, solver *sv, in
     cudaStream_t stream = s->stream;
     unsigned long long bids_before = 0;
     int64_t eps = eps0 > 0 ? eps0 : 1;
-    int first = 1;
+    int first = !warm;
     do {
         const double t0 = gcut__now_ms();
         const int64_t div = first ? (int64_t)sv->alpha * sv->start_div : sv->alpha;
@@ -714,7 +718,7 @@ extern "C" gcut_status gcut__gpu_assign(gcut_context *ctx, gcut__assign_problem 
     t_phases = gcut__now_ms();
     {
         const int64_t range = p->cost_max - p->cost_min;
-        st = solver_phases(ctx, s, &sv, range > 0 ? range : 1, start_min, res);
+        st = solver_phases(ctx, s, &sv, range > 0 ? range : 1, start_min, 0, res);
         if (st)
             goto fail;
     }
@@ -771,17 +775,19 @@ static size_t size_max(size_t a, size_t b)
     return a > b ? a : b;
 }
 
-/* Buffers for n rows: the context's where they are large enough; else
+/* Buffers for n rows (and the arena's extra_dev and extra_host bytes:
+ * the candidate path's): the context's where they are large enough; else
  * new ones (as large as the kept ones were, at least), kept in their
  * place where the whole fits the context's memory budget and an eighth of
  * the device (the other GPU paths' room), else *own set: the caller frees
  * them after the solve. */
-static gcut_status dense_buffers(gcut_context *ctx, gcut__gpu *s, size_t nn, dense_keep **out,
-                                 int *own)
+static gcut_status dense_buffers(gcut_context *ctx, gcut__gpu *s, size_t nn, size_t extra_dev,
+                                 size_t extra_host, dense_keep **out, int *own)
 {
     gcut_status st = GCUT_OK;
     const size_t cost_bytes = nn * nn * sizeof(int32_t);
-    const size_t dev_bytes = arena_dev_bytes(nn), host_bytes = arena_host_bytes(nn);
+    const size_t dev_bytes = arena_dev_bytes(nn) + extra_dev;
+    const size_t host_bytes = arena_host_bytes(nn) + extra_host;
     dense_keep *k = (dense_keep *)gcut__stage_kept(ctx, GCUT__KEEP_ASSIGN_DENSE);
     size_t free_b = 0, total_b = 0;
     *own = 0;
@@ -901,6 +907,250 @@ static dense_out dense_out_at(unsigned char *base, size_t nn)
     return o;
 }
 
+/* Dense requests on their candidate arcs. Most cost matrices' optimal
+ * assignments use only arcs among each row's few cheapest: the CSR solver
+ * places the rows on each row's k + 1 cheapest arcs
+ * (general_kernels/assign_candidates.cu), on a cost range (the first eps)
+ * far below the matrix's for most families, where the host's matching
+ * test on their columns (gcut__assign_candidates_match, the CPU path's)
+ * finds a perfect assignment on them; where it finds none (product
+ * (i j) mod 1001, |x_i - y_j|: the candidate solve would be lost), the
+ * dense solve at once; where it cannot tell within its budget, each row's
+ * k cheapest and its diagonal (a perfect assignment for sure). One pass over the whole matrix, the dense proof itself, tells
+ * whether its prices prove that solution optimal for every arc. Where not,
+ * a repair: the graph made again from each row's k cheapest reduced costs
+ * at those prices (and the column it holds), the solve resumed from its
+ * state at the eps its worst row needs (the phases keep the rows still
+ * within it), at most CANDIDATE_ROUNDS times; past that, or where many
+ * rows fall short, the dense solve from the start (resumed from the
+ * candidates' prices instead, it took as long or longer: line 1000^2
+ * 17.4 ms against 17.2, product 2000^2 8.8-9.8 against 7.2). Where the
+ * rows' cheapest arcs cover fewer than half the columns (a rank-one
+ * matrix: every row's cheapest on the same few columns), at least half the
+ * rows must go off them: the dense solve at once. Whatever the path, the
+ * proof is the dense one over every arc.
+ *
+ * On by default from n = 2000 with k = 16 (knob candidates -1: off, k > 0:
+ * on with k at any n). On an H100 against the dense solve
+ * (bench/results/assign_NVIDIA_H100_80GB_HBM3.md): k = 8 fell short on
+ * uniform costs, 32 was no faster; uniform 2000^2 0.72-0.85x, 5000^2
+ * 0.36-0.41x, 10000^2 0.29x, wide 0.84x and 0.60x; the matching test
+ * decides every family in under 0.1 ms of host time, sending product and
+ * line 2000^2-5000^2 to the dense solve at once (lowrank goes by the
+ * coverage test): over the five families at 2000^2 and 5000^2 median
+ * 0.94x, worst 1.05x, inside main's own spread between two rounds
+ * (0.81-1.07). Below 2000 no gain (the CSR solve's phases and updates
+ * cost as much as the dense ones), and (i j) mod 1001 at 1000^2 holds a
+ * perfect assignment on its cheapest arcs but not the optimum: a lost
+ * candidate solve, 4.1x. */
+#define CANDIDATE_ROUNDS 2
+
+/* The arcs a row takes besides its guarantee (at most n - 1), or -1: the
+ * dense solve on every arc from the start (the default: see above). */
+static int candidate_count(int32_t n, const gcut__assign_knobs *knobs)
+{
+    const int knob = knobs ? knobs->candidates : 0;
+    const int want = knob > 0 ? knob : knob == 0 && n >= 2000 ? 16 : -1;
+    if (want < 0)
+        return -1;
+    return want < n - 1 ? want : n - 1;
+}
+
+/* The candidate path's room in the dense arena for n rows of k + 1 arcs:
+ * the CSR solver's own buffers (as arena_dev_bytes), the graph (row
+ * starts, columns, costs), the CSR frontier update's buffers and
+ * transpose (csr_frontier_init's sizes), the column flags, the stats. */
+static size_t candidates_dev_bytes(size_t n, int k)
+{
+    const size_t m = n * (size_t)(k + 1);
+    return arena_dev_bytes(n) + 16 * (n + 1) + 16 * m + 36 * n + 64 + 16 * ARENA_ALIGN;
+}
+
+/* Pinned: the stats and the first graph's columns (the matching test). */
+static size_t candidates_host_bytes(size_t n, int k)
+{
+    return 4 * n * (size_t)(k + 1) + 8 * ARENA_ALIGN + 1024;
+}
+
+/* The CSR frontier update's buffers (csr_frontier_init's) from the arena. */
+static cudaError_t candidates_frontier(solver *cs, size_t m)
+{
+    gcut__dassign *d = &cs->d;
+    const size_t nn = (size_t)d->n;
+    cudaError_t err;
+    if ((err = dev_alloc(cs, (void **)&d->t_ptr, (nn + 1) * sizeof *d->t_ptr)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->t_row, m * sizeof *d->t_row)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->t_cost, m * sizeof *d->t_cost)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->lkey, nn * sizeof *d->lkey)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->held, nn * sizeof *d->held)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->fmark, nn * sizeof *d->fmark)) != cudaSuccess ||
+        (err = dev_alloc(cs, (void **)&d->flist, 2 * nn * sizeof *d->flist)) != cudaSuccess)
+        return err;
+    return dev_alloc(cs, (void **)&d->fcount, 3 * sizeof *d->fcount);
+}
+
+/* The solve of a dense request (sv: its dense solver, the matrix on the
+ * device) through its k candidates a row, the solution left in sv->price
+ * and sv->row_col as solver_phases leaves it. *proved: dual and d_gap
+ * hold that solution's dense proof (h_gap: pinned room for its copy). */
+static gcut_status dense_by_candidates(gcut_context *ctx, gcut__gpu *s, solver *sv,
+                                       const gcut__assign_dense *p,
+                                       const gcut__assign_knobs *knobs, int k, int64_t range,
+                                       long long *dual, unsigned long long *d_gap,
+                                       unsigned long long *h_gap, int *proved,
+                                       gcut__assign_result *res)
+{
+    gcut_status st = GCUT_OK;
+    gcut__dassign *d = &sv->d;
+    const int32_t n = d->n;
+    const size_t nn = (size_t)n, mm = nn * (size_t)(k + 1);
+    cudaStream_t stream = s->stream;
+    const int64_t scale = p->scale;
+    solver cs;
+    memset(&cs, 0, sizeof cs);
+    cs.arena = sv->arena;
+    cs.d.n = n;
+    cs.d.unit = d->unit;
+    gcut__candidates c;
+    memset(&c, 0, sizeof c);
+    gcut__candidate_stats *stats = NULL, *h_stats = NULL;
+    int32_t *h_col = NULL, *owner = NULL;
+    unsigned long long covered = 0, violators = 0, worst = 0;
+    int rounds = 0, perfect = 1;
+    const char *path = "";
+    const double t0 = gcut__now_ms();
+    double t_built = t0, t_first = t0;
+    *proved = 0;
+
+    if ((st = solver_init(ctx, s, &cs, (double)(k + 1), knobs)))
+        goto fail;
+    c.n = n;
+    c.k = k;
+    c.cost = d->cost32;
+    c.sign = (long long)p->sign;
+    c.unit = d->unit;
+    GPU_CHECK(ctx, dev_alloc(&cs, (void **)&c.row_ptr, (nn + 1) * sizeof *c.row_ptr));
+    GPU_CHECK(ctx, dev_alloc(&cs, (void **)&c.col, mm * sizeof *c.col));
+    GPU_CHECK(ctx, dev_alloc(&cs, (void **)&c.cost_out, mm * sizeof *c.cost_out));
+    GPU_CHECK(ctx, dev_alloc(&cs, (void **)&c.covered, nn * sizeof *c.covered));
+    GPU_CHECK(ctx, dev_alloc(&cs, (void **)&stats, sizeof *stats));
+    GPU_CHECK(ctx, host_alloc(&cs, (void **)&h_stats, sizeof *h_stats));
+    GPU_CHECK(ctx, host_alloc(&cs, (void **)&h_col, mm * sizeof *h_col));
+    c.stats = stats;
+    if (cs.d.csr_frontier && cs.update_every > 0)
+        GPU_CHECK(ctx, candidates_frontier(&cs, mm));
+    else
+        cs.d.csr_frontier = 0;
+    cs.d.row_ptr = c.row_ptr;
+    cs.d.col = c.col;
+    cs.d.cost32 = c.cost_out;
+
+    /* first each row's k + 1 cheapest arcs alone, and the test on the host
+     * (n (k + 1) columns down) whether they hold a perfect assignment */
+    GPU_CHECK(ctx, gcut__assign_candidates(&c, stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_stats, stats, sizeof *h_stats, cudaMemcpyDeviceToHost,
+                                   stream));
+    GPU_CHECK(ctx, cudaMemcpyAsync(h_col, c.col, mm * sizeof *h_col, cudaMemcpyDeviceToHost,
+                                   stream));
+    GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    covered = h_stats->covered;
+    if (covered < nn / 2) {
+        path = "the dense solve (the cheapest arcs cover few columns)";
+        t_first = t_built = gcut__now_ms();
+        st = solver_phases(ctx, s, sv, range, NULL, 0, res);
+        goto done;
+    }
+    owner = (int32_t *)malloc(nn * sizeof *owner);
+    if (!owner) {
+        st = gcut__fail(ctx, GCUT_E_NOMEM, "assign: out of memory for %d rows", n);
+        goto fail;
+    }
+    if ((st = gcut__assign_candidates_match(ctx, n, k + 1, h_col, NULL, owner, &perfect)))
+        goto fail;
+    t_built = gcut__now_ms();
+    if (perfect == 0) {
+        /* many rows' cheap arcs on the same few columns, or an optimum far
+         * down the rows (as with |x_i - y_j|): the candidate solve would
+         * be lost */
+        path = "the dense solve (no perfect assignment on the cheapest arcs)";
+        t_first = t_built;
+        st = solver_phases(ctx, s, sv, range, NULL, 0, res);
+        goto done;
+    }
+    if (perfect < 0) {
+        /* undecided: the graph again with the diagonal, a perfect
+         * assignment for sure */
+        c.guard = 1;
+        GPU_CHECK(ctx, gcut__assign_candidates(&c, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_stats, stats, sizeof *h_stats, cudaMemcpyDeviceToHost,
+                                       stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+    }
+    if (cs.d.csr_frontier)
+        GPU_CHECK(ctx, gcut__assign_transpose(&cs.d, (long long)mm, stream));
+    {
+        /* the first eps from the cheapest arcs' range (uniform [0, 1000]
+         * at k = 16: about 10-20, not 1000); with the diagonal, at least
+         * 2^-10 of the matrix's: rows that must take it may need prices
+         * that far down */
+        const int64_t cheap = h_stats->hi >= h_stats->lo ? (h_stats->hi - h_stats->lo) * scale : 0;
+        const int64_t floor = c.guard ? range >> 10 : 1;
+        st = solver_phases(ctx, s, &cs, cheap > floor ? cheap : floor, NULL, 0, res);
+    }
+    t_first = gcut__now_ms();
+    while (!st) {
+        GPU_CHECK(ctx, gcut__assign_dense_proof(d, cs.price, cs.row_col, scale, dual, d_gap,
+                                                stream));
+        GPU_CHECK(ctx, gcut__assign_violations(d, cs.price, cs.row_col, dual, 1, stats, stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_gap, d_gap, 2 * sizeof *h_gap, cudaMemcpyDeviceToHost,
+                                       stream));
+        GPU_CHECK(ctx, cudaMemcpyAsync(h_stats, stats, sizeof *h_stats, cudaMemcpyDeviceToHost,
+                                       stream));
+        GPU_CHECK(ctx, cudaStreamSynchronize(stream));
+        if (h_gap[1] == 0 && h_gap[0] < (unsigned long long)scale) {
+            path = rounds ? "repaired" : "optimal on the candidates";
+            GPU_CHECK(ctx, cudaMemcpyAsync(sv->price, cs.price, nn * sizeof *sv->price,
+                                           cudaMemcpyDeviceToDevice, stream));
+            GPU_CHECK(ctx, cudaMemcpyAsync(sv->row_col, cs.row_col, nn * sizeof *sv->row_col,
+                                           cudaMemcpyDeviceToDevice, stream));
+            *proved = 1;
+            break;
+        }
+        violators = h_stats->violators;
+        worst = h_stats->worst > 1 ? h_stats->worst : 2;
+        if (rounds >= CANDIDATE_ROUNDS || violators > nn / 4) {
+            /* sv's keys are still solver_init's: today's dense solve */
+            path = "the dense solve after them";
+            st = solver_phases(ctx, s, sv, range, NULL, 0, res);
+            break;
+        }
+        rounds++;
+        c.guard = 1;
+        c.price = cs.price;
+        c.dual = dual;
+        c.row_col = cs.row_col;
+        c.covered = NULL;
+        GPU_CHECK(ctx, gcut__assign_candidates(&c, stream));
+        if (cs.d.csr_frontier)
+            GPU_CHECK(ctx, gcut__assign_transpose(&cs.d, (long long)mm, stream));
+        st = solver_phases(ctx, s, &cs, (int64_t)worst, NULL, 1, res);
+    }
+done:
+    gcut__log(ctx, 3, "assign: gpu candidates: %d a row and one more%s, %llu of %d columns among "
+              "the cheapest, %s; %d repair rounds, %llu rows above eps (worst %llu) before the "
+              "last step; build and test %.3f ms, first solve %.3f ms, the rest %.3f ms", k,
+              c.guard && !rounds ? " (the diagonal)" : "", covered, n, path, rounds, violators, worst, t_built - t0, t_first - t_built,
+              gcut__now_ms() - t_first);
+fail:
+    /* (the arena's: not freed by solver_free) */
+    cs.d.t_ptr = cs.d.held = NULL;
+    cs.d.t_row = cs.d.t_cost = cs.d.fmark = cs.d.flist = cs.d.fcount = NULL;
+    cs.d.lkey = NULL;
+    solver_free(&cs);
+    free(owner);
+    return st;
+}
+
 /* A dense square request straight from the caller's matrix: the costs go
  * up as they are (32-bit, row-major: the kernels' dense layout) and the
  * kernels multiply by the signed scale, so the host builds nothing; the
@@ -948,7 +1198,7 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     d->dense = 1;
     d->unit = (long long)(p->sign * p->scale);
     dense_keep *keep = NULL;
-    int own = 0;
+    int own = 0, proved = 0;
     unsigned char *out_dev = NULL, *out_host = NULL;
     dense_out od, oh;
     dense_scan *scan = NULL;
@@ -971,7 +1221,9 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
             scan->part[k].bad = 0;
         }
     }
-    if ((st = dense_buffers(ctx, s, nn, &keep, &own))) {
+    const int k = candidate_count(n, knobs);
+    if ((st = dense_buffers(ctx, s, nn, k >= 0 ? candidates_dev_bytes(nn, k) : 0,
+                            k >= 0 ? candidates_host_bytes(nn, k) : 0, &keep, &own))) {
         free(scan);
         return st;
     }
@@ -1016,15 +1268,19 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     d->cost32 = keep->cost;
     t_set = gcut__now_ms();
     /* a complete bipartite graph always has a perfect assignment */
-    st = solver_phases(ctx, s, &sv, (cost_max - cost_min) * p->scale > 0
-                                        ? (cost_max - cost_min) * p->scale
-                                        : 1,
-                       NULL, res);
+    {
+        const int64_t range = (cost_max - cost_min) * p->scale > 0 ? (cost_max - cost_min) * p->scale
+                                                                   : 1;
+        st = k >= 0 ? dense_by_candidates(ctx, s, &sv, p, knobs, k, range, od.dual, od.gap,
+                                          oh.gap, &proved, res)
+                    : solver_phases(ctx, s, &sv, range, NULL, 0, res);
+    }
     if (st)
         goto fail;
     t_solved = gcut__now_ms();
-    GPU_CHECK(ctx, gcut__assign_dense_proof(d, od.price, od.row_col, p->scale, od.dual, od.gap,
-                                            stream));
+    if (!proved) /* (the candidate path's last proof is of this solution) */
+        GPU_CHECK(ctx, gcut__assign_dense_proof(d, od.price, od.row_col, p->scale, od.dual,
+                                                od.gap, stream));
     GPU_CHECK(ctx, cudaMemcpyAsync(out_host, out_dev, dense_out_bytes(nn),
                                    cudaMemcpyDeviceToHost, stream));
     GPU_CHECK(ctx, cudaStreamSynchronize(stream));

@@ -1297,3 +1297,129 @@ void check_assign_csa_candidates(check_report *r, int count, uint64_t seed)
     }
     gcut_context_destroy(ctx);
 }
+
+/* The GPU's dense requests through their candidate arcs (knob candidates:
+ * each row's k cheapest and one more, then the dense proof over every arc,
+ * a repair or the dense solve where it fails), against the reference, on
+ * matrices made to defeat the candidates: every row's cheap arcs on the
+ * same few columns, constant rows, rank one (the optimum on each row's
+ * dearer arcs), points on a line with more room on one side (long arcs),
+ * huge, negative and tied costs, products modulo a prime, and n = 1, 2, 3;
+ * k = 1, 2, 3, 16 and -1 (the dense solve). The path each solve took comes
+ * from the GPU's log: every one of them must come up over a full run. */
+typedef struct gpu_candidate_log {
+    char path[256]; /* the last solve's candidate line ("" where none) */
+} gpu_candidate_log;
+
+static void gpu_candidate_log_fn(void *user, int level, const char *message)
+{
+    gpu_candidate_log *l = user;
+    (void)level;
+    if (strstr(message, "gpu candidates:"))
+        snprintf(l->path, sizeof l->path, "%s", message);
+}
+
+static int make_candidate_instance(instance *in, uint64_t seed, int index)
+{
+    rng g = {seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index * 0xc2b2ae3d27d4eb4fULL + 13};
+    const int kind = index % 8;
+    int32_t n = index % 10 == 7 ? (int32_t)rng_range(&g, 1, 3) : (int32_t)rng_range(&g, 4, 220);
+    if (kind == 7 && n > 3)
+        n = (int32_t)rng_range(&g, 100, 400);
+    if (!make_dense_square(in, &g, n, 0, 1000))
+        return 0;
+    static const char *const names[] = {"uniform",      "cheap columns shared", "constant rows",
+                                        "rank one",     "line, one-sided",      "huge",
+                                        "product mod p", "ties 0..3"};
+    const int64_t huge_lo = rng_below(&g, 3) == 0   ? INT32_MIN
+                            : rng_below(&g, 2) == 0 ? INT32_MAX - 5
+                                                    : INT32_MIN;
+    const int64_t huge_hi = huge_lo == INT32_MIN && rng_below(&g, 2) ? INT32_MIN + 5 : INT32_MAX;
+    const int64_t p = 97;
+    int64_t *a = malloc(((size_t)n + 1) * sizeof *a), *b = malloc(((size_t)n + 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        a[i] = kind == 4 ? rng_range(&g, 0, 1000) : rng_range(&g, 0, 999);
+        b[i] = kind == 4 ? rng_range(&g, 0, 3000) : rng_range(&g, 0, 999);
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            int64_t v = in->cost[(int64_t)i * n + j];
+            switch (kind) {
+            case 1: v = j < 4 ? rng_range(&g, 0, 3) : rng_range(&g, 500, 1000); break;
+            case 2: v = a[i]; break;
+            case 3: v = a[i] * b[j]; break;
+            case 4: v = a[i] > b[j] ? a[i] - b[j] : b[j] - a[i]; break;
+            case 5: v = rng_range(&g, huge_lo, huge_hi); break;
+            case 6: v = ((int64_t)(i + 1) * (j + 1)) % p; break;
+            case 7: v = rng_range(&g, 0, 3); break;
+            default: break;
+            }
+            in->cost[(int64_t)i * n + j] = (int32_t)v;
+        }
+    free(a);
+    free(b);
+    snprintf(in->name, sizeof in->name, "candidates %d: %s n=%d%s", index, names[kind], n,
+             in->flags ? ", maximize" : "");
+    return 1;
+}
+
+void check_assign_gpu_candidates(check_report *r, int count, uint64_t seed)
+{
+    static const int ks[] = {1, 2, 16, -1, 3};
+    static const char *const paths[] = {"optimal on the candidates", "repaired",
+                                        "the dense solve after them", "cover few columns",
+                                        "no perfect assignment"};
+    int seen[5] = {0, 0, 0, 0, 0};
+    gpu_candidate_log log = {""};
+    gcut_options opt;
+    gcut_options_init(&opt);
+    opt.device = GCUT_DEVICE_GPU;
+    opt.verbosity = 3;
+    opt.log = gpu_candidate_log_fn;
+    opt.log_user = &log;
+    gcut_context *gpu = NULL;
+    int devices = 0;
+    if (gcut_context_create(&opt, &gpu) != GCUT_OK) {
+        check_fail(r, "could not create a context");
+        return;
+    }
+    if (!gcut_cuda_built() || gcut_device_count(gpu, &devices) != GCUT_OK || devices == 0) {
+        r->skipped += count; /* no usable GPU here */
+        gcut_context_destroy(gpu);
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        instance in;
+        if (!make_candidate_instance(&in, seed + 503, i)) {
+            check_fail(r, "out of memory");
+            instance_free(&in);
+            continue;
+        }
+        gcut__assign_knobs knobs;
+        memset(&knobs, 0, sizeof knobs);
+        knobs.candidates = ks[(i / 8) % 5];
+        log.path[0] = '\0';
+        const int failed = r->failed;
+        one_vs_hungarian(r, gpu, "gpu-csa", &knobs, &in, 1);
+        if (r->failed == failed) {
+            const int on = log.path[0] != '\0';
+            if (on != (knobs.candidates > 0))
+                check_fail(r, "%s, candidates %d: %s", in.name, knobs.candidates,
+                           on ? log.path : "no candidate line in the log");
+            for (int p = 0; p < 5; p++)
+                seen[p] += on && strstr(log.path, paths[p]) != NULL;
+        }
+        instance_free(&in);
+    }
+    /* a full run (the quick one may miss a path) */
+    for (int p = 0; p < 5 && count >= 200; p++)
+        if (!seen[p])
+            check_fail(r, "%d solves, none took the path '%s' (paths: %d, %d, %d, %d, %d)", count,
+                       paths[p], seen[0], seen[1], seen[2], seen[3], seen[4]);
+    gcut_context_destroy(gpu);
+}

@@ -41,6 +41,13 @@ void check_assign_gpu_vs_cpu(check_report *r, int count, uint64_t seed);
  * Hungarian reference on small instances. */
 void check_assign_gpu_knobs(check_report *r, int count, uint64_t seed);
 
+/* gpu-csa's dense requests through their candidate arcs (knob candidates: k = 1, 2, 3, 16
+ * and -1) against the Hungarian reference, on matrices made to defeat the candidates; every
+ * path (optimal on the candidates, repaired, the dense solve after them, the dense solve
+ * from the start where the cheapest arcs cover few columns or hold no perfect assignment)
+ * must come up (skipped without a GPU). */
+void check_assign_gpu_candidates(check_report *r, int count, uint64_t seed);
+
 /* gcut_assign_read on good and malformed files (statuses, PATH:LINE). */
 void check_assign_read(check_report *r, int count, uint64_t seed);
 

@@ -105,6 +105,7 @@ static const check_entry checks[] = {
     {"assign.gpu_vs_hungarian", 2000, 100, check_assign_gpu_vs_hungarian},
     {"assign.gpu_vs_cpu", 60, 6, check_assign_gpu_vs_cpu},
     {"assign.gpu_knobs", 1200, 60, check_assign_gpu_knobs},
+    {"assign.gpu_candidates", 400, 40, check_assign_gpu_candidates},
     {"match.gpu_vs_cpu", 2000, 100, check_match_gpu_vs_cpu},
     {"match.gpu_matrices", 1, 1, check_match_gpu_matrices},
     {"graph.gpu_update_sequences", 150, 50, check_graph_update_gpu},
