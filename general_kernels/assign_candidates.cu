@@ -43,8 +43,7 @@ static __device__ __forceinline__ uint32_t arc_key(const gcut__candidates &c, co
 
 /* The number of threads of the block whose p is set (the total) and, in
  * *before, of those below this one. Every thread calls it. */
-static __device__ __forceinline__ unsigned block_count(bool p, unsigned *before,
-                                                       unsigned *s_warp)
+static __device__ __forceinline__ unsigned block_count(bool p, unsigned *before, unsigned *s_warp)
 {
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const unsigned b = __ballot_sync(0xffffffffu, p);
@@ -191,7 +190,8 @@ static __global__ __launch_bounds__(CAND_BLOCK) void candidates_kernel(gcut__can
             const bool equal = y < n && t > 0 && u == T;
             unsigned equal_before = 0, sel_before = 0;
             const unsigned equal_total = block_count(equal, &equal_before, s_red);
-            const bool cheap = y < n && t > 0 && (u < T || (equal && equal_seen + equal_before < need));
+            const bool cheap =
+                y < n && t > 0 && (u < T || (equal && equal_seen + equal_before < need));
             const bool sel = cheap || (add_g && y == g);
             const unsigned sel_total = block_count(sel, &sel_before, s_red);
             if (sel) {
@@ -251,16 +251,15 @@ static __global__ void violations_kernel(gcut__dassign d, const long long *price
                                          long long eps, gcut__candidate_stats *s)
 {
     unsigned long long worst = 0, over = 0;
-    for (int32_t x = blockIdx.x * blockDim.x + threadIdx.x; x < d.n;
-         x += gridDim.x * blockDim.x) {
+    for (int32_t x = blockIdx.x * blockDim.x + threadIdx.x; x < d.n; x += gridDim.x * blockDim.x) {
         const int32_t y = row_col[x];
         if (y < 0 || y >= d.n) {
             over++;
             worst = ~0ull >> 1;
             continue;
         }
-        const long long term = (long long)d.cost32[(long long)x * d.n + y] * d.unit - price[y] -
-                               dual[x];
+        const long long term =
+            (long long)d.cost32[(long long)x * d.n + y] * d.unit - price[y] - dual[x];
         worst = term > 0 && (unsigned long long)term > worst ? (unsigned long long)term : worst;
         over += term > eps;
     }
@@ -285,19 +284,18 @@ cudaError_t gcut__assign_candidates(const gcut__candidates *c, cudaStream_t stre
     stats_clear_kernel<<<1, 1, 0, stream>>>(c->stats);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
-    if (c->covered &&
-        (err = cudaMemsetAsync(c->covered, 0, (size_t)c->n * sizeof *c->covered, stream)) !=
-            cudaSuccess)
+    if (c->covered && (err = cudaMemsetAsync(c->covered, 0, (size_t)c->n * sizeof *c->covered,
+                                             stream)) != cudaSuccess)
         return err;
     const int blocks = c->n < 65536 ? c->n : 65536;
     const bool cached = c->n <= CAND_CACHED_MAX;
     const size_t smem = cached ? (size_t)c->n * sizeof(uint32_t) : 0;
     if (c->price)
-        (cached ? candidates_kernel<true, true> : candidates_kernel<true, false>)
-            <<<blocks, CAND_BLOCK, smem, stream>>>(*c);
+        (cached ? candidates_kernel<true, true>
+                : candidates_kernel<true, false>)<<<blocks, CAND_BLOCK, smem, stream>>>(*c);
     else
-        (cached ? candidates_kernel<false, true> : candidates_kernel<false, false>)
-            <<<blocks, CAND_BLOCK, smem, stream>>>(*c);
+        (cached ? candidates_kernel<false, true>
+                : candidates_kernel<false, false>)<<<blocks, CAND_BLOCK, smem, stream>>>(*c);
     return cudaGetLastError();
 }
 
@@ -309,7 +307,7 @@ cudaError_t gcut__assign_violations(const gcut__dassign *d, const long long *pri
     if (err != cudaSuccess)
         return err;
     const long long b = ((long long)d->n + CAND_BLOCK - 1) / CAND_BLOCK;
-    violations_kernel<<<b < 1 ? 1 : b > 4096 ? 4096 : (int)b, CAND_BLOCK, 0, stream>>>(
+    violations_kernel<<<b<1 ? 1 : b> 4096 ? 4096 : (int)b, CAND_BLOCK, 0, stream>>>(
         *d, price, row_col, dual, eps, stats);
     return cudaGetLastError();
 }

@@ -280,9 +280,9 @@ static void cand_free(cand_problem *c)
  * skips rows that one with the same stamp already found no path from.
  * Returns 1 (the path's rows each took the column they went on by), 0 (no
  * path through rows not marked), -1 (the budget ran out). */
-static int augment(int32_t x0, int32_t t, const int32_t *col, const uint8_t *forced,
-                   int32_t *owner, int32_t *row_col, int32_t *seen, int32_t stamp,
-                   int32_t *stack, int32_t *next, int64_t *work, int64_t budget)
+static int augment(int32_t x0, int32_t t, const int32_t *col, const uint8_t *forced, int32_t *owner,
+                   int32_t *row_col, int32_t *seen, int32_t stamp, int32_t *stack, int32_t *next,
+                   int64_t *work, int64_t budget)
 {
     int top = 0;
     stack[0] = x0;
@@ -336,8 +336,8 @@ static int augment(int32_t x0, int32_t t, const int32_t *col, const uint8_t *for
  * 0 is exact. The searches stop after 4 n t arcs (-1, undecided): a safety
  * net, the pass takes well under n t on every cost family measured. */
 gcut_status gcut__assign_candidates_match(gcut_context *ctx, int32_t n, int32_t t,
-                                          const int32_t *col, const uint8_t *forced,
-                                          int32_t *owner, int *perfect)
+                                          const int32_t *col, const uint8_t *forced, int32_t *owner,
+                                          int *perfect)
 {
     int32_t *row_col = malloc((size_t)n * sizeof *row_col);
     int32_t *seen = malloc((size_t)n * sizeof *seen);
@@ -371,7 +371,8 @@ gcut_status gcut__assign_candidates_match(gcut_context *ctx, int32_t n, int32_t 
     for (int32_t x0 = 0; x0 < n && *perfect == 1; x0++) {
         if (row_col[x0] >= 0)
             continue;
-        int r = augment(x0, t, col, forced, owner, row_col, seen, stamp, stack, next, &work, budget);
+        int r =
+            augment(x0, t, col, forced, owner, row_col, seen, stamp, stack, next, &work, budget);
         if (r == 0) {
             stamp++;
             r = augment(x0, t, col, forced, owner, row_col, seen, stamp, stack, next, &work,
@@ -422,8 +423,7 @@ static gcut_status cand_first(gcut_context *ctx, const gcut__assign_dense *p, in
         hi = j->hi[i] > hi ? j->hi[i] : hi;
     }
     free(j);
-    const gcut_status st =
-        gcut__assign_candidates_match(ctx, n, t, c->col, forced, mark, perfect);
+    const gcut_status st = gcut__assign_candidates_match(ctx, n, t, c->col, forced, mark, perfect);
     free(forced);
     if (st) {
         cand_free(c);

@@ -916,10 +916,11 @@ static dense_out dense_out_at(unsigned char *base, size_t nn)
  * finds a perfect assignment on them; where it finds none (product
  * (i j) mod 1001, |x_i - y_j|: the candidate solve would be lost), the
  * dense solve at once; where it cannot tell within its budget, each row's
- * k cheapest and its diagonal (a perfect assignment for sure). One pass over the whole matrix, the dense proof itself, tells
- * whether its prices prove that solution optimal for every arc. Where not,
- * a repair: the graph made again from each row's k cheapest reduced costs
- * at those prices (and the column it holds), the solve resumed from its
+ * k cheapest and its diagonal (a perfect assignment for sure). One pass
+ * over the whole matrix, the dense proof itself, tells whether its prices
+ * prove that solution optimal for every arc. Where not, a repair: the
+ * graph made again from each row's k cheapest reduced costs at those
+ * prices (and the column it holds), the solve resumed from its
  * state at the eps its worst row needs (the phases keep the rows still
  * within it), at most CANDIDATE_ROUNDS times; past that, or where many
  * rows fall short, the dense solve from the start (resumed from the
@@ -1024,6 +1025,16 @@ static gcut_status dense_by_candidates(gcut_context *ctx, gcut__gpu *s, solver *
 
     if ((st = solver_init(ctx, s, &cs, (double)(k + 1), knobs)))
         goto fail;
+    /* The candidates' solve takes the dense rows' schedule, alpha 16 from
+     * the range over 160, not the CSR rows' 10 from the range over 10: its
+     * time is its phases' launches, updates and chains, not its short rows.
+     * On an H100, uniform and wide costs at 2000-10000, two rounds: median
+     * 0.81x, worst 0.98x (uniform 2000^2 9.3 -> 7.1 ms;
+     * bench/results/assign_NVIDIA_H100_80GB_HBM3.md). */
+    if (!(knobs && knobs->alpha > 1))
+        cs.alpha = 16;
+    if (!(knobs && knobs->gpu_eps_start > 0))
+        cs.start_div = 10;
     c.n = n;
     c.k = k;
     c.cost = d->cost32;
@@ -1139,8 +1150,8 @@ done:
     gcut__log(ctx, 3, "assign: gpu candidates: %d a row and one more%s, %llu of %d columns among "
               "the cheapest, %s; %d repair rounds, %llu rows above eps (worst %llu) before the "
               "last step; build and test %.3f ms, first solve %.3f ms, the rest %.3f ms", k,
-              c.guard && !rounds ? " (the diagonal)" : "", covered, n, path, rounds, violators, worst, t_built - t0, t_first - t_built,
-              gcut__now_ms() - t_first);
+              c.guard && !rounds ? " (the diagonal)" : "", covered, n, path, rounds, violators,
+              worst, t_built - t0, t_first - t_built, gcut__now_ms() - t_first);
 fail:
     /* (the arena's: not freed by solver_free) */
     cs.d.t_ptr = cs.d.held = NULL;
@@ -1269,8 +1280,8 @@ extern "C" gcut_status gcut__gpu_assign_dense(gcut_context *ctx, const gcut__ass
     t_set = gcut__now_ms();
     /* a complete bipartite graph always has a perfect assignment */
     {
-        const int64_t range = (cost_max - cost_min) * p->scale > 0 ? (cost_max - cost_min) * p->scale
-                                                                   : 1;
+        const int64_t spread = (cost_max - cost_min) * p->scale;
+        const int64_t range = spread > 0 ? spread : 1;
         st = k >= 0 ? dense_by_candidates(ctx, s, &sv, p, knobs, k, range, od.dual, od.gap,
                                           oh.gap, &proved, res)
                     : solver_phases(ctx, s, &sv, range, NULL, 0, res);
