@@ -829,6 +829,23 @@ static gcut_status run_dense(gcut_context *ctx, int on_gpu, int32_t n, const int
 }
 
 #ifdef GCUT_HAVE_CUDA
+/* Whether a dense GPU solve's status `st` hands the request to the CPU:
+ * prices beyond the GPU's keys (GCUT_E_UNSUPPORTED), or, under --device
+ * auto, a GPU without room or gone. Then it logs why and clears the
+ * error; else the status is the caller's answer. */
+static int gpu_gives_way(gcut_context *ctx, const char *algo, gcut_status st)
+{
+    const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
+                          (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
+    if (st != GCUT_E_UNSUPPORTED && !fall_back)
+        return 0;
+    gcut__log(ctx, 1, "%s: solving on the CPU",
+              fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the GPU's "
+                                                 "key range");
+    gcut__clear_error(ctx);
+    return 1;
+}
+
 /* A GPU request whose every row has n arcs, which the GPU may check in its
  * upload (gcut__dense_check) instead of check_request's pass over the
  * arcs: its O(n) parts hold here (what fails them, the full check names),
@@ -912,15 +929,9 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
         st = run_dense(ctx, 1, rows, cost, flags, 0, 0, (int64_t)rows + 1, knobs, t0, row_to_col,
                        total_cost, prices, info, &check);
         if (check.ok) {
-            const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
-                                  (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
-            if (st != GCUT_E_UNSUPPORTED && !fall_back)
+            if (!gpu_gives_way(ctx, algo, st))
                 return st;
-            /* as below: the CPU's cost scaling on the matrix, checked already */
-            gcut__log(ctx, 1, "%s: solving on the CPU",
-                      fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the "
-                                                         "GPU's key range");
-            gcut__clear_error(ctx);
+            /* the CPU's cost scaling on the matrix, checked already */
             return run_dense(ctx, 0, rows, cost, flags, check.cost_min, check.cost_max,
                              (int64_t)rows + 1, knobs, t0, row_to_col, total_cost, prices, info,
                              NULL);
@@ -981,15 +992,8 @@ static gcut_status run_request(gcut_context *ctx, int32_t rows, int32_t cols,
     if (on_gpu && square && in_order && rows > 0 && !(knobs && knobs->gpu_host_build)) {
         st = run_dense(ctx, 1, rows, cost, flags, cmin, cmax, scale, knobs, t0, row_to_col,
                        total_cost, prices, info, NULL);
-        /* --device auto: a GPU without room (or gone) means the CPU */
-        const int fall_back = !algo && ctx && ctx->options.device == GCUT_DEVICE_AUTO &&
-                              (st == GCUT_E_DEVICE_NOMEM || st == GCUT_E_NODEVICE);
-        if (st != GCUT_E_UNSUPPORTED && !fall_back)
+        if (!gpu_gives_way(ctx, algo, st))
             return st;
-        gcut__log(ctx, 1, "%s: solving on the CPU",
-                  fall_back ? gcut_last_error(ctx) : "assign: gpu-csa: prices beyond the GPU's "
-                                                     "key range");
-        gcut__clear_error(ctx);
         on_gpu = 0;
     }
 #endif
